@@ -1,0 +1,48 @@
+package io.paramhub.schemas;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Packs parameter and gradient vectors into the Avro {@code bytes} fields of {@code gradients} and
+ * {@code model}: little-endian IEEE-754 float32, four bytes a value, no header.
+ */
+public final class FloatPacking {
+
+    private FloatPacking() {
+    }
+
+    /** Packs {@code values} into a new buffer positioned at 0. */
+    public static ByteBuffer pack(final float[] values) {
+        final ByteBuffer buffer = ByteBuffer.allocate(values.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        buffer.asFloatBuffer().put(values);
+        return buffer;
+    }
+
+    /** Packs {@code values}, each rounded to float32. */
+    public static ByteBuffer pack(final double[] values) {
+        final float[] rounded = new float[values.length];
+        for (int i = 0; i < values.length; i++) {
+            rounded[i] = (float) values[i];
+        }
+        return pack(rounded);
+    }
+
+    /** Unpacks the remaining bytes of {@code packed} without moving its position. */
+    public static float[] unpack(final ByteBuffer packed) {
+        final ByteBuffer view = packed.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        if (view.remaining() % Float.BYTES != 0) {
+            throw new IllegalArgumentException("packed float32 vector has " + view.remaining()
+                + " bytes, not a multiple of 4");
+        }
+        final float[] values = new float[view.remaining() / Float.BYTES];
+        view.asFloatBuffer().get(values);
+        return values;
+    }
+
+    /** Number of float32 values in {@code packed}, or -1 when its length is not a multiple of 4. */
+    public static int count(final ByteBuffer packed) {
+        final int bytes = packed.remaining();
+        return bytes % Float.BYTES == 0 ? bytes / Float.BYTES : -1;
+    }
+}
