@@ -1,0 +1,32 @@
+package io.paramhub.topology;
+
+import io.paramhub.schemas.serde.AvroSerdes;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serde;
+
+/**
+ * Builds the Avro value serdes of every topic and store from the client configuration
+ * ({@code schema.registry.url} and friends), so that tests can point them at their own registry.
+ */
+public final class SerdeFactory {
+
+    private final Map<String, ?> config;
+
+    public SerdeFactory(final Map<String, ?> config) {
+        this.config = Map.copyOf(config);
+    }
+
+    /** A serde for registry {@code url}: an HTTP registry, or {@code mock://scope} for an in-memory one. */
+    public static SerdeFactory forRegistry(final String url) {
+        return new SerdeFactory(Map.of("schema.registry.url", url));
+    }
+
+    public <T extends SpecificRecord> Serde<T> valueSerde(final Class<T> type) {
+        return AvroSerdes.of(type, config, false);
+    }
+
+    public Map<String, ?> config() {
+        return config;
+    }
+}

@@ -1,0 +1,62 @@
+package io.paramhub.topology;
+
+import io.paramhub.avro.DeadLetter;
+import io.paramhub.avro.GradientShard;
+import io.paramhub.avro.IterationTelemetry;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ModelShard;
+import io.paramhub.avro.ResourceCommand;
+import io.paramhub.avro.WorkerStatus;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * Every topic ParamHub reads or writes, named with a common prefix ({@code paramhub.} by default).
+ *
+ * <p>{@code shard-jobs} is the aggregator's own: {@code jobs} fanned out to one record per shard,
+ * keyed and partitioned like {@code gradients}, so each shard's task learns its job.
+ */
+public record TopicCatalog(
+    String prefix,
+    Topic<String, JobSpec> jobs,
+    Topic<String, GradientShard> gradients,
+    Topic<String, ModelShard> model,
+    Topic<String, IterationTelemetry> telemetry,
+    Topic<String, ResourceCommand> commands,
+    Topic<String, WorkerStatus> membership,
+    Topic<String, DeadLetter> deadLetters,
+    Topic<String, JobSpec> shardJobs) {
+
+    public static final String DEFAULT_PREFIX = "paramhub.";
+
+    public static TopicCatalog create(final String prefix, final SerdeFactory serdes) {
+        return new TopicCatalog(
+            prefix,
+            new Topic<>(prefix + "jobs", Serdes.String(), serdes.valueSerde(JobSpec.class)),
+            new Topic<>(prefix + "gradients", Serdes.String(), serdes.valueSerde(GradientShard.class)),
+            new Topic<>(prefix + "model", Serdes.String(), serdes.valueSerde(ModelShard.class)),
+            new Topic<>(prefix + "telemetry", Serdes.String(), serdes.valueSerde(IterationTelemetry.class)),
+            new Topic<>(prefix + "commands", Serdes.String(), serdes.valueSerde(ResourceCommand.class)),
+            new Topic<>(prefix + "membership", Serdes.String(), serdes.valueSerde(WorkerStatus.class)),
+            new Topic<>(prefix + "dead-letters", Serdes.String(), serdes.valueSerde(DeadLetter.class)),
+            new Topic<>(prefix + "shard-jobs", Serdes.String(), serdes.valueSerde(JobSpec.class)));
+    }
+
+    /** How each topic is laid out when {@link TopicProvisioner} creates it. */
+    public List<TopicLayout> layouts(final int shardPartitions, final int otherPartitions) {
+        return List.of(
+            TopicLayout.compacted(jobs.name(), 1),
+            TopicLayout.deleted(gradients.name(), shardPartitions),
+            TopicLayout.compacted(model.name(), shardPartitions),
+            TopicLayout.compacted(shardJobs.name(), shardPartitions),
+            TopicLayout.deleted(telemetry.name(), otherPartitions),
+            TopicLayout.compacted(commands.name(), otherPartitions),
+            TopicLayout.compacted(membership.name(), otherPartitions),
+            TopicLayout.deleted(deadLetters.name(), otherPartitions));
+    }
+
+    /** Topics that must have the same partition count, because one task reads a shard from each. */
+    public List<String> coPartitioned() {
+        return List.of(gradients.name(), shardJobs.name(), model.name());
+    }
+}

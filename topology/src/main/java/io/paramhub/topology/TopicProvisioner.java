@@ -1,0 +1,106 @@
+package io.paramhub.topology;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the topics of a {@link TopicCatalog} that do not exist yet and checks that the
+ * shard-partitioned ones agree on their partition count (else shards would land on different tasks).
+ */
+public final class TopicProvisioner {
+
+    private static final Logger log = LoggerFactory.getLogger(TopicProvisioner.class);
+    private static final long TIMEOUT_SECONDS = 30;
+
+    private final Admin admin;
+
+    public TopicProvisioner(final Admin admin) {
+        this.admin = admin;
+    }
+
+    /**
+     * Creates what is missing; returns the names it created. A replication factor below 1 means the
+     * broker's {@code default.replication.factor}.
+     */
+    public List<String> ensure(final List<TopicLayout> layouts, final short replicationFactor) {
+        final Set<String> existing = call(() -> admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        final List<NewTopic> missing = new ArrayList<>();
+        for (final TopicLayout layout : layouts) {
+            if (!existing.contains(layout.name())) {
+                final Map<String, String> configs = new HashMap<>();
+                configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, layout.cleanupPolicy());
+                if (replicationFactor > 1) {
+                    configs.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "2");
+                }
+                final Optional<Short> replicas = replicationFactor < 1 ? Optional.empty() : Optional.of(replicationFactor);
+                missing.add(new NewTopic(layout.name(), Optional.of(layout.partitions()), replicas).configs(configs));
+            }
+        }
+        final List<String> created = new ArrayList<>();
+        for (final NewTopic topic : missing) {
+            try {
+                admin.createTopics(List.of(topic)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                created.add(topic.name());
+                log.info("created topic {} ({} partitions, cleanup {})", topic.name(), topic.numPartitions(),
+                    topic.configs().get(TopicConfig.CLEANUP_POLICY_CONFIG));
+            } catch (final ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw new IllegalStateException("could not create topic " + topic.name() + ": "
+                        + e.getCause().getMessage(), e.getCause());
+                }
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while creating topic " + topic.name(), e);
+            } catch (final TimeoutException e) {
+                throw new IllegalStateException("timed out creating topic " + topic.name()
+                    + ": is the Kafka cluster reachable?", e);
+            }
+        }
+        return created;
+    }
+
+    /** The common partition count of {@code topics}; fails naming each count when they differ. */
+    public int commonPartitionCount(final List<String> topics) {
+        final Map<String, TopicDescription> descriptions =
+            call(() -> admin.describeTopics(topics).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        final Map<String, Integer> counts = new HashMap<>();
+        descriptions.forEach((name, description) -> counts.put(name, description.partitions().size()));
+        if (counts.values().stream().distinct().count() != 1) {
+            throw new IllegalStateException("topics " + topics + " must have the same partition count, "
+                + "since one task serves a shard from all of them; found " + counts);
+        }
+        return counts.values().iterator().next();
+    }
+
+    private interface AdminCall<T> {
+        T call() throws InterruptedException, ExecutionException, TimeoutException;
+    }
+
+    private static <T> T call(final AdminCall<T> call) {
+        try {
+            return call.call();
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while talking to Kafka", e);
+        } catch (final ExecutionException e) {
+            throw new IllegalStateException("Kafka admin call failed: " + e.getCause().getMessage(), e.getCause());
+        } catch (final TimeoutException e) {
+            throw new IllegalStateException("Kafka did not answer within " + TIMEOUT_SECONDS
+                + " s: is bootstrap.servers right and the cluster up?", e);
+        }
+    }
+}

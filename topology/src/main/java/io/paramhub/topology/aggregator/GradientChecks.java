@@ -1,0 +1,43 @@
+package io.paramhub.topology.aggregator;
+
+import io.paramhub.avro.DeadLetterReason;
+import io.paramhub.avro.GradientShard;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.schemas.FloatPacking;
+import io.paramhub.topology.jobs.JobSpecs;
+import java.util.Optional;
+
+/** Checks a decoded gradient against its job: length of its shard, sample count, finite values. */
+final class GradientChecks {
+
+    private GradientChecks() {
+    }
+
+    /** Why {@code gradient} cannot be applied, or empty when it can. */
+    static Optional<Rejection> check(final JobSpec spec, final GradientShard gradient) {
+        final int expected = JobSpecs.layout(spec).length(gradient.getShard());
+        final int actual = FloatPacking.count(gradient.getValues());
+        if (actual != expected) {
+            return reject(DeadLetterReason.WRONG_LENGTH, "shard " + gradient.getShard() + " has " + expected
+                + " parameters but the gradient has " + (actual < 0
+                ? gradient.getValues().remaining() + " bytes, not a multiple of 4" : actual + " values"));
+        }
+        if (gradient.getSampleCount() < 1) {
+            return reject(DeadLetterReason.MALFORMED, "sampleCount must be >= 1, not " + gradient.getSampleCount());
+        }
+        if (!Double.isFinite(gradient.getLoss())) {
+            return reject(DeadLetterReason.NON_FINITE, "loss is " + gradient.getLoss());
+        }
+        final float[] values = FloatPacking.unpack(gradient.getValues());
+        for (int i = 0; i < values.length; i++) {
+            if (!Float.isFinite(values[i])) {
+                return reject(DeadLetterReason.NON_FINITE, "value " + i + " is " + values[i]);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Rejection> reject(final DeadLetterReason reason, final String message) {
+        return Optional.of(new Rejection(reason, message));
+    }
+}

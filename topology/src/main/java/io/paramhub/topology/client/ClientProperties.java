@@ -1,0 +1,40 @@
+package io.paramhub.topology.client;
+
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.IsolationLevel;
+
+/** Plain producer and consumer settings of ParamHub's clients; given settings win over these defaults. */
+public final class ClientProperties {
+
+    private ClientProperties() {
+    }
+
+    /** Idempotent, acks=all, no linger: a gradient leaves as soon as it is computed. */
+    public static Properties producer(final Properties given) {
+        final Properties props = copy(given);
+        props.putIfAbsent(ProducerConfig.ACKS_CONFIG, "all");
+        props.putIfAbsent(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 0);
+        props.putIfAbsent(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
+        return props;
+    }
+
+    /** A consumer without a group (the caller assigns partitions) that sees only committed records. */
+    public static Properties assignedConsumer(final Properties given) {
+        final Properties props = copy(given);
+        props.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
+        props.putIfAbsent(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 5);
+        props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
+        return props;
+    }
+
+    private static Properties copy(final Properties given) {
+        final Properties props = new Properties();
+        props.putAll(given);
+        return props;
+    }
+}

@@ -1,0 +1,85 @@
+package io.paramhub.topology.jobs;
+
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.OptimizerKind;
+import io.paramhub.ml.Model;
+import io.paramhub.ml.Models;
+import io.paramhub.ml.Optimizer;
+import io.paramhub.ml.Optimizers;
+import io.paramhub.ml.ShardLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/** Checks a {@link JobSpec} and derives from it the model, shard layout and optimizer it names. */
+public final class JobSpecs {
+
+    private static final Pattern JOB_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+
+    private JobSpecs() {
+    }
+
+    /** What is wrong with {@code spec}, one sentence a problem; empty when it can run. */
+    public static List<String> problems(final JobSpec spec) {
+        final List<String> problems = new ArrayList<>();
+        if (!JOB_NAME.matcher(spec.getJob()).matches()) {
+            problems.add("job name '" + spec.getJob() + "' must be 1-100 of A-Z a-z 0-9 . _ -");
+        }
+        try {
+            final Model model = model(spec);
+            if (model.parameterCount() != spec.getParameters()) {
+                problems.add("parameters is " + spec.getParameters() + " but model " + spec.getModel()
+                    + " with " + spec.getInputs() + " inputs and " + spec.getOutputs() + " outputs has "
+                    + model.parameterCount());
+            }
+        } catch (final IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
+        if (spec.getShards() < 1 || spec.getShards() > spec.getParameters()) {
+            problems.add("shards must be between 1 and the parameter count, not " + spec.getShards());
+        }
+        if (spec.getStaleness() < 0) {
+            problems.add("staleness must be >= 0, not " + spec.getStaleness());
+        }
+        if (!(spec.getLearningRate() > 0)) {
+            problems.add("learningRate must be > 0, not " + spec.getLearningRate());
+        }
+        if (spec.getGlobalBatch() < 1) {
+            problems.add("globalBatch must be >= 1, not " + spec.getGlobalBatch());
+        }
+        if (spec.getExpectedWorkers() < 1) {
+            problems.add("expectedWorkers must be >= 1, not " + spec.getExpectedWorkers());
+        }
+        if (spec.getGlobalBatch() < spec.getExpectedWorkers()) {
+            problems.add("globalBatch (" + spec.getGlobalBatch() + ") must be at least the worker count ("
+                + spec.getExpectedWorkers() + "), so that every worker gets a sample");
+        }
+        if (spec.getEpochs() < 1) {
+            problems.add("epochs must be >= 1, not " + spec.getEpochs());
+        }
+        return problems;
+    }
+
+    /** {@code spec} itself, or an IllegalArgumentException listing its problems. */
+    public static JobSpec requireValid(final JobSpec spec) {
+        final List<String> problems = problems(spec);
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("invalid job " + spec.getJob() + ": " + String.join("; ", problems));
+        }
+        return spec;
+    }
+
+    public static Model model(final JobSpec spec) {
+        return Models.create(spec.getModel(), spec.getInputs(), spec.getOutputs());
+    }
+
+    public static ShardLayout layout(final JobSpec spec) {
+        return ShardLayout.of(spec.getParameters(), spec.getShards());
+    }
+
+    public static Optimizer optimizer(final JobSpec spec) {
+        return spec.getOptimizer() == OptimizerKind.ADAM
+            ? Optimizers.adam(spec.getLearningRate(), spec.getBeta1(), spec.getBeta2(), spec.getEpsilon())
+            : Optimizers.sgd(spec.getLearningRate(), spec.getMomentum());
+    }
+}

@@ -1,0 +1,216 @@
+package io.paramhub.worker;
+
+import io.paramhub.avro.GradientShard;
+import io.paramhub.avro.IterationTelemetry;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ModelShard;
+import io.paramhub.avro.SyncMode;
+import io.paramhub.avro.WorkerState;
+import io.paramhub.avro.WorkerStatus;
+import io.paramhub.ml.BatchPlan;
+import io.paramhub.ml.DataSources;
+import io.paramhub.ml.Dataset;
+import io.paramhub.ml.Model;
+import io.paramhub.ml.ShardLayout;
+import io.paramhub.ml.TrainTest;
+import io.paramhub.schemas.FloatPacking;
+import io.paramhub.topology.ShardKeys;
+import io.paramhub.topology.Topic;
+import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.client.ClientProperties;
+import io.paramhub.topology.client.JobLookup;
+import io.paramhub.topology.client.ModelView;
+import io.paramhub.topology.client.TopicReader;
+import io.paramhub.topology.jobs.JobSpecs;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A training worker. Reads its job from {@code jobs} and the model from {@code model}; for each
+ * clock it computes the gradient of the current model on its share of the global batch, publishes
+ * one {@code GradientShard} per shard to {@code gradients} and an {@code IterationTelemetry} to
+ * {@code telemetry}, then waits for the model version its sync mode requires. Announces itself on
+ * {@code membership} when it joins and leaves.
+ */
+public final class Worker implements Runnable, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Worker.class);
+    private static final Duration MODEL_POLL = Duration.ofMillis(2);
+
+    private final WorkerSettings settings;
+    private final TopicCatalog topics;
+    private final Properties clientProperties;
+    private final Function<JobSpec, TrainTest> dataLoader;
+    private final IterationListener listener;
+    private final AtomicBoolean stopping = new AtomicBoolean();
+    private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
+
+    public Worker(final WorkerSettings settings, final TopicCatalog topics, final Properties clientProperties,
+                  final Function<JobSpec, TrainTest> dataLoader, final IterationListener listener) {
+        this.settings = settings;
+        this.topics = topics;
+        this.clientProperties = clientProperties;
+        this.dataLoader = dataLoader;
+        this.listener = listener;
+    }
+
+    /** Loads the data set the job names, from this machine's files. */
+    public static Function<JobSpec, TrainTest> loadFromSpec() {
+        return spec -> DataSources.load(spec.getDataset());
+    }
+
+    @Override
+    public void run() {
+        final JobSpec spec = JobLookup.await(topics.jobs(), clientProperties, settings.job(), settings.jobTimeout());
+        JobSpecs.requireValid(spec);
+        final Dataset train = dataLoader.apply(spec).train();
+        final Model model = JobSpecs.model(spec);
+        final ShardLayout layout = JobSpecs.layout(spec);
+        final BatchPlan plan = new BatchPlan(train.size(), spec.getGlobalBatch(), spec.getSeed());
+        final long clocks = (long) spec.getEpochs() * plan.iterationsPerEpoch();
+        final long staleness = staleness(spec);
+        final ModelView view = new ModelView(spec.getJob(), spec.getShards());
+
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                 ClientProperties.producer(clientProperties), new StringSerializer(), new ByteArraySerializer());
+             TopicReader<String, ModelShard> models = new TopicReader<>(topics.model(), clientProperties)) {
+            final long startClock = joinAt(models, view);
+            announce(producer, WorkerState.JOINED, startClock);
+            log.info("{} joined job {} at clock {} of {}", settings.workerId(), spec.getJob(), startClock, clocks);
+            for (long clock = startClock; clock < clocks && !stopping.get(); clock++) {
+                final long waitStart = System.nanoTime();
+                awaitModel(models, view, clock - staleness, clock);
+                final double waitMs = (System.nanoTime() - waitStart) / 1e6;
+                final float[] params = view.assemble(spec.getParameters());
+                final int[] share = BatchPlan.roundRobinShare(plan.batch(clock), settings.index(), settings.workers());
+
+                final long computeStart = System.nanoTime();
+                final double[] gradient = new double[spec.getParameters()];
+                final double loss = model.accumulateGradient(params, train, share, gradient);
+                final double computeMs = (System.nanoTime() - computeStart) / 1e6;
+
+                publishGradient(producer, spec, layout, clock, view.minVersion(), share.length, loss, gradient);
+                final IterationTelemetry telemetry = IterationTelemetry.newBuilder()
+                    .setJob(spec.getJob())
+                    .setWorker(settings.workerId())
+                    .setClock(clock)
+                    .setSamples(share.length)
+                    .setComputeMs(computeMs)
+                    .setWaitMs(waitMs)
+                    .setThreads(1)
+                    .setBatchShare((double) share.length / spec.getGlobalBatch())
+                    .setLoss(loss)
+                    .setTimestamp(Instant.now())
+                    .build();
+                send(producer, topics.telemetry(), ShardKeys.worker(spec.getJob(), settings.workerId()), telemetry);
+                listener.onIteration(telemetry);
+            }
+            announce(producer, WorkerState.LEFT, clocks);
+            producer.flush();
+            failIfSendFailed();
+        }
+        log.info("{} finished job {}", settings.workerId(), spec.getJob());
+    }
+
+    /** Stops after the current iteration. */
+    @Override
+    public void close() {
+        stopping.set(true);
+    }
+
+    private static long staleness(final JobSpec spec) {
+        if (spec.getSyncMode() == SyncMode.ASP) {
+            return Long.MAX_VALUE / 2;
+        }
+        return spec.getSyncMode() == SyncMode.SSP ? spec.getStaleness() : 0;
+    }
+
+    /** The clock to start from: the model's minClock once the reader has caught up with {@code model}. */
+    private long joinAt(final TopicReader<String, ModelShard> models, final ModelView view) {
+        awaitModel(models, view, 0, 0);
+        while (models.poll(Duration.ofMillis(20), record -> view.offer(record.value())) > 0) {
+            failIfSendFailed();
+        }
+        return Math.max(0, view.minClock());
+    }
+
+    /** Polls {@code model} until every shard is present with {@code minClock >= needed}; returns that minClock. */
+    private long awaitModel(final TopicReader<String, ModelShard> models, final ModelView view,
+                            final long needed, final long clock) {
+        final long deadline = System.nanoTime() + settings.modelTimeout().toNanos();
+        while (!view.complete() || view.minClock() < needed) {
+            if (stopping.get()) {
+                return view.minClock();
+            }
+            failIfSendFailed();
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(settings.workerId() + " waited " + settings.modelTimeout().toSeconds()
+                    + " s for the model of job " + settings.job() + " to reach clock " + needed + " (to start clock "
+                    + clock + "); shard versions seen: " + Arrays.toString(view.versions())
+                    + ". Is the aggregator running and are all " + settings.workers() + " workers up?");
+            }
+            models.poll(MODEL_POLL, record -> view.offer(record.value()));
+        }
+        return view.minClock();
+    }
+
+    private void publishGradient(final KafkaProducer<String, byte[]> producer, final JobSpec spec,
+                                 final ShardLayout layout, final long clock, final long baseVersion,
+                                 final int samples, final double loss, final double[] gradient) {
+        for (int shard = 0; shard < layout.shards(); shard++) {
+            final double[] slice = Arrays.copyOfRange(gradient, layout.first(shard),
+                layout.first(shard) + layout.length(shard));
+            final GradientShard record = GradientShard.newBuilder()
+                .setJob(spec.getJob())
+                .setShard(shard)
+                .setWorker(settings.workerId())
+                .setClock(clock)
+                .setBaseVersion(baseVersion)
+                .setSampleCount(samples)
+                .setLoss(loss)
+                .setValues(FloatPacking.pack(slice))
+                .build();
+            send(producer, topics.gradients(), ShardKeys.shard(spec.getJob(), shard), record);
+        }
+    }
+
+    private void announce(final KafkaProducer<String, byte[]> producer, final WorkerState state, final long clock) {
+        final WorkerStatus status = WorkerStatus.newBuilder()
+            .setJob(settings.job())
+            .setWorker(settings.workerId())
+            .setState(state)
+            .setClock(clock)
+            .setTimestamp(Instant.now())
+            .build();
+        send(producer, topics.membership(), ShardKeys.worker(settings.job(), settings.workerId()), status);
+    }
+
+    private <V> void send(final KafkaProducer<String, byte[]> producer, final Topic<String, V> topic,
+                          final String key, final V value) {
+        final byte[] bytes = topic.valueSerde().serializer().serialize(topic.name(), value);
+        producer.send(new ProducerRecord<>(topic.name(), key, bytes), (metadata, error) -> {
+            if (error != null) {
+                sendFailure.compareAndSet(null, error);
+            }
+        });
+    }
+
+    private void failIfSendFailed() {
+        final Exception error = sendFailure.get();
+        if (error != null) {
+            throw new IllegalStateException(settings.workerId() + " could not publish to Kafka: " + error.getMessage(),
+                error);
+        }
+    }
+}
