@@ -57,7 +57,7 @@ public final class AggregatorTopology {
         topology.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(PENDING_GRADIENT_STORE), Serdes.String(),
                 serdes.valueSerde(GradientShard.class))
-            .withCachingDisabled(), "gradient-aggregator");
+            .withCachingDisabled(), "shard-job-starter", "gradient-aggregator");
 
         topology.addSink(MODEL_SINK, topics.model().name(), keyWriter, topics.model().valueSerde().serializer(),
             "shard-job-starter", "gradient-aggregator");

@@ -1,0 +1,126 @@
+package io.paramhub.topology.aggregator;
+
+import io.paramhub.avro.DeadLetter;
+import io.paramhub.avro.GradientShard;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ModelShard;
+import io.paramhub.avro.OptimizerKind;
+import io.paramhub.avro.SyncMode;
+import io.paramhub.schemas.FloatPacking;
+import io.paramhub.schemas.registry.SchemaRegistryClients;
+import io.paramhub.topology.SerdeFactory;
+import io.paramhub.topology.ShardKeys;
+import io.paramhub.topology.StreamsProperties;
+import io.paramhub.topology.TopicCatalog;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+
+/** A {@link TopologyTestDriver} around the aggregator topology, with an in-memory schema registry. */
+final class AggregatorTestBed implements AutoCloseable {
+
+    final TopicCatalog topics;
+    final TopologyTestDriver driver;
+    final TestInputTopic<String, JobSpec> jobs;
+    final TestInputTopic<String, byte[]> gradients;
+    final TestOutputTopic<String, ModelShard> model;
+    final TestOutputTopic<String, DeadLetter> deadLetters;
+    private final String scope = "aggregator-test-" + UUID.randomUUID();
+
+    AggregatorTestBed() {
+        final SerdeFactory serdes = SerdeFactory.forRegistry("mock://" + scope);
+        topics = TopicCatalog.create(TopicCatalog.DEFAULT_PREFIX, serdes);
+        final Properties props = StreamsProperties.withDefaults("aggregator-test", new Properties());
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsProperties.SCHEMA_REGISTRY_URL, "mock://" + scope);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir().toString());
+        driver = new TopologyTestDriver(AggregatorTopology.build(topics, serdes), props);
+        jobs = driver.createInputTopic(topics.jobs().name(), new StringSerializer(),
+            topics.jobs().valueSerde().serializer());
+        gradients = driver.createInputTopic(topics.gradients().name(), new StringSerializer(), new ByteArraySerializer());
+        model = driver.createOutputTopic(topics.model().name(), new StringDeserializer(),
+            topics.model().valueSerde().deserializer());
+        deadLetters = driver.createOutputTopic(topics.deadLetters().name(), new StringDeserializer(),
+            topics.deadLetters().valueSerde().deserializer());
+    }
+
+    private static Path stateDir() {
+        try {
+            return Files.createTempDirectory("aggregator-test-");
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Linear regression on 3 inputs (4 parameters) in 2 shards, plain SGD, BSP over {@code workers}. */
+    static JobSpec linearJob(final String name, final int workers) {
+        return JobSpec.newBuilder()
+            .setJob(name)
+            .setModel("linear")
+            .setDataset("linear:n=64,d=3")
+            .setInputs(3)
+            .setOutputs(1)
+            .setParameters(4)
+            .setShards(2)
+            .setSyncMode(SyncMode.BSP)
+            .setStaleness(0)
+            .setOptimizer(OptimizerKind.SGD)
+            .setLearningRate(0.5)
+            .setMomentum(0.0)
+            .setGlobalBatch(8)
+            .setExpectedWorkers(workers)
+            .setEpochs(1)
+            .setSeed(7)
+            .setCreatedAt(Instant.ofEpochMilli(1_700_000_000_000L))
+            .build();
+    }
+
+    void submit(final JobSpec spec) {
+        jobs.pipeInput(spec.getJob(), spec);
+    }
+
+    static GradientShard gradient(final String job, final int shard, final String worker, final long clock,
+                                  final int samples, final float... values) {
+        return GradientShard.newBuilder()
+            .setJob(job)
+            .setShard(shard)
+            .setWorker(worker)
+            .setClock(clock)
+            .setBaseVersion(clock)
+            .setSampleCount(samples)
+            .setLoss(1.0)
+            .setValues(FloatPacking.pack(values))
+            .build();
+    }
+
+    void send(final GradientShard gradient) {
+        gradients.pipeInput(ShardKeys.shard(gradient.getJob(), gradient.getShard()),
+            topics.gradients().valueSerde().serializer().serialize(topics.gradients().name(), gradient));
+    }
+
+    void sendRaw(final String key, final byte[] value) {
+        gradients.pipeInput(key, value);
+    }
+
+    List<ModelShard> models() {
+        return model.readValuesToList();
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+        SchemaRegistryClients.dropScope(scope);
+    }
+}
