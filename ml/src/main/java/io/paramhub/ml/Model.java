@@ -1,0 +1,44 @@
+package io.paramhub.ml;
+
+/**
+ * A differentiable model whose parameters live in one flat float vector, so that they can be
+ * cut into shards, shipped as float32 and updated elementwise by an {@link Optimizer}.
+ *
+ * <p>Implementations are stateless and thread-safe: all state is in the parameter vector.
+ */
+public interface Model {
+
+    /** The name {@link Models#create} knows this model by, such as {@code "softmax"}. */
+    String kind();
+
+    /** The number of input features. */
+    int inputs();
+
+    /** The number of outputs: 1 for regression, the number of classes for classification. */
+    int outputs();
+
+    /** The length of the parameter vector. */
+    int parameterCount();
+
+    /**
+     * Fresh parameters, the same for the same seed on every JVM.
+     *
+     * @param seed the seed of a {@link java.util.Random}
+     */
+    float[] initialParameters(long seed);
+
+    /**
+     * Adds to {@code gradientSum} the gradient of the loss summed over the given samples and
+     * returns that summed loss.
+     *
+     * @param params the parameter vector, {@link #parameterCount()} long
+     * @param data the data set the sample indices refer to
+     * @param samples indices into {@code data}; repeats count repeatedly
+     * @param gradientSum the accumulator, {@link #parameterCount()} long; added to, not cleared
+     * @return the loss summed over {@code samples}
+     */
+    double accumulateGradient(float[] params, Dataset data, int[] samples, double[] gradientSum);
+
+    /** The prediction for one sample: the class index as a float, or the regression value. */
+    float predict(float[] params, Dataset data, int sample);
+}

@@ -1,0 +1,117 @@
+package io.paramhub.ml;
+
+import java.util.Arrays;
+
+/**
+ * In-process training with no Kafka, the baseline a Kafka run is compared against.
+ *
+ * <p>{@link #trainSharded} does exactly what BSP workers and per-shard aggregators do: each worker
+ * sums the gradient over its round-robin share in double and ships it as float32; each shard sums
+ * the workers' slices in worker order, divides by the total count and applies the optimizer with
+ * its own state. {@link #trainUnsharded} is plain single-process mini-batch training on the same
+ * batches, which the sharded run matches up to float rounding.
+ */
+public final class ReferenceTrainer {
+
+    private ReferenceTrainer() {
+    }
+
+    /**
+     * Trains for {@code iterations} BSP clocks with {@code workers} workers and a model cut by
+     * {@code layout}.
+     *
+     * @return the final parameters
+     */
+    public static float[] trainSharded(final Model model, final Dataset train, final BatchPlan plan,
+                                       final Optimizer optimizer, final ShardLayout layout, final int workers,
+                                       final long iterations, final long seed) {
+        requireCommon(model, train, plan, iterations);
+        if (layout.parameters() != model.parameterCount()) {
+            throw new IllegalArgumentException("layout of " + layout.parameters() + " parameters for a model of "
+                    + model.parameterCount());
+        }
+        if (workers < 1) {
+            throw new IllegalArgumentException("need >= 1 worker, got " + workers);
+        }
+        final float[] params = model.initialParameters(seed);
+        final float[][][] state = new float[layout.shards()][][];
+        final long[] versions = new long[layout.shards()];
+        for (int s = 0; s < layout.shards(); s++) {
+            state[s] = new float[optimizer.stateSlots()][layout.length(s)];
+        }
+        final float[][] partials = new float[workers][];
+        final int[] counts = new int[workers];
+        for (long clock = 0; clock < iterations; clock++) {
+            final int[] batch = plan.batch(clock);
+            for (int w = 0; w < workers; w++) {
+                final int[] share = BatchPlan.roundRobinShare(batch, w, workers);
+                partials[w] = workerGradient(model, params, train, share);
+                counts[w] = share.length;
+            }
+            for (int s = 0; s < layout.shards(); s++) {
+                final GradientSum sum = new GradientSum(layout.length(s));
+                for (int w = 0; w < workers; w++) {
+                    if (counts[w] > 0) {
+                        sum.add(layout.slice(partials[w], s), counts[w]);
+                    }
+                }
+                final float[] shard = layout.slice(params, s);
+                optimizer.step(shard, sum.mean(), state[s], versions[s] + 1);
+                versions[s]++;
+                layout.place(params, s, shard);
+            }
+        }
+        return params;
+    }
+
+    /**
+     * Trains for {@code iterations} mini-batches of {@code plan}'s batches in one process: the
+     * gradient summed in double over the whole batch, its mean, one optimizer step on all parameters.
+     *
+     * @return the final parameters
+     */
+    public static float[] trainUnsharded(final Model model, final Dataset train, final BatchPlan plan,
+                                         final Optimizer optimizer, final long iterations, final long seed) {
+        requireCommon(model, train, plan, iterations);
+        final float[] params = model.initialParameters(seed);
+        final float[][] state = new float[optimizer.stateSlots()][params.length];
+        final double[] sum = new double[params.length];
+        final float[] mean = new float[params.length];
+        for (long clock = 0; clock < iterations; clock++) {
+            final int[] batch = plan.batch(clock);
+            Arrays.fill(sum, 0);
+            model.accumulateGradient(params, train, batch, sum);
+            for (int i = 0; i < sum.length; i++) {
+                mean[i] = (float) (sum[i] / batch.length);
+            }
+            optimizer.step(params, mean, state, clock + 1);
+        }
+        return params;
+    }
+
+    /** A worker's summed gradient over its share, rounded to float32 as it travels on the wire. */
+    private static float[] workerGradient(final Model model, final float[] params, final Dataset train,
+                                          final int[] share) {
+        final double[] sum = new double[model.parameterCount()];
+        model.accumulateGradient(params, train, share, sum);
+        final float[] wire = new float[sum.length];
+        for (int i = 0; i < sum.length; i++) {
+            wire[i] = (float) sum[i];
+        }
+        return wire;
+    }
+
+    private static void requireCommon(final Model model, final Dataset train, final BatchPlan plan,
+                                      final long iterations) {
+        if (plan.datasetSize() != train.size()) {
+            throw new IllegalArgumentException("batch plan over " + plan.datasetSize() + " samples for data set "
+                    + train);
+        }
+        if (train.features() != model.inputs()) {
+            throw new IllegalArgumentException("model of " + model.inputs() + " inputs for data set " + train);
+        }
+        if (iterations < 0) {
+            throw new IllegalArgumentException("iterations must be >= 0, got " + iterations);
+        }
+    }
+}
