@@ -1,0 +1,152 @@
+package io.paramhub.local;
+
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.OptimizerKind;
+import io.paramhub.avro.SyncMode;
+import io.paramhub.ml.DataSources;
+import io.paramhub.ml.Model;
+import io.paramhub.ml.Models;
+import io.paramhub.ml.TrainTest;
+import io.paramhub.topology.TopicCatalog;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+
+/** {@code paramhub demo}: trains one job through Kafka, on an embedded broker and registry unless told otherwise. */
+@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
+    description = "Trains a model with N workers and an aggregator through Kafka and prints test accuracy "
+        + "(or RMSE) after every epoch. Without --bootstrap-servers it starts a Kafka broker (KRaft) and a "
+        + "schema registry inside this JVM.")
+final class DemoCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec command;
+
+    @Option(names = "--workers", defaultValue = "4", description = "Workers sharing each batch (default: ${DEFAULT-VALUE}).")
+    private int workers;
+
+    @Option(names = "--epochs", defaultValue = "3", description = "Passes over the training set (default: ${DEFAULT-VALUE}).")
+    private int epochs;
+
+    @Option(names = "--model", defaultValue = "softmax",
+        description = "softmax (Fashion-MNIST) or linear (generated regression) (default: ${DEFAULT-VALUE}).")
+    private String model;
+
+    @Option(names = "--dataset", description = "Data set: fashion-mnist[:DIR] or linear[:n=..,d=..,noise=..,seed=..]; "
+        + "default: fashion-mnist for softmax, linear for linear.")
+    private String dataset;
+
+    @Option(names = "--batch", defaultValue = "128", description = "Global batch, split among workers (default: ${DEFAULT-VALUE}).")
+    private int batch;
+
+    @Option(names = "--optimizer", defaultValue = "sgd", description = "sgd or adam (default: ${DEFAULT-VALUE}).")
+    private String optimizer;
+
+    @Option(names = "--lr", description = "Learning rate (default: 0.05 for sgd, 0.001 for adam).")
+    private Double learningRate;
+
+    @Option(names = "--momentum", defaultValue = "0.9", description = "SGD momentum (default: ${DEFAULT-VALUE}).")
+    private double momentum;
+
+    @Option(names = "--sync", defaultValue = "bsp", description = "Sync mode; this version runs bsp (default: ${DEFAULT-VALUE}).")
+    private String sync;
+
+    @Option(names = "--shards", defaultValue = "4", description = "Parameter shards (default: ${DEFAULT-VALUE}).")
+    private int shards;
+
+    @Option(names = "--seed", defaultValue = "42", description = "Seed of initial parameters and batches (default: ${DEFAULT-VALUE}).")
+    private long seed;
+
+    @Option(names = "--job", description = "Job name (default: demo-<time>).")
+    private String job;
+
+    @Option(names = "--report", description = "Write a JSON report to this file.")
+    private Path report;
+
+    @Option(names = "--bootstrap-servers", description = "Use this Kafka cluster instead of an embedded broker.")
+    private String bootstrapServers;
+
+    @Option(names = "--registry-url", description = "Use this schema registry instead of an embedded one.")
+    private String registryUrl;
+
+    @Option(names = "--topic-prefix", defaultValue = TopicCatalog.DEFAULT_PREFIX,
+        description = "Prefix of every topic name (default: ${DEFAULT-VALUE}).")
+    private String topicPrefix;
+
+    @Override
+    public Integer call() throws Exception {
+        final SyncMode syncMode = parseSync();
+        final PrintStream out = System.out;
+        final String datasetSpec = dataset != null ? dataset : "linear".equals(model) ? "linear" : "fashion-mnist";
+        final TrainTest data = DataSources.load(datasetSpec);
+        final JobSpec spec = jobSpec(datasetSpec, data, syncMode);
+        final Path stateDir = Files.createTempDirectory("paramhub-streams-");
+        try (LocalCluster cluster = LocalCluster.startOrConnect(bootstrapServers, registryUrl)) {
+            out.printf(Locale.ROOT, "Kafka at %s%s, schema registry at %s%n", cluster.bootstrapServers(),
+                cluster.embedded() ? " (embedded)" : "", cluster.registryUrl());
+            final TrainingRun.Result result = new TrainingRun(cluster.bootstrapServers(), cluster.registryUrl(),
+                topicPrefix, stateDir).run(spec, data, new ProgressPrinter(out, System.console() != null));
+            out.printf(Locale.ROOT, "%ndone: %d iterations of %d workers in %.1f s; final test %s %.4f; "
+                    + "dead letters %d%n", result.plan().iterations(), workers, result.wallSeconds(),
+                result.last().metric(), result.last().testMetric(), result.deadLetters());
+            if (report != null) {
+                RunReport.write(report, result);
+                out.println("report written to " + report);
+            }
+        } finally {
+            Directories.deleteRecursively(stateDir);
+        }
+        return 0;
+    }
+
+    private SyncMode parseSync() {
+        if (!"bsp".equalsIgnoreCase(sync)) {
+            throw new ParameterException(command.commandLine(), "--sync " + sync
+                + " is not available yet: this version runs bsp only");
+        }
+        return SyncMode.BSP;
+    }
+
+    private JobSpec jobSpec(final String datasetSpec, final TrainTest data, final SyncMode syncMode) {
+        final int outputs = data.train().isClassification() ? data.train().classes() : 1;
+        final Model kind;
+        try {
+            kind = Models.create(model, data.train().features(), outputs);
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), "--model: " + e.getMessage());
+        }
+        final OptimizerKind optimizerKind;
+        try {
+            optimizerKind = OptimizerKind.valueOf(optimizer.toUpperCase(Locale.ROOT));
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), "--optimizer must be sgd or adam, not " + optimizer);
+        }
+        return JobSpec.newBuilder()
+            .setJob(job != null ? job : "demo-" + System.currentTimeMillis())
+            .setModel(kind.kind())
+            .setDataset(datasetSpec)
+            .setInputs(kind.inputs())
+            .setOutputs(kind.outputs())
+            .setParameters(kind.parameterCount())
+            .setShards(shards)
+            .setSyncMode(syncMode)
+            .setStaleness(0)
+            .setOptimizer(optimizerKind)
+            .setLearningRate(learningRate != null ? learningRate : optimizerKind == OptimizerKind.ADAM ? 0.001 : 0.05)
+            .setMomentum(momentum)
+            .setGlobalBatch(batch)
+            .setExpectedWorkers(workers)
+            .setEpochs(epochs)
+            .setSeed(seed)
+            .setCreatedAt(Instant.now())
+            .build();
+    }
+}

@@ -1,0 +1,132 @@
+package io.paramhub.local;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import kafka.tools.StorageTool;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A single-node Kafka (KRaft, broker and controller combined) inside this JVM, through Kafka's
+ * public server API; the embedded default of {@code paramhub demo} and {@code paramhub up}.
+ * Settings from KAFKA-LOCAL.md: replication factor 1 everywhere, no initial rebalance delay.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedKafka.class);
+
+    private final KafkaRaftServer server;
+    private final String bootstrapServers;
+    private final Path dataDir;
+    private final boolean deleteOnClose;
+
+    private EmbeddedKafka(final KafkaRaftServer server, final String bootstrapServers, final Path dataDir,
+                          final boolean deleteOnClose) {
+        this.server = server;
+        this.bootstrapServers = bootstrapServers;
+        this.dataDir = dataDir;
+        this.deleteOnClose = deleteOnClose;
+    }
+
+    /** Starts a broker on a fresh temporary directory, deleted on close. */
+    public static EmbeddedKafka startTemporary() {
+        try {
+            return start(Files.createTempDirectory("paramhub-kafka-"), freePort(), freePort(), true);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("could not create a temporary directory for Kafka", e);
+        }
+    }
+
+    /**
+     * Starts a broker keeping its logs in {@code dataDir} (formatted on first use, reused after), with
+     * clients on {@code brokerPort}; keep both ports across restarts of the same directory.
+     */
+    public static EmbeddedKafka start(final Path dataDir, final int brokerPort, final int controllerPort,
+                                      final boolean deleteOnClose) {
+        final long started = System.nanoTime();
+        final Properties props = new Properties();
+        props.put("process.roles", "broker,controller");
+        props.put("node.id", "1");
+        props.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort);
+        props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+        props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        props.put("controller.listener.names", "CONTROLLER");
+        props.put("inter.broker.listener.name", "PLAINTEXT");
+        props.put("log.dirs", dataDir.resolve("logs").toString());
+        props.put("num.partitions", "1");
+        props.put("default.replication.factor", "1");
+        props.put("offsets.topic.replication.factor", "1");
+        props.put("offsets.topic.num.partitions", "5");
+        props.put("transaction.state.log.replication.factor", "1");
+        props.put("transaction.state.log.min.isr", "1");
+        props.put("transaction.state.log.num.partitions", "5");
+        props.put("share.coordinator.state.topic.replication.factor", "1");
+        props.put("share.coordinator.state.topic.min.isr", "1");
+        props.put("group.initial.rebalance.delay.ms", "0");
+        props.put("auto.create.topics.enable", "false");
+        props.put("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));
+        props.put("message.max.bytes", String.valueOf(8 * 1024 * 1024));
+        format(dataDir, props);
+        final KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
+        server.startup();
+        final String bootstrap = "127.0.0.1:" + brokerPort;
+        log.info("embedded Kafka up at {} in {} ms (data in {})", bootstrap, (System.nanoTime() - started) / 1_000_000,
+            dataDir);
+        return new EmbeddedKafka(server, bootstrap, dataDir, deleteOnClose);
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    @Override
+    public void close() {
+        server.shutdown();
+        server.awaitShutdown();
+        if (deleteOnClose) {
+            Directories.deleteRecursively(dataDir);
+        }
+    }
+
+    private static void format(final Path dataDir, final Properties props) {
+        try {
+            Files.createDirectories(dataDir);
+            final Path config = dataDir.resolve("server.properties");
+            try (OutputStream out = Files.newOutputStream(config)) {
+                props.store(out, "ParamHub embedded Kafka");
+            }
+            final ByteArrayOutputStream output = new ByteArrayOutputStream();
+            final int code = StorageTool.execute(new String[] {"format", "--standalone", "--ignore-formatted",
+                "-t", Uuid.randomUuid().toString(), "-c", config.toString()},
+                new PrintStream(output, true, StandardCharsets.UTF_8));
+            if (code != 0) {
+                throw new IllegalStateException("could not format Kafka storage in " + dataDir + ": "
+                    + output.toString(StandardCharsets.UTF_8));
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException("could not prepare Kafka storage in " + dataDir, e);
+        }
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (final IOException e) {
+            throw new UncheckedIOException("no free local port", e);
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.paramhub.local;
+
+import io.paramhub.avro.IterationTelemetry;
+import java.io.PrintStream;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Shows a run as it goes: a progress bar per epoch with the running loss (redrawn in place on a
+ * terminal, a few lines otherwise) and the test metric after every epoch.
+ */
+final class ProgressPrinter implements RunListener {
+
+    private static final int WIDTH = 30;
+
+    private final PrintStream out;
+    private final boolean terminal;
+    private final AtomicLong finished = new AtomicLong();
+    private volatile TrainingRun.Plan plan;
+    private double lossSum;
+    private long samples;
+    private long lastDrawn = -1;
+
+    ProgressPrinter(final PrintStream out, final boolean terminal) {
+        this.out = out;
+        this.terminal = terminal;
+    }
+
+    @Override
+    public void onStarted(final TrainingRun.Plan started) {
+        this.plan = started;
+        out.printf(Locale.ROOT, "job %s: %s on %s, %d workers, %s, batch %d, %d epochs x %d iterations%n",
+            started.spec().getJob(), started.spec().getModel(), started.spec().getDataset(),
+            started.spec().getExpectedWorkers(), started.spec().getSyncMode(), started.spec().getGlobalBatch(),
+            started.spec().getEpochs(), started.iterationsPerEpoch());
+    }
+
+    @Override
+    public synchronized void onIteration(final IterationTelemetry telemetry) {
+        lossSum += telemetry.getLoss();
+        samples += telemetry.getSamples();
+        final long workerIterations = finished.incrementAndGet();
+        final TrainingRun.Plan current = plan;
+        if (current == null) {
+            return;
+        }
+        final long clocks = workerIterations / current.spec().getExpectedWorkers();
+        final long perEpoch = current.iterationsPerEpoch();
+        final long inEpoch = clocks % perEpoch;
+        final int percent = (int) (100 * inEpoch / perEpoch);
+        final long step = Math.max(1, terminal ? perEpoch / 100 : perEpoch / 4);
+        if (inEpoch == 0 || clocks == lastDrawn || inEpoch % step != 0) {
+            return;
+        }
+        lastDrawn = clocks;
+        final int filled = (int) (WIDTH * inEpoch / perEpoch);
+        final String bar = "#".repeat(filled) + " ".repeat(WIDTH - filled);
+        out.printf(Locale.ROOT, "%sepoch %d/%d [%s] %3d%%  loss %.4f%s", terminal ? "\r" : "",
+            clocks / perEpoch + 1, current.spec().getEpochs(), bar, percent, lossSum / Math.max(1, samples),
+            terminal ? "" : System.lineSeparator());
+        lossSum = 0;
+        samples = 0;
+    }
+
+    @Override
+    public synchronized void onEpoch(final EpochResult epoch) {
+        out.printf(Locale.ROOT, "%sepoch %d done at %.1f s: train loss %.4f, test %s %.4f%n", terminal ? "\r" : "",
+            epoch.epoch(), epoch.seconds(), epoch.trainLoss(), epoch.metric(), epoch.testMetric());
+    }
+}

@@ -1,0 +1,61 @@
+package io.paramhub.local;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paramhub.avro.JobSpec;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * The JSON report of a run ({@code --report FILE}): {@code final_test_accuracy} (or
+ * {@code final_test_rmse}), {@code epochs}, {@code iterations}, {@code workers},
+ * {@code wall_seconds}, {@code sync}, the job's settings and one entry per epoch.
+ */
+final class RunReport {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private RunReport() {
+    }
+
+    static ObjectNode toJson(final TrainingRun.Result result) {
+        final JobSpec spec = result.plan().spec();
+        final ObjectNode root = JSON.createObjectNode();
+        root.put("job", spec.getJob());
+        root.put("model", spec.getModel());
+        root.put("dataset", spec.getDataset());
+        root.put("sync", spec.getSyncMode().name().toLowerCase(Locale.ROOT));
+        root.put("workers", spec.getExpectedWorkers());
+        root.put("shards", spec.getShards());
+        root.put("batch", spec.getGlobalBatch());
+        root.put("optimizer", spec.getOptimizer().name().toLowerCase(Locale.ROOT));
+        root.put("learning_rate", spec.getLearningRate());
+        root.put("epochs", spec.getEpochs());
+        root.put("iterations", result.plan().iterations());
+        root.put("wall_seconds", result.wallSeconds());
+        root.put("iterations_per_second", result.plan().iterations() / result.wallSeconds());
+        root.put("final_test_" + result.last().metric(), result.last().testMetric());
+        root.put("dead_letters", result.deadLetters());
+        final ArrayNode epochs = root.putArray("per_epoch");
+        for (final EpochResult epoch : result.epochs()) {
+            final ObjectNode node = epochs.addObject();
+            node.put("epoch", epoch.epoch());
+            node.put("model_version", epoch.version());
+            node.put("train_loss", epoch.trainLoss());
+            node.put("test_" + epoch.metric(), epoch.testMetric());
+            node.put("seconds", epoch.seconds());
+        }
+        return root;
+    }
+
+    static void write(final Path file, final TrainingRun.Result result) throws IOException {
+        final Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            java.nio.file.Files.createDirectories(parent);
+        }
+        JSON.writeValue(file.toFile(), toJson(result));
+    }
+}

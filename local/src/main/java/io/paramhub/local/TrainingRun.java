@@ -1,0 +1,181 @@
+package io.paramhub.local;
+
+import io.paramhub.aggregator.AggregatorRunner;
+import io.paramhub.aggregator.TopicSetup;
+import io.paramhub.avro.DeadLetter;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ModelShard;
+import io.paramhub.ml.BatchPlan;
+import io.paramhub.ml.Evaluation;
+import io.paramhub.ml.Model;
+import io.paramhub.ml.TrainTest;
+import io.paramhub.topology.SerdeFactory;
+import io.paramhub.topology.StreamsProperties;
+import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.client.JobSubmitter;
+import io.paramhub.topology.client.ModelSnapshots;
+import io.paramhub.topology.client.TopicReader;
+import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.worker.Worker;
+import io.paramhub.worker.WorkerSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * One training job end to end on a cluster: submits the job, runs an aggregator and N workers in
+ * this JVM, and evaluates the model published on {@code model} at the end of every epoch, as any
+ * service consuming {@code model} could.
+ */
+public final class TrainingRun {
+
+    /** What a run will do, known once the data is loaded. */
+    public record Plan(JobSpec spec, long iterationsPerEpoch, long iterations) {
+    }
+
+    /** What a run did. */
+    public record Result(Plan plan, List<EpochResult> epochs, float[] finalParameters, double wallSeconds,
+                         long deadLetters) {
+
+        public EpochResult last() {
+            return epochs.get(epochs.size() - 1);
+        }
+    }
+
+    private final String bootstrapServers;
+    private final String registryUrl;
+    private final String topicPrefix;
+    private final Path stateDir;
+
+    public TrainingRun(final String bootstrapServers, final String registryUrl, final String topicPrefix,
+                       final Path stateDir) {
+        this.bootstrapServers = bootstrapServers;
+        this.registryUrl = registryUrl;
+        this.topicPrefix = topicPrefix;
+        this.stateDir = stateDir;
+    }
+
+    public Result run(final JobSpec spec, final TrainTest data, final RunListener listener)
+        throws InterruptedException {
+        JobSpecs.requireValid(spec);
+        final long iterationsPerEpoch = new BatchPlan(data.train().size(), spec.getGlobalBatch(), spec.getSeed())
+            .iterationsPerEpoch();
+        final Plan plan = new Plan(spec, iterationsPerEpoch, iterationsPerEpoch * spec.getEpochs());
+        final Properties client = new Properties();
+        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        final long started = System.nanoTime();
+
+        try (AggregatorRunner aggregator = AggregatorRunner.start(aggregatorProperties(), topicPrefix,
+                 TopicSetup.defaults())) {
+            JobSubmitter.submit(topics().jobs(), client, spec);
+            listener.onStarted(plan);
+            final LossTally losses = new LossTally(iterationsPerEpoch);
+            final ExecutorService threads = Executors.newFixedThreadPool(spec.getExpectedWorkers() + 1);
+            final AtomicBoolean stop = new AtomicBoolean();
+            try {
+                final Future<Evaluated> evaluation = threads.submit(() ->
+                    evaluate(plan, data, losses, listener, started, stop));
+                final List<Future<?>> workers = new ArrayList<>();
+                for (int index = 0; index < spec.getExpectedWorkers(); index++) {
+                    final Worker worker = new Worker(WorkerSettings.of(spec.getJob(), index, spec.getExpectedWorkers()),
+                        topics(), client, ignored -> data, telemetry -> {
+                            losses.add(telemetry);
+                            listener.onIteration(telemetry);
+                        });
+                    workers.add(threads.submit(worker));
+                }
+                for (final Future<?> worker : workers) {
+                    worker.get();
+                }
+                final Evaluated evaluated = evaluation.get();
+                final double wallSeconds = (System.nanoTime() - started) / 1e9;
+                return new Result(plan, evaluated.epochs(), evaluated.finalParameters(), wallSeconds,
+                    countDeadLetters());
+            } catch (final ExecutionException e) {
+                throw new IllegalStateException("training job " + spec.getJob() + " failed: "
+                    + e.getCause().getMessage(), e.getCause());
+            } finally {
+                stop.set(true);
+                threads.shutdownNow();
+                threads.awaitTermination(30, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** The epochs' results and the parameters of the last one. */
+    private record Evaluated(List<EpochResult> epochs, float[] finalParameters) {
+    }
+
+    /** Reads {@code model} and evaluates the exact model of each epoch's last version. */
+    private Evaluated evaluate(final Plan plan, final TrainTest data, final LossTally losses,
+                                       final RunListener listener, final long started, final AtomicBoolean stop) {
+        final JobSpec spec = plan.spec();
+        final Model model = JobSpecs.model(spec);
+        final ModelSnapshots snapshots = new ModelSnapshots(spec.getJob(), spec.getParameters(), spec.getShards(),
+            plan.iterationsPerEpoch());
+        final List<EpochResult> epochs = new ArrayList<>();
+        final AtomicReference<float[]> lastParameters = new AtomicReference<>();
+        try (TopicReader<String, ModelShard> reader = new TopicReader<>(topics().model(), clientProperties())) {
+            while (epochs.size() < spec.getEpochs() && !stop.get()) {
+                reader.poll(Duration.ofMillis(50), record -> {
+                    final float[] params = snapshots.offer(record.value());
+                    if (params == null) {
+                        return;
+                    }
+                    final int epoch = epochs.size() + 1;
+                    final boolean classification = data.test().isClassification();
+                    final double metric = classification ? Evaluation.accuracy(model, params, data.test())
+                        : Evaluation.rmse(model, params, data.test());
+                    final EpochResult result = new EpochResult(epoch, snapshots.target(), losses.meanLoss(epoch - 1),
+                        classification ? "accuracy" : "rmse", metric, (System.nanoTime() - started) / 1e9);
+                    epochs.add(result);
+                    lastParameters.set(params);
+                    listener.onEpoch(result);
+                    snapshots.retarget(snapshots.target() + plan.iterationsPerEpoch());
+                });
+            }
+        }
+        return new Evaluated(epochs, lastParameters.get());
+    }
+
+    private long countDeadLetters() {
+        final AtomicLong count = new AtomicLong();
+        try (TopicReader<String, DeadLetter> reader = new TopicReader<>(topics().deadLetters(), clientProperties())) {
+            int read;
+            do {
+                read = reader.poll(Duration.ofMillis(200), record -> count.incrementAndGet());
+            } while (read > 0);
+        }
+        return count.get();
+    }
+
+    private TopicCatalog topics() {
+        return TopicCatalog.create(topicPrefix, SerdeFactory.forRegistry(registryUrl));
+    }
+
+    private Properties clientProperties() {
+        final Properties client = new Properties();
+        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        return client;
+    }
+
+    private Properties aggregatorProperties() {
+        final Properties props = new Properties();
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(StreamsProperties.SCHEMA_REGISTRY_URL, registryUrl);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        return props;
+    }
+}
