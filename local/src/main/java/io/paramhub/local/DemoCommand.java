@@ -8,6 +8,7 @@ import io.paramhub.ml.Model;
 import io.paramhub.ml.Models;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.jobs.JobSpecs;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,7 +88,7 @@ final class DemoCommand implements Callable<Integer> {
         final PrintStream out = System.out;
         final String datasetSpec = dataset != null ? dataset : "linear".equals(model) ? "linear" : "fashion-mnist";
         final TrainTest data = DataSources.load(datasetSpec);
-        final JobSpec spec = jobSpec(datasetSpec, data, syncMode);
+        final JobSpec spec = JobSpecs.requireValid(jobSpec(datasetSpec, data, syncMode));
         final Path stateDir = Files.createTempDirectory("paramhub-streams-");
         try (LocalCluster cluster = LocalCluster.startOrConnect(bootstrapServers, registryUrl)) {
             out.printf(Locale.ROOT, "Kafka at %s%s, schema registry at %s%n", cluster.bootstrapServers(),

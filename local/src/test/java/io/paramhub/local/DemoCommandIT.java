@@ -1,0 +1,82 @@
+package io.paramhub.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code paramhub demo} as a user runs it: embedded broker and registry, a report on disk. */
+@Tag("integration")
+class DemoCommandIT {
+
+    @Test
+    void shouldTrainOnEmbeddedBrokerAndWriteReport(@TempDir final Path dir) throws Exception {
+        // given
+        final Path report = dir.resolve("r.json");
+
+        // when
+        final int code = ParamHubCli.execute("demo", "--model", "linear", "--workers", "2", "--epochs", "4",
+            "--lr", "0.01", "--shards", "3", "--report", report.toString());
+
+        // then
+        assertThat(code).isZero();
+        final JsonNode json = new ObjectMapper().readTree(report.toFile());
+        assertThat(json.get("sync").asText()).isEqualTo("bsp");
+        assertThat(json.get("workers").asInt()).isEqualTo(2);
+        assertThat(json.get("epochs").asInt()).isEqualTo(4);
+        assertThat(json.get("iterations").asLong()).isEqualTo(4 * (4096 / 128));
+        assertThat(json.get("wall_seconds").asDouble()).isPositive();
+        assertThat(json.get("per_epoch")).hasSize(4);
+        // noise of the default linear problem is 0.1: the test RMSE must come down close to it
+        assertThat(json.get("final_test_rmse").asDouble()).isLessThan(0.12);
+        assertThat(json.get("dead_letters").asLong()).isZero();
+    }
+
+    @Test
+    void shouldRefuseSyncModesThisVersionDoesNotRun() {
+        // given
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final PrintStream original = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        // when
+        final int code;
+        try {
+            code = ParamHubCli.execute("demo", "--sync", "asp");
+        } finally {
+            System.setErr(original);
+        }
+
+        // then
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--sync asp is not available yet");
+    }
+
+    @Test
+    void shouldExplainAnInvalidJobInOneLine() {
+        // given
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final PrintStream original = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        // when
+        final int code;
+        try {
+            code = ParamHubCli.execute("demo", "--model", "linear", "--workers", "8", "--batch", "4");
+        } finally {
+            System.setErr(original);
+        }
+
+        // then
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+            .contains("paramhub: invalid job").contains("globalBatch (4) must be at least the worker count (8)");
+    }
+}
