@@ -1,0 +1,106 @@
+package io.paramhub.schemas.serde;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.paramhub.schemas.registry.SchemaRegistryClient;
+import io.paramhub.schemas.registry.SchemaRegistryClients;
+import io.paramhub.schemas.registry.SchemaRegistryConfig;
+import io.paramhub.schemas.registry.SchemaRegistryException;
+import org.apache.avro.Schema;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DatumWriter;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Serializer;
+
+/**
+ * Writes generated Avro records in Confluent's wire format, registering (or, with
+ * {@code auto.register.schemas=false}, looking up) the record's schema under {@code <topic>-value}
+ * or {@code <topic>-key}.
+ */
+public final class AvroSerializer<T extends SpecificRecord> implements Serializer<T> {
+
+    private final Map<Class<?>, DatumWriter<T>> writers = new ConcurrentHashMap<>();
+    private SchemaRegistryClient registry;
+    private boolean autoRegister = true;
+    private boolean isKey;
+
+    /** A serializer that finds its registry in the config given to {@link #configure}. */
+    public AvroSerializer() {
+    }
+
+    /** A serializer that uses {@code registry}; it writes values until configured otherwise. */
+    public AvroSerializer(final SchemaRegistryClient registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public void configure(final Map<String, ?> configs, final boolean isKey) {
+        this.isKey = isKey;
+        this.autoRegister = booleanSetting(configs, SchemaRegistryConfig.AUTO_REGISTER_SCHEMAS, true);
+        if (registry == null) {
+            registry = SchemaRegistryClients.fromConfig(configs);
+        }
+    }
+
+    @Override
+    public byte[] serialize(final String topic, final T data) {
+        if (data == null) {
+            return null;
+        }
+        if (registry == null) {
+            throw new IllegalStateException("AvroSerializer has no schema registry: call configure() first");
+        }
+        final Schema schema = data.getSchema();
+        final int id = schemaId(topic, schema);
+        try {
+            final ByteArrayOutputStream out = new ByteArrayOutputStream();
+            out.write(WireFormat.header(id));
+            final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+            writer(data).write(data, encoder);
+            encoder.flush();
+            return out.toByteArray();
+        } catch (final IOException | RuntimeException e) {
+            throw new SerializationException("Error serializing Avro record " + schema.getFullName()
+                + " for topic " + topic, e);
+        }
+    }
+
+    private int schemaId(final String topic, final Schema schema) {
+        final String subject = TopicNameStrategy.subject(topic, isKey);
+        try {
+            return autoRegister ? registry.register(subject, schema) : registry.lookupId(subject, schema);
+        } catch (final SchemaRegistryException e) {
+            throw new SerializationException("Error " + (autoRegister ? "registering" : "looking up")
+                + " Avro schema " + schema.getFullName() + " under subject '" + subject + "': " + e.getMessage(), e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private DatumWriter<T> writer(final T data) {
+        return writers.computeIfAbsent(data.getClass(), type -> new SpecificDatumWriter<>(data.getSchema(),
+            SpecificData.getForClass((Class<T>) type)));
+    }
+
+    private static boolean booleanSetting(final Map<String, ?> configs, final String name, final boolean fallback) {
+        final Object value = configs.get(name);
+        if (value == null) {
+            return fallback;
+        }
+        if (value instanceof Boolean flag) {
+            return flag;
+        }
+        final String text = String.valueOf(value).trim();
+        if ("true".equalsIgnoreCase(text) || "false".equalsIgnoreCase(text)) {
+            return Boolean.parseBoolean(text);
+        }
+        throw new ConfigException(name, value, "expected true or false");
+    }
+}
