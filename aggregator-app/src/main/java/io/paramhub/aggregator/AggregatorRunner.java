@@ -4,6 +4,7 @@ import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.TopicProvisioner;
+import io.paramhub.topology.aggregator.AggregatorMetrics;
 import io.paramhub.topology.aggregator.AggregatorTopology;
 import java.time.Duration;
 import java.util.HashMap;
@@ -38,6 +39,12 @@ public final class AggregatorRunner implements AutoCloseable {
      */
     public static AggregatorRunner start(final Properties given, final String topicPrefix,
                                          final TopicSetup topicSetup) {
+        return start(given, topicPrefix, topicSetup, AggregatorMetrics.unregistered());
+    }
+
+    /** As {@link #start(Properties, String, TopicSetup)}, recording into {@code metrics}. */
+    public static AggregatorRunner start(final Properties given, final String topicPrefix,
+                                         final TopicSetup topicSetup, final AggregatorMetrics metrics) {
         final Properties props = StreamsProperties.withDefaults(DEFAULT_APPLICATION_ID, given);
         requireSetting(props, StreamsConfig.BOOTSTRAP_SERVERS_CONFIG);
         requireSetting(props, StreamsProperties.SCHEMA_REGISTRY_URL);
@@ -50,8 +57,12 @@ public final class AggregatorRunner implements AutoCloseable {
                     topicSetup.replicationFactor());
             }
             provisioner.commonPartitionCount(topics.coPartitioned());
+            if (provisioner.commonPartitionCount(topics.control()) != 1) {
+                throw new IllegalStateException("topics " + topics.control() + " must have exactly one partition, "
+                    + "so that one task sees a job and all of its workers");
+            }
         }
-        final Topology topology = AggregatorTopology.build(topics, serdes);
+        final Topology topology = AggregatorTopology.build(topics, serdes, metrics);
         log.debug("aggregator topology:\n{}", topology.describe());
         final KafkaStreams streams = new KafkaStreams(topology, props);
         streams.setUncaughtExceptionHandler(new BoundedThreadReplacement(3, Duration.ofMinutes(5)));

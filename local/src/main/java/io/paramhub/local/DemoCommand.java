@@ -57,8 +57,23 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--momentum", defaultValue = "0.9", description = "SGD momentum (default: ${DEFAULT-VALUE}).")
     private double momentum;
 
-    @Option(names = "--sync", defaultValue = "bsp", description = "Sync mode; this version runs bsp (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--sync", defaultValue = "bsp",
+        description = "bsp, ssp (bounded staleness, see --staleness) or asp (default: ${DEFAULT-VALUE}).")
     private String sync;
+
+    @Option(names = "--staleness", defaultValue = "3",
+        description = "SSP bound s: a worker starts clock c only when every live worker has finished c-s "
+            + "(default: ${DEFAULT-VALUE}).")
+    private int staleness;
+
+    @Option(names = "--max-staleness", defaultValue = "-1",
+        description = "Server-side bound in model versions; staler gradients go to dead-letters as STALE. "
+            + "-1: 0 for bsp, (2s+2) x workers for ssp, none for asp (default: ${DEFAULT-VALUE}).")
+    private long maxStaleness;
+
+    @Option(names = "--session-timeout-ms", defaultValue = "10000",
+        description = "A worker silent this long leaves the live set (default: ${DEFAULT-VALUE}).")
+    private long sessionTimeoutMs;
 
     @Option(names = "--shards", defaultValue = "4", description = "Parameter shards (default: ${DEFAULT-VALUE}).")
     private int shards;
@@ -96,8 +111,9 @@ final class DemoCommand implements Callable<Integer> {
             final TrainingRun.Result result = new TrainingRun(cluster.bootstrapServers(), cluster.registryUrl(),
                 topicPrefix, stateDir).run(spec, data, new ProgressPrinter(out, System.console() != null));
             out.printf(Locale.ROOT, "%ndone: %d iterations of %d workers in %.1f s; final test %s %.4f; "
-                    + "dead letters %d%n", result.plan().iterations(), workers, result.wallSeconds(),
-                result.last().metric(), result.last().testMetric(), result.deadLetters());
+                    + "staleness max %.0f, p99 %.0f versions; dead letters %d%n", result.plan().iterations(), workers,
+                result.wallSeconds(), result.last().metric(), result.last().testMetric(), result.stalenessMax(),
+                result.stalenessP99(), result.deadLetters());
             if (report != null) {
                 RunReport.write(report, result);
                 out.println("report written to " + report);
@@ -109,11 +125,11 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private SyncMode parseSync() {
-        if (!"bsp".equalsIgnoreCase(sync)) {
-            throw new ParameterException(command.commandLine(), "--sync " + sync
-                + " is not available yet: this version runs bsp only");
+        try {
+            return SyncMode.valueOf(sync.toUpperCase(Locale.ROOT));
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), "--sync must be bsp, ssp or asp, not " + sync);
         }
-        return SyncMode.BSP;
     }
 
     private JobSpec jobSpec(final String datasetSpec, final TrainTest data, final SyncMode syncMode) {
@@ -139,7 +155,9 @@ final class DemoCommand implements Callable<Integer> {
             .setParameters(kind.parameterCount())
             .setShards(shards)
             .setSyncMode(syncMode)
-            .setStaleness(0)
+            .setStaleness(syncMode == SyncMode.SSP ? staleness : 0)
+            .setMaxStaleness(maxStaleness)
+            .setSessionTimeoutMs(sessionTimeoutMs)
             .setOptimizer(optimizerKind)
             .setLearningRate(learningRate != null ? learningRate : optimizerKind == OptimizerKind.ADAM ? 0.001 : 0.05)
             .setMomentum(momentum)

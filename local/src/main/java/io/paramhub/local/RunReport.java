@@ -12,7 +12,9 @@ import java.util.Locale;
 /**
  * The JSON report of a run ({@code --report FILE}): {@code final_test_accuracy} (or
  * {@code final_test_rmse}), {@code epochs}, {@code iterations}, {@code workers},
- * {@code wall_seconds}, {@code sync}, the job's settings and one entry per epoch.
+ * {@code wall_seconds}, {@code sync}, the observed staleness of applied gradients in model versions
+ * ({@code staleness_max}, {@code staleness_p99}), {@code dead_letters}, the job's settings and one
+ * entry per epoch.
  */
 final class RunReport {
 
@@ -28,6 +30,7 @@ final class RunReport {
         root.put("model", spec.getModel());
         root.put("dataset", spec.getDataset());
         root.put("sync", spec.getSyncMode().name().toLowerCase(Locale.ROOT));
+        root.put("staleness_bound_clocks", spec.getStaleness());
         root.put("workers", spec.getExpectedWorkers());
         root.put("shards", spec.getShards());
         root.put("batch", spec.getGlobalBatch());
@@ -39,6 +42,8 @@ final class RunReport {
         root.put("iterations_per_second", result.plan().iterations() / result.wallSeconds());
         root.put("final_test_" + result.last().metric(), result.last().testMetric());
         root.put("dead_letters", result.deadLetters());
+        root.put("staleness_max", result.stalenessMax());
+        root.put("staleness_p99", result.stalenessP99());
         final ArrayNode epochs = root.putArray("per_epoch");
         for (final EpochResult epoch : result.epochs()) {
             final ObjectNode node = epochs.addObject();

@@ -12,6 +12,7 @@ import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.aggregator.AggregatorMetrics;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.client.ModelSnapshots;
 import io.paramhub.topology.client.TopicReader;
@@ -47,7 +48,7 @@ public final class TrainingRun {
 
     /** What a run did. */
     public record Result(Plan plan, List<EpochResult> epochs, float[] finalParameters, double wallSeconds,
-                         long deadLetters) {
+                         long deadLetters, double stalenessMax, double stalenessP99) {
 
         public EpochResult last() {
             return epochs.get(epochs.size() - 1);
@@ -77,8 +78,9 @@ public final class TrainingRun {
         client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         final long started = System.nanoTime();
 
+        final AggregatorMetrics metrics = AggregatorMetrics.unregistered();
         try (AggregatorRunner aggregator = AggregatorRunner.start(aggregatorProperties(), topicPrefix,
-                 TopicSetup.defaults())) {
+                 TopicSetup.defaults(), metrics)) {
             JobSubmitter.submit(topics().jobs(), client, spec);
             listener.onStarted(plan);
             final LossTally losses = new LossTally(iterationsPerEpoch);
@@ -102,7 +104,7 @@ public final class TrainingRun {
                 final Evaluated evaluated = evaluation.get();
                 final double wallSeconds = (System.nanoTime() - started) / 1e9;
                 return new Result(plan, evaluated.epochs(), evaluated.finalParameters(), wallSeconds,
-                    countDeadLetters());
+                    countDeadLetters(), metrics.maxStaleness(), metrics.p99Staleness());
             } catch (final ExecutionException e) {
                 throw new IllegalStateException("training job " + spec.getJob() + " failed: "
                     + e.getCause().getMessage(), e.getCause());
@@ -138,7 +140,7 @@ public final class TrainingRun {
                     final boolean classification = data.test().isClassification();
                     final double metric = classification ? Evaluation.accuracy(model, params, data.test())
                         : Evaluation.rmse(model, params, data.test());
-                    final EpochResult result = new EpochResult(epoch, snapshots.target(), losses.meanLoss(epoch - 1),
+                    final EpochResult result = new EpochResult(epoch, snapshots.minVersion(), losses.meanLoss(epoch - 1),
                         classification ? "accuracy" : "rmse", metric, (System.nanoTime() - started) / 1e9);
                     epochs.add(result);
                     lastParameters.set(params);

@@ -40,7 +40,7 @@ class DemoCommandIT {
     }
 
     @Test
-    void shouldRefuseSyncModesThisVersionDoesNotRun() {
+    void shouldRefuseAnUnknownSyncMode() {
         // given
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         final PrintStream original = System.err;
@@ -49,14 +49,14 @@ class DemoCommandIT {
         // when
         final int code;
         try {
-            code = ParamHubCli.execute("demo", "--sync", "asp");
+            code = ParamHubCli.execute("demo", "--sync", "hogwild");
         } finally {
             System.setErr(original);
         }
 
         // then
         assertThat(code).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--sync asp is not available yet");
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--sync must be bsp, ssp or asp, not hogwild");
     }
 
     @Test

@@ -13,8 +13,9 @@ import org.apache.kafka.common.serialization.Serdes;
 /**
  * Every topic ParamHub reads or writes, named with a common prefix ({@code paramhub.} by default).
  *
- * <p>{@code shard-jobs} is the aggregator's own: {@code jobs} fanned out to one record per shard,
- * keyed and partitioned like {@code gradients}, so each shard's task learns its job.
+ * <p>{@code shard-jobs} and {@code shard-membership} are the aggregator's own: {@code jobs} and
+ * {@code membership} fanned out to one record per shard, keyed and partitioned like {@code gradients},
+ * so each shard's task learns its job and its live workers.
  */
 public record TopicCatalog(
     String prefix,
@@ -25,7 +26,8 @@ public record TopicCatalog(
     Topic<String, ResourceCommand> commands,
     Topic<String, WorkerStatus> membership,
     Topic<String, DeadLetter> deadLetters,
-    Topic<String, JobSpec> shardJobs) {
+    Topic<String, JobSpec> shardJobs,
+    Topic<String, WorkerStatus> shardMembership) {
 
     public static final String DEFAULT_PREFIX = "paramhub.";
 
@@ -39,7 +41,8 @@ public record TopicCatalog(
             new Topic<>(prefix + "commands", Serdes.String(), serdes.valueSerde(ResourceCommand.class)),
             new Topic<>(prefix + "membership", Serdes.String(), serdes.valueSerde(WorkerStatus.class)),
             new Topic<>(prefix + "dead-letters", Serdes.String(), serdes.valueSerde(DeadLetter.class)),
-            new Topic<>(prefix + "shard-jobs", Serdes.String(), serdes.valueSerde(JobSpec.class)));
+            new Topic<>(prefix + "shard-jobs", Serdes.String(), serdes.valueSerde(JobSpec.class)),
+            new Topic<>(prefix + "shard-membership", Serdes.String(), serdes.valueSerde(WorkerStatus.class)));
     }
 
     /** How each topic is laid out when {@link TopicProvisioner} creates it. */
@@ -49,14 +52,23 @@ public record TopicCatalog(
             TopicLayout.deleted(gradients.name(), shardPartitions),
             TopicLayout.compacted(model.name(), shardPartitions),
             TopicLayout.compacted(shardJobs.name(), shardPartitions),
+            TopicLayout.deleted(shardMembership.name(), shardPartitions),
             TopicLayout.deleted(telemetry.name(), otherPartitions),
             TopicLayout.compacted(commands.name(), otherPartitions),
-            TopicLayout.compacted(membership.name(), otherPartitions),
+            TopicLayout.compacted(membership.name(), 1),
             TopicLayout.deleted(deadLetters.name(), otherPartitions));
     }
 
     /** Topics that must have the same partition count, because one task reads a shard from each. */
     public List<String> coPartitioned() {
-        return List.of(gradients.name(), shardJobs.name(), model.name());
+        return List.of(gradients.name(), shardJobs.name(), shardMembership.name(), model.name());
+    }
+
+    /**
+     * Topics one task reads together to fan jobs and membership out to shards: one partition each,
+     * so that the task that knows a job also sees all of its workers.
+     */
+    public List<String> control() {
+        return List.of(jobs.name(), membership.name());
     }
 }

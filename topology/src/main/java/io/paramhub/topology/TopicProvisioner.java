@@ -14,6 +14,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,10 +74,12 @@ public final class TopicProvisioner {
         return created;
     }
 
-    /** The common partition count of {@code topics}; fails naming each count when they differ. */
+    /**
+     * The common partition count of {@code topics}; fails naming each count when they differ. Waits for
+     * topics just created to show up in the metadata.
+     */
     public int commonPartitionCount(final List<String> topics) {
-        final Map<String, TopicDescription> descriptions =
-            call(() -> admin.describeTopics(topics).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        final Map<String, TopicDescription> descriptions = describeWhenKnown(topics);
         final Map<String, Integer> counts = new HashMap<>();
         descriptions.forEach((name, description) -> counts.put(name, description.partitions().size()));
         if (counts.values().stream().distinct().count() != 1) {
@@ -84,6 +87,36 @@ public final class TopicProvisioner {
                 + "since one task serves a shard from all of them; found " + counts);
         }
         return counts.values().iterator().next();
+    }
+
+    private Map<String, TopicDescription> describeWhenKnown(final List<String> topics) {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (true) {
+            try {
+                return admin.describeTopics(topics).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (final ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw new IllegalStateException("could not describe topics " + topics + ": "
+                        + e.getCause().getMessage(), e.getCause());
+                }
+                sleepBriefly();
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while describing topics " + topics, e);
+            } catch (final TimeoutException e) {
+                throw new IllegalStateException("Kafka did not describe topics " + topics + " within "
+                    + TIMEOUT_SECONDS + " s: is the cluster up?", e);
+            }
+        }
+    }
+
+    private static void sleepBriefly() {
+        try {
+            TimeUnit.MILLISECONDS.sleep(100);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for topic metadata", e);
+        }
     }
 
     private interface AdminCall<T> {

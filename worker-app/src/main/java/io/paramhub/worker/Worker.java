@@ -26,7 +26,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -55,6 +59,7 @@ public final class Worker implements Runnable, AutoCloseable {
     private final IterationListener listener;
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
+    private final AtomicLong currentClock = new AtomicLong();
 
     public Worker(final WorkerSettings settings, final TopicCatalog topics, final Properties clientProperties,
                   final Function<JobSpec, TrainTest> dataLoader, final IterationListener listener) {
@@ -70,57 +75,91 @@ public final class Worker implements Runnable, AutoCloseable {
         return spec -> DataSources.load(spec.getDataset());
     }
 
+    /** What a worker derives once from its job. */
+    private record Plan(JobSpec spec, Dataset train, Model model, ShardLayout layout, BatchPlan batches,
+                        long clocks, long staleness) {
+    }
+
     @Override
     public void run() {
         final JobSpec spec = JobLookup.await(topics.jobs(), clientProperties, settings.job(), settings.jobTimeout());
         JobSpecs.requireValid(spec);
         final Dataset train = dataLoader.apply(spec).train();
-        final Model model = JobSpecs.model(spec);
-        final ShardLayout layout = JobSpecs.layout(spec);
-        final BatchPlan plan = new BatchPlan(train.size(), spec.getGlobalBatch(), spec.getSeed());
-        final long clocks = (long) spec.getEpochs() * plan.iterationsPerEpoch();
-        final long staleness = staleness(spec);
+        final BatchPlan batches = new BatchPlan(train.size(), spec.getGlobalBatch(), spec.getSeed());
+        final Plan plan = new Plan(spec, train, JobSpecs.model(spec), JobSpecs.layout(spec), batches,
+            (long) spec.getEpochs() * batches.iterationsPerEpoch(), staleness(spec));
         final ModelView view = new ModelView(spec.getJob(), spec.getShards());
 
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
                  ClientProperties.producer(clientProperties), new StringSerializer(), new ByteArraySerializer());
              TopicReader<String, ModelShard> models = new TopicReader<>(topics.model(), clientProperties)) {
             final long startClock = joinAt(models, view);
+            currentClock.set(startClock);
             announce(producer, WorkerState.JOINED, startClock);
-            log.info("{} joined job {} at clock {} of {}", settings.workerId(), spec.getJob(), startClock, clocks);
-            for (long clock = startClock; clock < clocks && !stopping.get(); clock++) {
-                final long waitStart = System.nanoTime();
-                awaitModel(models, view, clock - staleness, clock);
-                final double waitMs = (System.nanoTime() - waitStart) / 1e6;
-                final float[] params = view.assemble(spec.getParameters());
-                final int[] share = BatchPlan.roundRobinShare(plan.batch(clock), settings.index(), settings.workers());
-
-                final long computeStart = System.nanoTime();
-                final double[] gradient = new double[spec.getParameters()];
-                final double loss = model.accumulateGradient(params, train, share, gradient);
-                final double computeMs = (System.nanoTime() - computeStart) / 1e6;
-
-                publishGradient(producer, spec, layout, clock, view.minVersion(), share.length, loss, gradient);
-                final IterationTelemetry telemetry = IterationTelemetry.newBuilder()
-                    .setJob(spec.getJob())
-                    .setWorker(settings.workerId())
-                    .setClock(clock)
-                    .setSamples(share.length)
-                    .setComputeMs(computeMs)
-                    .setWaitMs(waitMs)
-                    .setThreads(1)
-                    .setBatchShare((double) share.length / spec.getGlobalBatch())
-                    .setLoss(loss)
-                    .setTimestamp(Instant.now())
-                    .build();
-                send(producer, topics.telemetry(), ShardKeys.worker(spec.getJob(), settings.workerId()), telemetry);
-                listener.onIteration(telemetry);
+            final ScheduledExecutorService heartbeats = startHeartbeats(producer, spec);
+            log.info("{} joined job {} at clock {} of {}", settings.workerId(), spec.getJob(), startClock,
+                plan.clocks());
+            try {
+                for (long clock = startClock; clock < plan.clocks() && !stopping.get(); clock++) {
+                    iterate(producer, models, view, plan, clock);
+                }
+            } finally {
+                heartbeats.shutdownNow();
             }
-            announce(producer, WorkerState.LEFT, clocks);
+            announce(producer, WorkerState.LEFT, currentClock.get());
             producer.flush();
             failIfSendFailed();
         }
         log.info("{} finished job {}", settings.workerId(), spec.getJob());
+    }
+
+    /** One clock: wait for the model the sync mode requires, compute, publish gradient and telemetry. */
+    private void iterate(final KafkaProducer<String, byte[]> producer, final TopicReader<String, ModelShard> models,
+                         final ModelView view, final Plan plan, final long clock) {
+        final JobSpec spec = plan.spec();
+        final long waitStart = System.nanoTime();
+        awaitModel(models, view, clock - plan.staleness(), clock);
+        final double waitMs = (System.nanoTime() - waitStart) / 1e6;
+        final float[] params = view.assemble(spec.getParameters());
+        final long[] baseVersions = view.versions();
+        final int[] share = BatchPlan.roundRobinShare(plan.batches().batch(clock), settings.index(),
+            settings.workers());
+
+        final long computeStart = System.nanoTime();
+        final double[] gradient = new double[spec.getParameters()];
+        final double loss = plan.model().accumulateGradient(params, plan.train(), share, gradient);
+        final double computeMs = (System.nanoTime() - computeStart) / 1e6;
+
+        publishGradient(producer, spec, plan.layout(), clock, baseVersions, share.length, loss, gradient);
+        final IterationTelemetry telemetry = IterationTelemetry.newBuilder()
+            .setJob(spec.getJob())
+            .setWorker(settings.workerId())
+            .setClock(clock)
+            .setSamples(share.length)
+            .setComputeMs(computeMs)
+            .setWaitMs(waitMs)
+            .setThreads(1)
+            .setBatchShare((double) share.length / spec.getGlobalBatch())
+            .setLoss(loss)
+            .setTimestamp(Instant.now())
+            .build();
+        send(producer, topics.telemetry(), ShardKeys.worker(spec.getJob(), settings.workerId()), telemetry);
+        currentClock.set(clock + 1);
+        listener.onIteration(telemetry);
+    }
+
+    /** Announces this worker every quarter session timeout, also while it computes or waits. */
+    private ScheduledExecutorService startHeartbeats(final KafkaProducer<String, byte[]> producer,
+                                                     final JobSpec spec) {
+        final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            final Thread thread = new Thread(runnable, settings.workerId() + "-heartbeat");
+            thread.setDaemon(true);
+            return thread;
+        });
+        final long period = Math.max(50, spec.getSessionTimeoutMs() / 4);
+        timer.scheduleAtFixedRate(() -> announce(producer, WorkerState.HEARTBEAT, currentClock.get()),
+            period, period, TimeUnit.MILLISECONDS);
+        return timer;
     }
 
     /** Stops after the current iteration. */
@@ -166,7 +205,7 @@ public final class Worker implements Runnable, AutoCloseable {
     }
 
     private void publishGradient(final KafkaProducer<String, byte[]> producer, final JobSpec spec,
-                                 final ShardLayout layout, final long clock, final long baseVersion,
+                                 final ShardLayout layout, final long clock, final long[] baseVersions,
                                  final int samples, final double loss, final double[] gradient) {
         for (int shard = 0; shard < layout.shards(); shard++) {
             final double[] slice = Arrays.copyOfRange(gradient, layout.first(shard),
@@ -176,7 +215,7 @@ public final class Worker implements Runnable, AutoCloseable {
                 .setShard(shard)
                 .setWorker(settings.workerId())
                 .setClock(clock)
-                .setBaseVersion(baseVersion)
+                .setBaseVersion(baseVersions[shard])
                 .setSampleCount(samples)
                 .setLoss(loss)
                 .setValues(FloatPacking.pack(slice))

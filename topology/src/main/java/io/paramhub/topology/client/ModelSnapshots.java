@@ -5,8 +5,9 @@ import io.paramhub.schemas.FloatPacking;
 import java.util.Arrays;
 
 /**
- * Collects, from a stream of {@code model} records, the exact parameter vector of one version at
- * a time (every shard at that version, never a mix), for an evaluator that watches training.
+ * Collects, from a stream of {@code model} records, the model as of a target clock: for each shard
+ * the first version whose {@code minClock} reaches the target, that is, the first version that holds
+ * every live worker's gradients of the clocks before it. Under BSP that is exactly version = target.
  */
 public final class ModelSnapshots {
 
@@ -15,6 +16,7 @@ public final class ModelSnapshots {
     private final float[] buffer;
     private final boolean[] filled;
     private long target;
+    private long minVersion;
     private int missing;
 
     public ModelSnapshots(final String job, final int parameters, final int shards, final long firstTarget) {
@@ -25,26 +27,33 @@ public final class ModelSnapshots {
         retarget(firstTarget);
     }
 
-    /** The version being collected. */
+    /** The clock being collected. */
     public long target() {
         return target;
     }
 
-    /** Takes one record; returns the full vector when it completes the target version, else null. */
+    /** The smallest shard version in the last completed snapshot. */
+    public long minVersion() {
+        return minVersion;
+    }
+
+    /** Takes one record; returns the full vector when it completes the target, else null. */
     public float[] offer(final ModelShard shard) {
-        if (!job.equals(shard.getJob()) || shard.getVersion() != target || filled[shard.getShard()]) {
+        if (!job.equals(shard.getJob()) || shard.getMinClock() < target || filled[shard.getShard()]) {
             return null;
         }
         final float[] values = FloatPacking.unpack(shard.getValues());
         System.arraycopy(values, 0, buffer, shard.getFirstParameter(), values.length);
         filled[shard.getShard()] = true;
+        minVersion = Math.min(minVersion, shard.getVersion());
         missing--;
         return missing == 0 ? Arrays.copyOf(buffer, parameters) : null;
     }
 
-    /** Starts collecting {@code version}. */
-    public void retarget(final long version) {
-        target = version;
+    /** Starts collecting the model as of {@code clock}. */
+    public void retarget(final long clock) {
+        target = clock;
+        minVersion = Long.MAX_VALUE;
         Arrays.fill(filled, false);
         missing = filled.length;
     }

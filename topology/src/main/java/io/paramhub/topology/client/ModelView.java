@@ -14,13 +14,18 @@ public final class ModelView {
         this.shards = new ModelShard[shardCount];
     }
 
-    /** Keeps {@code shard} if it belongs to this job and is newer than what is held; says whether it was kept. */
+    /**
+     * Keeps {@code shard} if it belongs to this job and is newer than what is held (a higher version,
+     * or the same version with a higher {@code minClock}, as when a silent worker leaves the live set);
+     * says whether it was kept.
+     */
     public boolean offer(final ModelShard shard) {
         if (shard == null || !job.equals(shard.getJob()) || shard.getShard() < 0 || shard.getShard() >= shards.length) {
             return false;
         }
         final ModelShard held = shards[shard.getShard()];
-        if (held != null && held.getVersion() >= shard.getVersion()) {
+        if (held != null && (held.getVersion() > shard.getVersion()
+            || held.getVersion() == shard.getVersion() && held.getMinClock() >= shard.getMinClock())) {
             return false;
         }
         shards[shard.getShard()] = shard;

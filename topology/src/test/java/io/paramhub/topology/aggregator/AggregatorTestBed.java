@@ -6,6 +6,8 @@ import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.OptimizerKind;
 import io.paramhub.avro.SyncMode;
+import io.paramhub.avro.WorkerState;
+import io.paramhub.avro.WorkerStatus;
 import io.paramhub.schemas.FloatPacking;
 import io.paramhub.schemas.registry.SchemaRegistryClients;
 import io.paramhub.topology.SerdeFactory;
@@ -35,6 +37,8 @@ final class AggregatorTestBed implements AutoCloseable {
     final TopologyTestDriver driver;
     final TestInputTopic<String, JobSpec> jobs;
     final TestInputTopic<String, byte[]> gradients;
+    final TestInputTopic<String, WorkerStatus> membership;
+    final AggregatorMetrics metrics = AggregatorMetrics.unregistered();
     final TestOutputTopic<String, ModelShard> model;
     final TestOutputTopic<String, DeadLetter> deadLetters;
     private final String scope = "aggregator-test-" + UUID.randomUUID();
@@ -46,10 +50,12 @@ final class AggregatorTestBed implements AutoCloseable {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsProperties.SCHEMA_REGISTRY_URL, "mock://" + scope);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir().toString());
-        driver = new TopologyTestDriver(AggregatorTopology.build(topics, serdes), props);
+        driver = new TopologyTestDriver(AggregatorTopology.build(topics, serdes, metrics), props);
         jobs = driver.createInputTopic(topics.jobs().name(), new StringSerializer(),
             topics.jobs().valueSerde().serializer());
         gradients = driver.createInputTopic(topics.gradients().name(), new StringSerializer(), new ByteArraySerializer());
+        membership = driver.createInputTopic(topics.membership().name(), new StringSerializer(),
+            topics.membership().valueSerde().serializer());
         model = driver.createOutputTopic(topics.model().name(), new StringDeserializer(),
             topics.model().valueSerde().deserializer());
         deadLetters = driver.createOutputTopic(topics.deadLetters().name(), new StringDeserializer(),
@@ -108,6 +114,21 @@ final class AggregatorTestBed implements AutoCloseable {
     void send(final GradientShard gradient) {
         gradients.pipeInput(ShardKeys.shard(gradient.getJob(), gradient.getShard()),
             topics.gradients().valueSerde().serializer().serialize(topics.gradients().name(), gradient));
+    }
+
+    void send(final GradientShard gradient, final long timestamp) {
+        gradients.pipeInput(ShardKeys.shard(gradient.getJob(), gradient.getShard()),
+            topics.gradients().valueSerde().serializer().serialize(topics.gradients().name(), gradient), timestamp);
+    }
+
+    void member(final String job, final String worker, final WorkerState state, final long timestamp) {
+        membership.pipeInput(ShardKeys.worker(job, worker), WorkerStatus.newBuilder()
+            .setJob(job)
+            .setWorker(worker)
+            .setState(state)
+            .setClock(0)
+            .setTimestamp(Instant.ofEpochMilli(timestamp))
+            .build(), timestamp);
     }
 
     void sendRaw(final String key, final byte[] value) {

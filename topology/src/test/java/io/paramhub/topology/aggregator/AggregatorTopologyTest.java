@@ -165,6 +165,7 @@ class AggregatorTopologyTest {
                 .filteredOn(node -> node instanceof TopologyDescription.Source)
                 .extracting(node -> ((TopologyDescription.Source) node).topicSet())
                 .containsExactlyInAnyOrder(java.util.Set.of(bed.topics.shardJobs().name()),
+                    java.util.Set.of(bed.topics.shardMembership().name()),
                     java.util.Set.of(bed.topics.gradients().name())));
         }
     }

@@ -1,0 +1,84 @@
+package io.paramhub.topology.aggregator;
+
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.WorkerStatus;
+import io.paramhub.topology.ShardKeys;
+import io.paramhub.topology.jobs.JobSpecs;
+import java.util.List;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fans {@code jobs} and {@code membership} out to one record per shard, keyed {@code job/shard}, for
+ * {@code shard-jobs} and {@code shard-membership}: partitioned like {@code gradients}, so each
+ * shard's task learns its job and its workers. Both sources have one partition, so this task knows
+ * every job (in {@code job-spec-store}) when its workers' records come.
+ */
+final class ControlFanout {
+
+    private static final Logger log = LoggerFactory.getLogger(ControlFanout.class);
+
+    private ControlFanout() {
+    }
+
+    /** {@code jobs} → {@code shard-jobs}; an invalid job is logged and skipped. */
+    static final class Jobs implements Processor<String, JobSpec, String, JobSpec> {
+        private ProcessorContext<String, JobSpec> context;
+        private KeyValueStore<String, JobSpec> specs;
+
+        @Override
+        public void init(final ProcessorContext<String, JobSpec> context) {
+            this.context = context;
+            this.specs = context.getStateStore(AggregatorTopology.JOB_SPEC_STORE);
+        }
+
+        @Override
+        public void process(final Record<String, JobSpec> record) {
+            final JobSpec spec = record.value();
+            if (spec == null) {
+                return;
+            }
+            final List<String> problems = JobSpecs.problems(spec);
+            if (!problems.isEmpty()) {
+                log.error("skipping invalid job {}: {}", spec.getJob(), String.join("; ", problems));
+                return;
+            }
+            specs.put(spec.getJob(), spec);
+            for (int shard = 0; shard < spec.getShards(); shard++) {
+                context.forward(record.withKey(ShardKeys.shard(spec.getJob(), shard)));
+            }
+        }
+    }
+
+    /** {@code membership} → {@code shard-membership}, for jobs already known. */
+    static final class Members implements Processor<String, WorkerStatus, String, WorkerStatus> {
+        private ProcessorContext<String, WorkerStatus> context;
+        private KeyValueStore<String, JobSpec> specs;
+
+        @Override
+        public void init(final ProcessorContext<String, WorkerStatus> context) {
+            this.context = context;
+            this.specs = context.getStateStore(AggregatorTopology.JOB_SPEC_STORE);
+        }
+
+        @Override
+        public void process(final Record<String, WorkerStatus> record) {
+            final WorkerStatus status = record.value();
+            if (status == null) {
+                return;
+            }
+            final JobSpec spec = specs.get(status.getJob());
+            if (spec == null) {
+                log.debug("membership of unknown job {} from {} ignored", status.getJob(), status.getWorker());
+                return;
+            }
+            for (int shard = 0; shard < spec.getShards(); shard++) {
+                context.forward(record.withKey(ShardKeys.shard(spec.getJob(), shard)));
+            }
+        }
+    }
+}

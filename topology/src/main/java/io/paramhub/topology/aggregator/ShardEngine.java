@@ -1,0 +1,286 @@
+package io.paramhub.topology.aggregator;
+
+import io.paramhub.avro.DeadLetterReason;
+import io.paramhub.avro.GradientShard;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ModelShard;
+import io.paramhub.avro.ShardMembers;
+import io.paramhub.avro.ShardState;
+import io.paramhub.avro.SyncMode;
+import io.paramhub.avro.WorkerState;
+import io.paramhub.avro.WorkerStatus;
+import io.paramhub.ml.GradientSum;
+import io.paramhub.ml.Optimizer;
+import io.paramhub.schemas.FloatPacking;
+import io.paramhub.topology.jobs.JobSpecs;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The parameter server of the shards one task owns, over the task's stores: starts a shard on its
+ * job, tracks its live workers, and applies gradients as the job's sync mode says.
+ *
+ * <ul>
+ *   <li>BSP: a clock is applied once every live worker's gradient for it is in (during the first
+ *   session timeout after a shard's first gradient, once every expected worker's is in), summed in
+ *   worker order; {@code minClock} is the next clock.</li>
+ *   <li>SSP and ASP: each gradient is applied on arrival; {@code minClock} is the smallest clock
+ *   among live workers. Workers enforce the staleness bound s on themselves by waiting.</li>
+ *   <li>All: a gradient whose base version lags the shard by more than {@link StalenessBound} is
+ *   {@code STALE}; one of a clock already applied or buffered for its worker is {@code DUPLICATE}.</li>
+ * </ul>
+ * Time is stream time (record timestamps), so a replay of the same records decides the same way.
+ */
+final class ShardEngine {
+
+    private static final Logger log = LoggerFactory.getLogger(ShardEngine.class);
+
+    private final KeyValueStore<String, JobSpec> jobs;
+    private final KeyValueStore<String, ShardState> states;
+    private final KeyValueStore<String, ShardMembers> members;
+    private final PendingGradients pending;
+    private final AggregatorMetrics metrics;
+    private final Map<String, Optimizer> optimizers = new HashMap<>();
+
+    ShardEngine(final KeyValueStore<String, JobSpec> jobs, final KeyValueStore<String, ShardState> states,
+                final KeyValueStore<String, ShardMembers> members, final PendingGradients pending,
+                final AggregatorMetrics metrics) {
+        this.jobs = jobs;
+        this.states = states;
+        this.members = members;
+        this.pending = pending;
+        this.metrics = metrics;
+    }
+
+    /** What a gradient led to: model versions to publish, or why it was refused. */
+    record Outcome(List<ModelShard> published, Optional<Rejection> rejection) {
+
+        static Outcome rejected(final DeadLetterReason reason, final String message) {
+            return new Outcome(List.of(), Optional.of(new Rejection(reason, message)));
+        }
+    }
+
+    /** Starts (or, for a resubmitted job, restarts) shard {@code key} of {@code spec}; returns version 0. */
+    List<ModelShard> startJob(final String key, final JobSpec spec, final long now) {
+        final int shard = shardOf(key);
+        final JobSpec known = jobs.get(key);
+        if (known != null && known.getCreatedAt().equals(spec.getCreatedAt())) {
+            return List.of();
+        }
+        if (known != null) {
+            log.warn("job {} resubmitted (created {} after {}): shard {} restarts from its initial parameters",
+                spec.getJob(), spec.getCreatedAt(), known.getCreatedAt(), shard);
+            pending.deleteShard(spec.getJob(), shard);
+        }
+        final ShardState initial = ShardUpdate.initial(spec, shard);
+        jobs.put(key, spec);
+        states.put(key, initial);
+        return publish(spec, initial, now);
+    }
+
+    /** Records a worker joining, beating or leaving; a departure may complete a BSP clock. */
+    List<ModelShard> memberEvent(final String key, final WorkerStatus status, final long timestamp) {
+        recordSeen(key, status.getWorker(), timestamp, status.getState() == WorkerState.LEFT);
+        return progress(key, timestamp);
+    }
+
+    private void recordSeen(final String key, final String worker, final long timestamp, final boolean left) {
+        final ShardMembers current = members.get(key);
+        final Map<String, Long> seen = current == null ? new HashMap<>() : new HashMap<>(current.getLastSeen());
+        final Set<String> everSeen = current == null ? new TreeSet<>() : new TreeSet<>(current.getEverSeen());
+        if (left) {
+            seen.remove(worker);
+        } else {
+            seen.merge(worker, timestamp, Math::max);
+        }
+        everSeen.add(worker);
+        members.put(key, new ShardMembers(seen, new ArrayList<>(everSeen)));
+    }
+
+    /** Takes one decoded gradient for shard {@code key}. */
+    Outcome gradient(final String key, final GradientShard gradient, final long now) {
+        final JobSpec spec = jobs.get(key);
+        ShardState state = states.get(key);
+        if (spec == null || state == null) {
+            return Outcome.rejected(DeadLetterReason.UNKNOWN_JOB,
+                "no job '" + gradient.getJob() + "' with shard " + gradient.getShard() + " is known");
+        }
+        final Optional<Rejection> invalid = GradientChecks.check(spec, gradient);
+        if (invalid.isPresent()) {
+            return new Outcome(List.of(), invalid);
+        }
+        final long appliedClocks = state.getWorkerClocks().getOrDefault(gradient.getWorker(), 0L);
+        if (gradient.getClock() < appliedClocks || pending.contains(gradient)) {
+            return Outcome.rejected(DeadLetterReason.DUPLICATE, "clock " + gradient.getClock() + " of worker "
+                + gradient.getWorker() + " is already " + (pending.contains(gradient) ? "buffered" : "applied"));
+        }
+        final long lag = state.getVersion() - gradient.getBaseVersion();
+        final long bound = StalenessBound.of(spec);
+        if (lag > bound) {
+            return Outcome.rejected(DeadLetterReason.STALE, "computed on version " + gradient.getBaseVersion()
+                + " of shard " + gradient.getShard() + ", which is at version " + state.getVersion()
+                + ": staleness " + lag + " exceeds the bound " + bound);
+        }
+        metrics.staleness(Math.max(0, lag));
+        recordSeen(key, gradient.getWorker(), now, false);
+        if (state.getStartedAt() == 0) {
+            state = ShardState.newBuilder(state).setStartedAt(now).build();
+            states.put(key, state);
+        }
+        if (spec.getSyncMode() == SyncMode.BSP) {
+            pending.add(gradient);
+            return new Outcome(progress(key, now), Optional.empty());
+        }
+        return new Outcome(applyOnArrival(key, spec, state, gradient, now), Optional.empty());
+    }
+
+    /** Drops workers silent past the session timeout from every shard of this task; returns what that unblocks. */
+    List<ModelShard> expire(final long now) {
+        final List<String> keys = new ArrayList<>();
+        try (KeyValueIterator<String, ShardMembers> all = members.all()) {
+            while (all.hasNext()) {
+                keys.add(all.next().key);
+            }
+        }
+        final List<ModelShard> published = new ArrayList<>();
+        for (final String key : keys) {
+            final JobSpec spec = jobs.get(key);
+            final ShardMembers current = members.get(key);
+            if (spec == null || current == null) {
+                continue;
+            }
+            final Set<String> live = Liveness.live(current, spec, now);
+            if (live.size() < current.getLastSeen().size()) {
+                final Map<String, Long> kept = new HashMap<>(current.getLastSeen());
+                kept.keySet().retainAll(live);
+                log.warn("job {}: worker(s) {} silent for over {} ms, no longer live at shard {}", spec.getJob(),
+                    difference(current.getLastSeen().keySet(), live), spec.getSessionTimeoutMs(), shardOf(key));
+                members.put(key, new ShardMembers(kept, current.getEverSeen()));
+                published.addAll(progress(key, now));
+            }
+        }
+        return published;
+    }
+
+    /** BSP: applies every complete clock. SSP/ASP: republishes when the live set moved {@code minClock}. */
+    private List<ModelShard> progress(final String key, final long now) {
+        final JobSpec spec = jobs.get(key);
+        ShardState state = states.get(key);
+        if (spec == null || state == null) {
+            return List.of();
+        }
+        final List<ModelShard> published = new ArrayList<>();
+        if (spec.getSyncMode() != SyncMode.BSP) {
+            final long minClock = minClock(key, spec, state, now);
+            if (minClock > state.getMinClock()) {
+                state = ShardState.newBuilder(state).setMinClock(minClock).build();
+                states.put(key, state);
+                published.addAll(publish(spec, state, now));
+            }
+            return published;
+        }
+        while (true) {
+            final List<GradientShard> clock = pending.ofClock(spec.getJob(), state.getShard(), state.getNextClock());
+            if (!complete(key, spec, state, clock, now)) {
+                return published;
+            }
+            final GradientSum sum = new GradientSum(JobSpecs.layout(spec).length(state.getShard()));
+            final Map<String, Long> workerClocks = new HashMap<>(state.getWorkerClocks());
+            for (final GradientShard gradient : clock) {
+                sum.add(FloatPacking.unpack(gradient.getValues()), gradient.getSampleCount());
+                workerClocks.put(gradient.getWorker(), gradient.getClock() + 1);
+            }
+            final long nextClock = state.getNextClock() + 1;
+            state = ShardState.newBuilder(ShardUpdate.apply(state, optimizer(spec), sum.mean()))
+                .setNextClock(nextClock)
+                .setMinClock(nextClock)
+                .setWorkerClocks(workerClocks)
+                .build();
+            metrics.applied(clock.size());
+            pending.deleteClock(spec.getJob(), state.getShard(), nextClock - 1);
+            states.put(key, state);
+            published.addAll(publish(spec, state, now));
+        }
+    }
+
+    /**
+     * Whether a BSP clock can be applied: every live worker's gradient is in and, until every
+     * expected worker has been heard from or one session timeout after the shard's first gradient,
+     * every expected worker's.
+     */
+    private boolean complete(final String key, final JobSpec spec, final ShardState state,
+                             final List<GradientShard> clock, final long now) {
+        if (clock.isEmpty()) {
+            return false;
+        }
+        final Set<String> contributors = new TreeSet<>();
+        clock.forEach(gradient -> contributors.add(gradient.getWorker()));
+        final ShardMembers known = members.get(key);
+        final Set<String> everSeen = new TreeSet<>(contributors);
+        if (known != null) {
+            everSeen.addAll(known.getEverSeen());
+        }
+        final boolean startGrace = now < state.getStartedAt() + spec.getSessionTimeoutMs();
+        if (startGrace && everSeen.size() < spec.getExpectedWorkers()) {
+            return false;
+        }
+        return contributors.containsAll(Liveness.live(known, spec, now));
+    }
+
+    private List<ModelShard> applyOnArrival(final String key, final JobSpec spec, final ShardState state,
+                                            final GradientShard gradient, final long now) {
+        final float[] mean = FloatPacking.unpack(gradient.getValues());
+        for (int i = 0; i < mean.length; i++) {
+            mean[i] = (float) ((double) mean[i] / gradient.getSampleCount());
+        }
+        final Map<String, Long> workerClocks = new HashMap<>(state.getWorkerClocks());
+        workerClocks.put(gradient.getWorker(), gradient.getClock() + 1);
+        ShardState next = ShardState.newBuilder(ShardUpdate.apply(state, optimizer(spec), mean))
+            .setWorkerClocks(workerClocks)
+            .build();
+        next = ShardState.newBuilder(next).setMinClock(minClock(key, spec, next, now)).build();
+        metrics.applied(1);
+        states.put(key, next);
+        return publish(spec, next, now);
+    }
+
+    /** Smallest next clock among live workers (one not yet heard from at this shard counts at the current minClock); never decreases. */
+    private long minClock(final String key, final JobSpec spec, final ShardState state, final long now) {
+        final Set<String> live = Liveness.live(members.get(key), spec, now);
+        long min = Long.MAX_VALUE;
+        for (final String worker : live) {
+            min = Math.min(min, state.getWorkerClocks().getOrDefault(worker, state.getMinClock()));
+        }
+        return min == Long.MAX_VALUE ? state.getMinClock() : Math.max(state.getMinClock(), min);
+    }
+
+    private List<ModelShard> publish(final JobSpec spec, final ShardState state, final long now) {
+        metrics.published();
+        return List.of(ShardUpdate.published(spec, state, Instant.ofEpochMilli(now)));
+    }
+
+    private Optimizer optimizer(final JobSpec spec) {
+        final String id = spec.getJob() + "@" + spec.getCreatedAt().toEpochMilli();
+        return optimizers.computeIfAbsent(id, ignored -> JobSpecs.optimizer(spec));
+    }
+
+    private static Set<String> difference(final Set<String> all, final Set<String> kept) {
+        final Set<String> gone = new TreeSet<>(all);
+        gone.removeAll(kept);
+        return gone;
+    }
+
+    static int shardOf(final String key) {
+        return Integer.parseInt(key.substring(key.lastIndexOf('/') + 1));
+    }
+}

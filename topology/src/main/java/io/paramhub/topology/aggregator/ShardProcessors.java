@@ -1,0 +1,171 @@
+package io.paramhub.topology.aggregator;
+
+import io.paramhub.avro.DeadLetter;
+import io.paramhub.avro.GradientShard;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ModelShard;
+import io.paramhub.avro.WorkerStatus;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The three processors of a shard task, thin adapters from records to {@link ShardEngine}: jobs
+ * from {@code shard-jobs}, workers from {@code shard-membership}, raw gradients from
+ * {@code gradients}. They publish to {@code model} and, for gradients, to {@code dead-letters}.
+ */
+final class ShardProcessors {
+
+    private static final Logger log = LoggerFactory.getLogger(ShardProcessors.class);
+    private static final Duration EXPIRY_CHECK = Duration.ofSeconds(1);
+
+    private ShardProcessors() {
+    }
+
+    private static ShardEngine engine(final ProcessorContext<?, ?> context, final AggregatorMetrics metrics) {
+        return new ShardEngine(context.getStateStore(AggregatorTopology.SHARD_JOB_STORE),
+            context.getStateStore(AggregatorTopology.SHARD_STATE_STORE),
+            context.getStateStore(AggregatorTopology.SHARD_MEMBER_STORE),
+            new PendingGradients(context.getStateStore(AggregatorTopology.PENDING_GRADIENT_STORE)),
+            metrics);
+    }
+
+    private static long now(final ProcessorContext<?, ?> context, final long timestamp) {
+        return Math.max(timestamp, context.currentStreamTimeMs());
+    }
+
+    private static void publish(final ProcessorContext<String, SpecificRecord> context, final List<ModelShard> shards,
+                                final long timestamp) {
+        for (final ModelShard shard : shards) {
+            context.forward(new Record<String, SpecificRecord>(shard.getJob() + "/" + shard.getShard(), shard,
+                timestamp), AggregatorTopology.MODEL_SINK);
+        }
+    }
+
+    /** {@code shard-jobs} → starts the shard, publishes version 0. */
+    static final class JobStarter implements Processor<String, JobSpec, String, SpecificRecord> {
+        private final AggregatorMetrics metrics;
+        private ProcessorContext<String, SpecificRecord> context;
+        private ShardEngine engine;
+
+        JobStarter(final AggregatorMetrics metrics) {
+            this.metrics = metrics;
+        }
+
+        @Override
+        public void init(final ProcessorContext<String, SpecificRecord> context) {
+            this.context = context;
+            this.engine = engine(context, metrics);
+        }
+
+        @Override
+        public void process(final Record<String, JobSpec> record) {
+            if (record.value() != null) {
+                publish(context, engine.startJob(record.key(), record.value(), now(context, record.timestamp())),
+                    record.timestamp());
+            }
+        }
+    }
+
+    /** {@code shard-membership} → the shard's live set; a departure may complete a clock. */
+    static final class MemberTracker implements Processor<String, WorkerStatus, String, SpecificRecord> {
+        private final AggregatorMetrics metrics;
+        private ProcessorContext<String, SpecificRecord> context;
+        private ShardEngine engine;
+
+        MemberTracker(final AggregatorMetrics metrics) {
+            this.metrics = metrics;
+        }
+
+        @Override
+        public void init(final ProcessorContext<String, SpecificRecord> context) {
+            this.context = context;
+            this.engine = engine(context, metrics);
+        }
+
+        @Override
+        public void process(final Record<String, WorkerStatus> record) {
+            if (record.value() != null) {
+                publish(context, engine.memberEvent(record.key(), record.value(), now(context, record.timestamp())),
+                    record.timestamp());
+            }
+        }
+    }
+
+    /**
+     * Raw {@code gradients} → decoded, checked, applied by the engine; refused ones to
+     * {@code dead-letters}. Every second of stream time, silent workers leave the live set.
+     */
+    static final class GradientAggregator implements Processor<String, byte[], String, SpecificRecord> {
+        private final Deserializer<GradientShard> deserializer;
+        private final AggregatorMetrics metrics;
+        private ProcessorContext<String, SpecificRecord> context;
+        private ShardEngine engine;
+
+        GradientAggregator(final Deserializer<GradientShard> deserializer, final AggregatorMetrics metrics) {
+            this.deserializer = deserializer;
+            this.metrics = metrics;
+        }
+
+        @Override
+        public void init(final ProcessorContext<String, SpecificRecord> context) {
+            this.context = context;
+            this.engine = engine(context, metrics);
+            context.schedule(EXPIRY_CHECK, PunctuationType.STREAM_TIME,
+                streamTime -> publish(context, engine.expire(streamTime), streamTime));
+        }
+
+        @Override
+        public void process(final Record<String, byte[]> record) {
+            final GradientShard gradient;
+            try {
+                gradient = GradientDecoding.decode(deserializer, topic(), record);
+            } catch (final GradientDecoding.UndecodableGradient e) {
+                deadLetter(record, e.rejection());
+                return;
+            }
+            final String key = gradient.getJob() + "/" + gradient.getShard();
+            if (!key.equals(record.key())) {
+                deadLetter(record, new Rejection(io.paramhub.avro.DeadLetterReason.MALFORMED,
+                    "record key '" + record.key() + "' does not match the value's job/shard '" + key + "'"));
+                return;
+            }
+            final ShardEngine.Outcome outcome = engine.gradient(key, gradient, now(context, record.timestamp()));
+            outcome.rejection().ifPresent(rejection -> deadLetter(record, rejection));
+            publish(context, outcome.published(), record.timestamp());
+        }
+
+        private void deadLetter(final Record<String, byte[]> record, final Rejection rejection) {
+            final RecordMetadata metadata = context.recordMetadata().orElse(null);
+            final int partition = metadata == null ? -1 : metadata.partition();
+            final long offset = metadata == null ? -1 : metadata.offset();
+            log.warn("dead-lettered gradient topic: {}, partition: {}, offset: {}, reason: {}: {}",
+                topic(), partition, offset, rejection.reason(), rejection.message());
+            metrics.deadLetter(rejection.reason());
+            final DeadLetter letter = DeadLetter.newBuilder()
+                .setSourceTopic(topic())
+                .setPartition(partition)
+                .setOffset(offset)
+                .setReason(rejection.reason())
+                .setError(rejection.message())
+                .setOriginalBytes(record.value() == null ? null : ByteBuffer.wrap(record.value()))
+                .setTimestamp(Instant.ofEpochMilli(record.timestamp()))
+                .build();
+            context.forward(record.withValue((SpecificRecord) letter), AggregatorTopology.DEAD_LETTER_SINK);
+        }
+
+        private String topic() {
+            return context.recordMetadata().map(RecordMetadata::topic).orElse("gradients");
+        }
+    }
+}

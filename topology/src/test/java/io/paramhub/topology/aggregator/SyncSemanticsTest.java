@@ -1,0 +1,166 @@
+package io.paramhub.topology.aggregator;
+
+import static io.paramhub.topology.aggregator.AggregatorTestBed.gradient;
+import static io.paramhub.topology.aggregator.AggregatorTestBed.linearJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.paramhub.avro.DeadLetter;
+import io.paramhub.avro.DeadLetterReason;
+import io.paramhub.avro.GradientShard;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ModelShard;
+import io.paramhub.avro.SyncMode;
+import io.paramhub.avro.WorkerState;
+import io.paramhub.schemas.FloatPacking;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SyncSemanticsTest {
+
+    private static final String JOB = "job-s";
+    private static final long T0 = 1_800_000_000_000L;
+
+    private static JobSpec job(final SyncMode mode, final int staleness, final int workers) {
+        return JobSpec.newBuilder(linearJob(JOB, workers)).setSyncMode(mode).setStaleness(staleness)
+            .setSessionTimeoutMs(1_000).build();
+    }
+
+    private static GradientShard at(final String worker, final long clock, final long baseVersion) {
+        return GradientShard.newBuilder(gradient(JOB, 0, worker, clock, 2, 2f, 4f)).setBaseVersion(baseVersion).build();
+    }
+
+    @Test
+    void shouldApplyEachGradientOnArrivalUnderSsp() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given
+            bed.jobs.pipeInput(JOB, job(SyncMode.SSP, 2, 2), T0);
+            final float[] initial = FloatPacking.unpack(shard0(bed.models()).getValues());
+
+            // when
+            bed.send(at("worker-000", 0, 0), T0 + 1);
+            final List<ModelShard> first = bed.models();
+            bed.send(at("worker-000", 1, 1), T0 + 2);
+            final List<ModelShard> second = bed.models();
+
+            // then
+            assertThat(shard0(first).getVersion()).isEqualTo(1);
+            // mean gradient of one worker: (2, 4) / 2 samples; plain SGD, lr 0.5
+            assertThat(FloatPacking.unpack(shard0(first).getValues()))
+                .containsExactly(initial[0] - 0.5f, initial[1] - 1f);
+            assertThat(shard0(second).getVersion()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void shouldPublishSmallestClockOfLiveWorkersAsMinClockUnderSsp() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given
+            bed.jobs.pipeInput(JOB, job(SyncMode.SSP, 3, 2), T0);
+            bed.member(JOB, "worker-000", WorkerState.JOINED, T0);
+            bed.member(JOB, "worker-001", WorkerState.JOINED, T0);
+            bed.models();
+
+            // when
+            bed.send(at("worker-000", 0, 0), T0 + 1);
+            bed.send(at("worker-000", 1, 1), T0 + 2);
+            final long whileOneLags = shard0(bed.models()).getMinClock();
+            bed.send(at("worker-001", 0, 0), T0 + 3);
+            final long afterItCatchesUp = shard0(bed.models()).getMinClock();
+
+            // then
+            assertThat(whileOneLags).isZero();
+            assertThat(afterItCatchesUp).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldDeadLetterGradientStalerThanTheBound() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given: bound of 1 version
+            bed.jobs.pipeInput(JOB, JobSpec.newBuilder(job(SyncMode.ASP, 0, 2)).setMaxStaleness(1).build(), T0);
+            bed.send(at("worker-000", 0, 0), T0 + 1);
+            bed.send(at("worker-000", 1, 1), T0 + 2);
+
+            // when: computed on version 0, shard now at version 2
+            bed.send(at("worker-001", 0, 0), T0 + 3);
+            bed.send(at("worker-001", 1, 1), T0 + 4);
+
+            // then
+            final List<DeadLetter> letters = bed.deadLetters.readValuesToList();
+            assertThat(letters).extracting(DeadLetter::getReason).containsExactly(DeadLetterReason.STALE);
+            assertThat(letters.get(0).getError()).contains("staleness 2 exceeds the bound 1");
+            assertThat(bed.metrics.deadLetterCount(DeadLetterReason.STALE)).isEqualTo(1);
+            assertThat(bed.metrics.maxStaleness()).isEqualTo(1.0);
+        }
+    }
+
+    @Test
+    void shouldCompleteBspClockWithoutWorkerSilentPastSessionTimeout() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given: three workers joined; worker-002 falls silent
+            bed.jobs.pipeInput(JOB, job(SyncMode.BSP, 0, 3), T0);
+            for (final String worker : List.of("worker-000", "worker-001", "worker-002")) {
+                bed.member(JOB, worker, WorkerState.JOINED, T0);
+            }
+            bed.send(at("worker-000", 0, 0), T0 + 10);
+            bed.send(at("worker-001", 0, 0), T0 + 20);
+            bed.models();
+
+            // when: the others keep beating past worker-002's session timeout
+            bed.member(JOB, "worker-000", WorkerState.HEARTBEAT, T0 + 600);
+            bed.member(JOB, "worker-001", WorkerState.HEARTBEAT, T0 + 600);
+            final List<ModelShard> beforeTimeout = bed.models();
+            bed.member(JOB, "worker-000", WorkerState.HEARTBEAT, T0 + 1_200);
+            bed.member(JOB, "worker-001", WorkerState.HEARTBEAT, T0 + 1_200);
+            bed.member(JOB, "worker-000", WorkerState.HEARTBEAT, T0 + 2_100);
+            final List<ModelShard> afterTimeout = bed.models();
+
+            // then
+            assertThat(beforeTimeout).isEmpty();
+            assertThat(afterTimeout).filteredOn(model -> model.getShard() == 0)
+                .extracting(ModelShard::getVersion).containsExactly(1L);
+        }
+    }
+
+    @Test
+    void shouldCompleteBspClockAsSoonAsTheMissingWorkerLeaves() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given
+            bed.jobs.pipeInput(JOB, job(SyncMode.BSP, 0, 2), T0);
+            bed.member(JOB, "worker-000", WorkerState.JOINED, T0);
+            bed.member(JOB, "worker-001", WorkerState.JOINED, T0);
+            bed.send(at("worker-000", 0, 0), T0 + 5);
+            final List<ModelShard> waiting = bed.models();
+
+            // when
+            bed.member(JOB, "worker-001", WorkerState.LEFT, T0 + 6);
+
+            // then
+            assertThat(waiting).filteredOn(model -> model.getShard() == 0 && model.getVersion() > 0).isEmpty();
+            assertThat(shard0(bed.models()).getVersion()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldWaitForEveryExpectedWorkerDuringTheFirstSessionTimeout() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given: only one of two expected workers has joined so far
+            bed.jobs.pipeInput(JOB, job(SyncMode.BSP, 0, 2), T0);
+            bed.member(JOB, "worker-000", WorkerState.JOINED, T0);
+            bed.models();
+
+            // when
+            bed.send(at("worker-000", 0, 0), T0 + 5);
+            final List<ModelShard> alone = bed.models();
+            bed.send(at("worker-001", 0, 0), T0 + 6);
+
+            // then
+            assertThat(alone).isEmpty();
+            assertThat(shard0(bed.models()).getVersion()).isEqualTo(1);
+        }
+    }
+
+    private static ModelShard shard0(final List<ModelShard> models) {
+        return models.stream().filter(model -> model.getShard() == 0).reduce((a, b) -> b).orElseThrow();
+    }
+}
