@@ -54,8 +54,9 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--lr", description = "Learning rate (default: 0.05 for sgd, 0.001 for adam).")
     private Double learningRate;
 
-    @Option(names = "--momentum", defaultValue = "0.9", description = "SGD momentum (default: ${DEFAULT-VALUE}).")
-    private double momentum;
+    @Option(names = "--momentum", description = "SGD momentum (default: 0.9 for bsp, 0.5 for ssp and asp, whose "
+        + "stale updates already act as momentum).")
+    private Double momentum;
 
     @Option(names = "--sync", defaultValue = "bsp",
         description = "bsp, ssp (bounded staleness, see --staleness) or asp (default: ${DEFAULT-VALUE}).")
@@ -160,7 +161,7 @@ final class DemoCommand implements Callable<Integer> {
             .setSessionTimeoutMs(sessionTimeoutMs)
             .setOptimizer(optimizerKind)
             .setLearningRate(learningRate != null ? learningRate : optimizerKind == OptimizerKind.ADAM ? 0.001 : 0.05)
-            .setMomentum(momentum)
+            .setMomentum(momentum != null ? momentum : syncMode == SyncMode.BSP ? 0.9 : 0.5)
             .setGlobalBatch(batch)
             .setExpectedWorkers(workers)
             .setEpochs(epochs)

@@ -12,6 +12,7 @@ import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.TopicProvisioner;
 import io.paramhub.topology.aggregator.AggregatorMetrics;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.client.ModelSnapshots;
@@ -33,6 +34,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -41,6 +45,8 @@ import org.apache.kafka.streams.StreamsConfig;
  * service consuming {@code model} could.
  */
 public final class TrainingRun {
+
+    private static final Logger log = LoggerFactory.getLogger(TrainingRun.class);
 
     /** What a run will do, known once the data is loaded. */
     public record Plan(JobSpec spec, long iterationsPerEpoch, long iterations) {
@@ -59,13 +65,32 @@ public final class TrainingRun {
     private final String registryUrl;
     private final String topicPrefix;
     private final Path stateDir;
+    private final int aggregators;
+    private final Duration workerRestartDelay;
 
     public TrainingRun(final String bootstrapServers, final String registryUrl, final String topicPrefix,
                        final Path stateDir) {
+        this(bootstrapServers, registryUrl, topicPrefix, stateDir, 1, null);
+    }
+
+    private TrainingRun(final String bootstrapServers, final String registryUrl, final String topicPrefix,
+                        final Path stateDir, final int aggregators, final Duration workerRestartDelay) {
         this.bootstrapServers = bootstrapServers;
         this.registryUrl = registryUrl;
         this.topicPrefix = topicPrefix;
         this.stateDir = stateDir;
+        this.aggregators = aggregators;
+        this.workerRestartDelay = workerRestartDelay;
+    }
+
+    /** The same run with {@code count} aggregator instances in this JVM; 0 when one runs elsewhere. */
+    public TrainingRun withAggregators(final int count) {
+        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, count, workerRestartDelay);
+    }
+
+    /** The same run, restarting a worker that fails after {@code delay} (it rejoins at the current model). */
+    public TrainingRun restartingFailedWorkersAfter(final Duration delay) {
+        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, delay);
     }
 
     public Result run(final JobSpec spec, final TrainTest data, final RunListener listener)
@@ -79,8 +104,8 @@ public final class TrainingRun {
         final long started = System.nanoTime();
 
         final AggregatorMetrics metrics = AggregatorMetrics.unregistered();
-        try (AggregatorRunner aggregator = AggregatorRunner.start(aggregatorProperties(), topicPrefix,
-                 TopicSetup.defaults(), metrics)) {
+        final List<AggregatorRunner> runners = startAggregators(metrics);
+        try {
             JobSubmitter.submit(topics().jobs(), client, spec);
             listener.onStarted(plan);
             final LossTally losses = new LossTally(iterationsPerEpoch);
@@ -91,12 +116,8 @@ public final class TrainingRun {
                     evaluate(plan, data, losses, listener, started, stop));
                 final List<Future<?>> workers = new ArrayList<>();
                 for (int index = 0; index < spec.getExpectedWorkers(); index++) {
-                    final Worker worker = new Worker(WorkerSettings.of(spec.getJob(), index, spec.getExpectedWorkers()),
-                        topics(), client, ignored -> data, telemetry -> {
-                            losses.add(telemetry);
-                            listener.onIteration(telemetry);
-                        });
-                    workers.add(threads.submit(worker));
+                    final WorkerSettings settings = WorkerSettings.of(spec.getJob(), index, spec.getExpectedWorkers());
+                    workers.add(threads.submit(() -> superviseWorker(settings, client, data, losses, listener)));
                 }
                 for (final Future<?> worker : workers) {
                     worker.get();
@@ -112,6 +133,46 @@ public final class TrainingRun {
                 stop.set(true);
                 threads.shutdownNow();
                 threads.awaitTermination(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            runners.forEach(AggregatorRunner::close);
+        }
+    }
+
+    private List<AggregatorRunner> startAggregators(final AggregatorMetrics metrics) {
+        final List<AggregatorRunner> runners = new ArrayList<>();
+        if (aggregators == 0) {
+            try (Admin admin = Admin.create(clientProperties())) {
+                final TopicCatalog topics = topics();
+                new TopicProvisioner(admin).ensure(topics.layouts(TopicSetup.DEFAULT_SHARD_PARTITIONS, 4), (short) -1);
+            }
+        }
+        for (int instance = 0; instance < aggregators; instance++) {
+            final Properties props = aggregatorProperties();
+            props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("aggregator-" + instance).toString());
+            runners.add(AggregatorRunner.start(props, topicPrefix, TopicSetup.defaults(), metrics));
+        }
+        return runners;
+    }
+
+    /** Runs one worker to the end; if it fails and restarts are on, starts it again after the delay. */
+    private Void superviseWorker(final WorkerSettings settings, final Properties client, final TrainTest data,
+                                 final LossTally losses, final RunListener listener) throws InterruptedException {
+        while (true) {
+            final Worker worker = new Worker(settings, topics(), client, ignored -> data, telemetry -> {
+                losses.add(telemetry);
+                listener.onIteration(telemetry);
+            });
+            try {
+                worker.run();
+                return null;
+            } catch (final RuntimeException e) {
+                if (workerRestartDelay == null) {
+                    throw e;
+                }
+                log.warn("{} failed ({}); restarting it in {} ms", settings.workerId(), e.getMessage(),
+                    workerRestartDelay.toMillis());
+                Thread.sleep(workerRestartDelay.toMillis());
             }
         }
     }
@@ -177,7 +238,6 @@ public final class TrainingRun {
         final Properties props = new Properties();
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(StreamsProperties.SCHEMA_REGISTRY_URL, registryUrl);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         return props;
     }
 }

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("integration")
 class BspTrainingIT {
 
-    private static final String DATASET = "linear:n=4096,d=16,noise=0.1,seed=7";
+    static final String DATASET = "linear:n=4096,d=16,noise=0.1,seed=7";
 
     private static KafkaTestCluster kafka;
     private static SchemaRegistryServer registry;
@@ -68,6 +68,26 @@ class BspTrainingIT {
         final double rmse = Evaluation.rmse(new LinearRegression(16), result.finalParameters(), data.train());
         assertThat(rmse).isLessThanOrEqualTo(problem.optimalRmse() * 1.01);
         assertThat(result.deadLetters()).isZero();
+    }
+
+    @Test
+    void shouldComputeTheSameModelBitForBitWithTwoAggregatorInstances(@TempDir final Path stateDir)
+        throws InterruptedException {
+        // given
+        final LinearProblem problem = DataSources.linearProblem(DATASET);
+        final TrainTest data = problem.data();
+        final JobSpec spec = linearJob("bsp-linear-two-aggregators", 3, 4, 4);
+        final BatchPlan plan = new BatchPlan(data.train().size(), spec.getGlobalBatch(), spec.getSeed());
+
+        // when
+        final TrainingRun.Result result = new TrainingRun(kafka.bootstrapServers(), registry.url(),
+            TopicCatalog.DEFAULT_PREFIX, stateDir).withAggregators(2).run(spec, data, RunListener.NONE);
+
+        // then
+        final float[] reference = ReferenceTrainer.trainSharded(new LinearRegression(16), data.train(), plan,
+            JobSpecs.optimizer(spec), JobSpecs.layout(spec), 3, (long) plan.iterationsPerEpoch() * spec.getEpochs(),
+            spec.getSeed());
+        assertThat(result.finalParameters()).containsExactly(reference);
     }
 
     static JobSpec linearJob(final String name, final int workers, final int shards, final int epochs) {

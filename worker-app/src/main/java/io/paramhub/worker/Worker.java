@@ -60,6 +60,7 @@ public final class Worker implements Runnable, AutoCloseable {
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
     private final AtomicLong currentClock = new AtomicLong();
+    private final AtomicLong firstClock = new AtomicLong();
 
     public Worker(final WorkerSettings settings, final TopicCatalog topics, final Properties clientProperties,
                   final Function<JobSpec, TrainTest> dataLoader, final IterationListener listener) {
@@ -95,6 +96,7 @@ public final class Worker implements Runnable, AutoCloseable {
              TopicReader<String, ModelShard> models = new TopicReader<>(topics.model(), clientProperties)) {
             final long startClock = joinAt(models, view);
             currentClock.set(startClock);
+            firstClock.set(startClock);
             announce(producer, WorkerState.JOINED, startClock);
             final ScheduledExecutorService heartbeats = startHeartbeats(producer, spec);
             log.info("{} joined job {} at clock {} of {}", settings.workerId(), spec.getJob(), startClock,
@@ -118,7 +120,8 @@ public final class Worker implements Runnable, AutoCloseable {
                          final ModelView view, final Plan plan, final long clock) {
         final JobSpec spec = plan.spec();
         final long waitStart = System.nanoTime();
-        awaitModel(models, view, clock - plan.staleness(), clock);
+        final boolean readOwnWrites = spec.getSyncMode() != SyncMode.BSP && clock > firstClock.get();
+        awaitModel(models, view, clock - plan.staleness(), readOwnWrites ? clock : 0, clock);
         final double waitMs = (System.nanoTime() - waitStart) / 1e6;
         final float[] params = view.assemble(spec.getParameters());
         final long[] baseVersions = view.versions();
@@ -177,18 +180,24 @@ public final class Worker implements Runnable, AutoCloseable {
 
     /** The clock to start from: the model's minClock once the reader has caught up with {@code model}. */
     private long joinAt(final TopicReader<String, ModelShard> models, final ModelView view) {
-        awaitModel(models, view, 0, 0);
+        awaitModel(models, view, 0, 0, 0);
         while (models.poll(Duration.ofMillis(20), record -> view.offer(record.value())) > 0) {
             failIfSendFailed();
         }
         return Math.max(0, view.minClock());
     }
 
-    /** Polls {@code model} until every shard is present with {@code minClock >= needed}; returns that minClock. */
+    /**
+     * Takes the model records already fetched (so that even a worker that need not wait computes on
+     * the newest model it has), then polls {@code model} until every shard is present with
+     * {@code minClock >= needed} and includes {@code ownClocks} clocks of this worker (it reads its
+     * own writes, as SSP and ASP workers do); returns the minClock.
+     */
     private long awaitModel(final TopicReader<String, ModelShard> models, final ModelView view,
-                            final long needed, final long clock) {
+                            final long needed, final long ownClocks, final long clock) {
         final long deadline = System.nanoTime() + settings.modelTimeout().toNanos();
-        while (!view.complete() || view.minClock() < needed) {
+        models.poll(Duration.ZERO, record -> view.offer(record.value()));
+        while (!view.complete() || view.minClock() < needed || view.appliedClocks(settings.workerId()) < ownClocks) {
             if (stopping.get()) {
                 return view.minClock();
             }

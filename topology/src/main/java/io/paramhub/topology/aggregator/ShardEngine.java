@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  *   <li>BSP: a clock is applied once every live worker's gradient for it is in (during the first
  *   session timeout after a shard's first gradient, once every expected worker's is in), summed in
  *   worker order; {@code minClock} is the next clock.</li>
- *   <li>SSP and ASP: each gradient is applied on arrival; {@code minClock} is the smallest clock
+ *   <li>SSP and ASP: each gradient is applied on arrival, divided by the global batch (so the
+ *   updates of one clock's gradients add up to one BSP step); {@code minClock} is the smallest clock
  *   among live workers. Workers enforce the staleness bound s on themselves by waiting.</li>
  *   <li>All: a gradient whose base version lags the shard by more than {@link StalenessBound} is
  *   {@code STALE}; one of a clock already applied or buffered for its worker is {@code DUPLICATE}.</li>
@@ -127,6 +128,10 @@ final class ShardEngine {
         final long lag = state.getVersion() - gradient.getBaseVersion();
         final long bound = StalenessBound.of(spec);
         if (lag > bound) {
+            // the worker has moved on: count the clock as processed, so it is not waited for
+            final Map<String, Long> workerClocks = new HashMap<>(state.getWorkerClocks());
+            workerClocks.put(gradient.getWorker(), gradient.getClock() + 1);
+            states.put(key, ShardState.newBuilder(state).setWorkerClocks(workerClocks).build());
             return Outcome.rejected(DeadLetterReason.STALE, "computed on version " + gradient.getBaseVersion()
                 + " of shard " + gradient.getShard() + ", which is at version " + state.getVersion()
                 + ": staleness " + lag + " exceeds the bound " + bound);
@@ -241,7 +246,7 @@ final class ShardEngine {
                                             final GradientShard gradient, final long now) {
         final float[] mean = FloatPacking.unpack(gradient.getValues());
         for (int i = 0; i < mean.length; i++) {
-            mean[i] = (float) ((double) mean[i] / gradient.getSampleCount());
+            mean[i] = (float) ((double) mean[i] / spec.getGlobalBatch());
         }
         final Map<String, Long> workerClocks = new HashMap<>(state.getWorkerClocks());
         workerClocks.put(gradient.getWorker(), gradient.getClock() + 1);

@@ -67,6 +67,7 @@ final class ShardUpdate {
             .setFirstParameter(JobSpecs.layout(spec).first(state.getShard()))
             .setVersion(state.getVersion())
             .setMinClock(state.getMinClock())
+            .setClocks(state.getWorkerClocks())
             .setValues(state.getParams())
             .setUpdatedAt(now)
             .build();

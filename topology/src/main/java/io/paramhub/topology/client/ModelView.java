@@ -65,6 +65,18 @@ public final class ModelView {
         return min;
     }
 
+    /** How many clocks of {@code worker} every shard includes, -1 until every shard has been seen. */
+    public long appliedClocks(final String worker) {
+        long min = Long.MAX_VALUE;
+        for (final ModelShard shard : shards) {
+            if (shard == null) {
+                return -1;
+            }
+            min = Math.min(min, shard.getClocks().getOrDefault(worker, 0L));
+        }
+        return min;
+    }
+
     /** Version of each shard, -1 where none has been seen. */
     public long[] versions() {
         final long[] versions = new long[shards.length];

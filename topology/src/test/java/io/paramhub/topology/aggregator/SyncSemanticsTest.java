@@ -44,9 +44,9 @@ class SyncSemanticsTest {
 
             // then
             assertThat(shard0(first).getVersion()).isEqualTo(1);
-            // mean gradient of one worker: (2, 4) / 2 samples; plain SGD, lr 0.5
+            // one worker's share of the clock: (2, 4) / global batch 8; plain SGD, lr 0.5
             assertThat(FloatPacking.unpack(shard0(first).getValues()))
-                .containsExactly(initial[0] - 0.5f, initial[1] - 1f);
+                .containsExactly(initial[0] - 0.5f * 0.25f, initial[1] - 0.5f * 0.5f);
             assertThat(shard0(second).getVersion()).isEqualTo(2);
         }
     }

@@ -1,0 +1,91 @@
+package io.paramhub.aggregator.http;
+
+import io.vertx.core.Vertx;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.streams.KafkaStreams;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The aggregator's HTTP server (Vert.x): serves the current model of a job from the aggregator's
+ * stores, gathered across instances with Kafka Streams interactive queries.
+ *
+ * <p>Routes:
+ * <ul>
+ *   <li>{@code GET /jobs/{job}/model}: 200 with
+ *   <pre>{@code
+ * {"job": "j", "parameterCount": 17, "shardCount": 4,
+ *  "complete": true,        // every shard 0..shardCount-1 was found
+ *  "missingShards": [],     // shards not found (a job whose fan-out has not reached every shard yet)
+ *  "minVersion": 3, "maxVersion": 3, "minClock": 3,   // over the shards found
+ *  "shards": [{"shard": 0, "version": 3, "minClock": 3, "firstParameter": 0,
+ *              "servedBy": "local",       // or the host:port of the instance that served it
+ *              "values": [0.125, ...]}, ...]}   // in shard order
+ *   }</pre>
+ *   {@code firstParameter} places a shard's {@code values} in the full vector of {@code parameterCount}
+ *   values; each value is the float32 parameter widened to double (so narrowing it back is exact).
+ *   Shards may be at different versions while training runs. The job's shape comes from shard 0's
+ *   {@code shard-job-store} entry: 404 {@code {"error": ...}} when no instance knows it.</li>
+ *   <li>{@code GET /internal/shards/{job}/{shard}}: one shard from this instance's stores only,
+ *   {@code {"job", "shard", "shardCount", "parameterCount", "version", "minClock", "firstParameter",
+ *   "values"}}; 404 when the job or shard is unknown. Other instances call it.</li>
+ *   <li>{@code GET /health/live}: 200 {@code {"status": "UP"}}.</li>
+ * </ul>
+ * Both model routes answer 503 {@code {"error": ...}} with {@code Retry-After: 1} while Kafka Streams
+ * is not RUNNING (starting, rebalancing, stopping), a store is not queryable, or an instance hosting
+ * a shard does not answer.
+ *
+ * <p>Each instance must set Kafka Streams' {@code application.server} to the {@code host:port} at which
+ * the other instances reach this server; without it a single instance still serves its own shards.
+ */
+public final class ModelQueryServer implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ModelQueryServer.class);
+    private static final long TIMEOUT_SECONDS = 30;
+
+    private final Vertx vertx;
+    private final int port;
+
+    private ModelQueryServer(final Vertx vertx, final int port) {
+        this.vertx = vertx;
+        this.port = port;
+    }
+
+    /**
+     * Starts a server for the stores of {@code streams} on {@code host}:{@code port} (0 for any free
+     * port); blocks until it listens.
+     */
+    public static ModelQueryServer start(final KafkaStreams streams, final String host, final int port) {
+        return start(new StreamsShardLocator(streams), host, port);
+    }
+
+    static ModelQueryServer start(final ShardLocator locator, final String host, final int port) {
+        final Vertx vertx = Vertx.vertx();
+        final ModelQueryVerticle verticle = new ModelQueryVerticle(locator, host, port);
+        try {
+            vertx.deployVerticle(verticle).await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (final Exception e) {
+            // await() rethrows a failed listen's checked cause (a BindException) as it is
+            vertx.close();
+            throw new IllegalStateException("cannot start the model query server on " + host + ":" + port, e);
+        }
+        log.info("model query server listening on {}:{}", host, verticle.actualPort());
+        return new ModelQueryServer(vertx, verticle.actualPort());
+    }
+
+    /** The port the server listens on. */
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public void close() {
+        try {
+            vertx.close().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (final TimeoutException e) {
+            log.warn("model query server did not stop within {} s", TIMEOUT_SECONDS, e);
+        }
+        log.info("model query server stopped, port: {}", port);
+    }
+}

@@ -1,0 +1,101 @@
+package io.paramhub.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.paramhub.avro.IterationTelemetry;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.SyncMode;
+import io.paramhub.local.registry.SchemaRegistryServer;
+import io.paramhub.local.testing.KafkaTestCluster;
+import io.paramhub.ml.DataSources;
+import io.paramhub.ml.Evaluation;
+import io.paramhub.ml.LinearProblem;
+import io.paramhub.ml.LinearRegression;
+import io.paramhub.topology.TopicCatalog;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** A worker that dies mid-run: the others go on within a session timeout, and the worker comes back. */
+@Tag("integration")
+class MembershipIT {
+
+    private static final long SESSION_TIMEOUT_MS = 2_000;
+    private static final long CRASH_AT_CLOCK = 20;
+    private static final String CRASHING_WORKER = "worker-002";
+
+    private static KafkaTestCluster kafka;
+    private static SchemaRegistryServer registry;
+
+    @BeforeAll
+    static void startCluster() {
+        kafka = KafkaTestCluster.start();
+        registry = SchemaRegistryServer.start(kafka.bootstrapServers(), "127.0.0.1", 0);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        registry.close();
+        kafka.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = SyncMode.class, names = {"BSP", "SSP"})
+    void shouldGoOnWithoutAWorkerThatDiesAndTakeItBackWhenItReturns(final SyncMode mode,
+                                                                   @TempDir final Path stateDir)
+        throws InterruptedException {
+        // given
+        final LinearProblem problem = DataSources.linearProblem(BspTrainingIT.DATASET);
+        final JobSpec spec = JobSpec.newBuilder(BspTrainingIT.linearJob("membership-" + mode, 3, 4, 8))
+            .setSyncMode(mode)
+            .setStaleness(mode == SyncMode.SSP ? 2 : 0)
+            .setSessionTimeoutMs(SESSION_TIMEOUT_MS)
+            .build();
+        final List<IterationTelemetry> seen = new CopyOnWriteArrayList<>();
+        final AtomicBoolean crashed = new AtomicBoolean();
+        final RunListener crashOnce = new RunListener() {
+            @Override
+            public void onIteration(final IterationTelemetry telemetry) {
+                seen.add(telemetry);
+                if (CRASHING_WORKER.equals(telemetry.getWorker()) && telemetry.getClock() == CRASH_AT_CLOCK
+                    && crashed.compareAndSet(false, true)) {
+                    throw new IllegalStateException("simulated crash of " + CRASHING_WORKER);
+                }
+            }
+        };
+
+        // when: the worker dies without leaving, and is restarted two session timeouts later
+        final TrainingRun.Result result = new TrainingRun(kafka.bootstrapServers(), registry.url(),
+            TopicCatalog.DEFAULT_PREFIX, stateDir)
+            .restartingFailedWorkersAfter(Duration.ofMillis(2 * SESSION_TIMEOUT_MS))
+            .run(spec, problem.data(), crashOnce);
+
+        // then: training finished and converged
+        assertThat(crashed).isTrue();
+        assertThat(result.epochs()).hasSize(spec.getEpochs());
+        assertThat(Evaluation.rmse(new LinearRegression(16), result.finalParameters(), problem.data().train()))
+            .isLessThan(problem.optimalRmse() * 1.05);
+        // the others never waited much longer than one session timeout for the dead worker
+        final double longestWait = seen.stream().filter(t -> !CRASHING_WORKER.equals(t.getWorker()))
+            .mapToDouble(IterationTelemetry::getWaitMs).max().orElseThrow();
+        assertThat(longestWait).isLessThan(SESSION_TIMEOUT_MS + 2_500);
+        // and they went on while it was down: clocks past the crash before it came back
+        final long othersDuringOutage = seen.stream().filter(t -> !CRASHING_WORKER.equals(t.getWorker()))
+            .filter(t -> t.getClock() > CRASH_AT_CLOCK + 5).count();
+        assertThat(othersDuringOutage).isPositive();
+        // the restarted worker rejoined at the current model and trained to the end
+        final List<Long> afterRestart = seen.stream().filter(t -> CRASHING_WORKER.equals(t.getWorker()))
+            .map(IterationTelemetry::getClock).filter(clock -> clock > CRASH_AT_CLOCK).toList();
+        assertThat(afterRestart).isNotEmpty();
+        assertThat(afterRestart.get(afterRestart.size() - 1)).isEqualTo(result.plan().iterations() - 1);
+        assertThat(afterRestart.get(0)).isGreaterThan(CRASH_AT_CLOCK + 1);
+    }
+}

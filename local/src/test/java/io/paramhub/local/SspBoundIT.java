@@ -1,0 +1,98 @@
+package io.paramhub.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.paramhub.avro.IterationTelemetry;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.SyncMode;
+import io.paramhub.local.registry.SchemaRegistryServer;
+import io.paramhub.local.testing.KafkaTestCluster;
+import io.paramhub.ml.DataSources;
+import io.paramhub.ml.LinearProblem;
+import io.paramhub.topology.TopicCatalog;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** SSP(s) lets a worker run ahead of the slowest live worker, but never by more than s clocks. */
+@Tag("integration")
+class SspBoundIT {
+
+    private static final int STALENESS = 2;
+
+    private static KafkaTestCluster kafka;
+    private static SchemaRegistryServer registry;
+
+    @BeforeAll
+    static void startCluster() {
+        kafka = KafkaTestCluster.start();
+        registry = SchemaRegistryServer.start(kafka.bootstrapServers(), "127.0.0.1", 0);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        registry.close();
+        kafka.close();
+    }
+
+    @Test
+    void shouldNeverLetAWorkerRunMoreThanStalenessClocksAheadOfTheSlowest(@TempDir final Path stateDir)
+        throws InterruptedException {
+        // given: worker-000 is slowed down after each iteration
+        final LinearProblem problem = DataSources.linearProblem(BspTrainingIT.DATASET);
+        final JobSpec spec = JobSpec.newBuilder(BspTrainingIT.linearJob("ssp-bound", 3, 4, 3))
+            .setSyncMode(SyncMode.SSP).setStaleness(STALENESS).build();
+        final LeadTracker leads = new LeadTracker(3);
+
+        // when
+        new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, stateDir)
+            .run(spec, problem.data(), leads);
+
+        // then
+        assertThat(leads.maxLead()).isLessThanOrEqualTo(STALENESS);
+        assertThat(leads.maxLead()).as("the fast workers did run ahead").isGreaterThanOrEqualTo(1);
+    }
+
+    /**
+     * From telemetry: when a worker finishes clock c, how far c is ahead of the clock the slowest
+     * other worker is working on (its last finished clock + 1).
+     */
+    private static final class LeadTracker implements RunListener {
+        private final int workers;
+        private final Map<String, Long> finished = new HashMap<>();
+        private long maxLead = Long.MIN_VALUE;
+
+        LeadTracker(final int workers) {
+            this.workers = workers;
+        }
+
+        @Override
+        public void onIteration(final IterationTelemetry telemetry) {
+            synchronized (this) {
+                finished.put(telemetry.getWorker(), telemetry.getClock());
+                if (finished.size() == workers) {
+                    final long slowestWorkingOn = finished.values().stream().mapToLong(Long::longValue).min()
+                        .orElseThrow() + 1;
+                    maxLead = Math.max(maxLead, telemetry.getClock() - slowestWorkingOn);
+                }
+            }
+            if ("worker-000".equals(telemetry.getWorker())) {
+                try {
+                    TimeUnit.MILLISECONDS.sleep(15);
+                } catch (final InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        synchronized long maxLead() {
+            return maxLead;
+        }
+    }
+}
