@@ -1,15 +1,18 @@
 package io.paramhub.aggregator;
 
+import io.paramhub.aggregator.http.ModelQueryServer;
 import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine;
@@ -58,6 +61,20 @@ public final class AggregatorApp implements Callable<Integer> {
         description = "Replication factor of created topics; -1 = the broker default (default: ${DEFAULT-VALUE}).")
     private short replicationFactor;
 
+    @Option(names = "--http-port", defaultValue = "8090",
+        description = "Port of the HTTP endpoint (GET /jobs/{job}/model, /health/live); 0 = any free port, "
+            + "-1 = none (default: ${DEFAULT-VALUE}).")
+    private int httpPort;
+
+    @Option(names = "--http-host", defaultValue = "0.0.0.0",
+        description = "Address the HTTP endpoint binds to (default: ${DEFAULT-VALUE}).")
+    private String httpHost;
+
+    @Option(names = "--advertised-host", defaultValue = "localhost",
+        description = "Host name other aggregator instances reach this one's HTTP endpoint at "
+            + "(Streams application.server) (default: ${DEFAULT-VALUE}).")
+    private String advertisedHost;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         final Properties props = new Properties();
@@ -74,21 +91,36 @@ public final class AggregatorApp implements Callable<Integer> {
             props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         }
         final TopicSetup setup = new TopicSetup(createTopics, shardPartitions, 4, replicationFactor);
-        final CountDownLatch stopped = new CountDownLatch(1);
+        final int port = httpPort == 0 ? freePort() : httpPort;
+        if (port > 0) {
+            props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertisedHost + ":" + port);
+        }
         final AggregatorRunner runner = AggregatorRunner.start(props, topicPrefix, setup);
-        runner.streams().setStateListener((now, before) -> {
-            if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.NOT_RUNNING) {
-                stopped.countDown();
-            }
-        });
+        final ModelQueryServer http = port > 0 ? ModelQueryServer.start(runner.streams(), httpHost, port) : null;
+        final CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (http != null) {
+                http.close();
+            }
             runner.close();
             stopped.countDown();
         }, "aggregator-shutdown"));
-        stopped.await();
-        final boolean failed = runner.streams().state() == KafkaStreams.State.ERROR;
-        runner.close();
-        return failed ? 1 : 0;
+        if (http != null) {
+            System.out.println("model query endpoint: http://" + advertisedHost + ":" + port + "/jobs/{job}/model");
+        }
+        while (!stopped.await(1, TimeUnit.SECONDS)) {
+            final KafkaStreams.State state = runner.streams().state();
+            if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING) {
+                return 1;
+            }
+        }
+        return 0;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
     }
 
     public static void main(final String[] args) {

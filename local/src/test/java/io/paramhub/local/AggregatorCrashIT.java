@@ -106,6 +106,7 @@ class AggregatorCrashIT {
             "--bootstrap-servers", kafka.bootstrapServers(),
             "--registry-url", registry.url(),
             "--state-dir", stateDir.toString(),
+            "--http-port", "0",
             "-Dsession.timeout.ms=6000"))
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
