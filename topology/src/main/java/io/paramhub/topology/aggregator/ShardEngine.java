@@ -95,6 +95,18 @@ final class ShardEngine {
         return progress(key, timestamp);
     }
 
+    /**
+     * A gradient shows its worker is alive; the store is written only when that moves the worker's
+     * last-seen time by a tenth of the session timeout, not on every gradient.
+     */
+    private void noteGradientSender(final String key, final JobSpec spec, final String worker, final long now) {
+        final ShardMembers current = members.get(key);
+        final Long seen = current == null ? null : current.getLastSeen().get(worker);
+        if (seen == null || now - seen > spec.getSessionTimeoutMs() / 10) {
+            recordSeen(key, worker, now, false);
+        }
+    }
+
     private void recordSeen(final String key, final String worker, final long timestamp, final boolean left) {
         final ShardMembers current = members.get(key);
         final Map<String, Long> seen = current == null ? new HashMap<>() : new HashMap<>(current.getLastSeen());
@@ -137,7 +149,7 @@ final class ShardEngine {
                 + ": staleness " + lag + " exceeds the bound " + bound);
         }
         metrics.staleness(Math.max(0, lag));
-        recordSeen(key, gradient.getWorker(), now, false);
+        noteGradientSender(key, spec, gradient.getWorker(), now);
         if (state.getStartedAt() == 0) {
             state = ShardState.newBuilder(state).setStartedAt(now).build();
             states.put(key, state);
