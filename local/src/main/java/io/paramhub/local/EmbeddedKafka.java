@@ -80,7 +80,9 @@ public final class EmbeddedKafka implements AutoCloseable {
         props.put("auto.create.topics.enable", "false");
         props.put("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));
         props.put("message.max.bytes", String.valueOf(8 * 1024 * 1024));
-        format(dataDir, props);
+        if (!Files.exists(dataDir.resolve("logs").resolve("meta.properties"))) {
+            format(dataDir, props);
+        }
         final KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
         server.startup();
         final String bootstrap = "127.0.0.1:" + brokerPort;
@@ -110,7 +112,7 @@ public final class EmbeddedKafka implements AutoCloseable {
                 props.store(out, "ParamHub embedded Kafka");
             }
             final ByteArrayOutputStream output = new ByteArrayOutputStream();
-            final int code = StorageTool.execute(new String[] {"format", "--standalone", "--ignore-formatted",
+            final int code = StorageTool.execute(new String[] {"format", "--standalone",
                 "-t", Uuid.randomUuid().toString(), "-c", config.toString()},
                 new PrintStream(output, true, StandardCharsets.UTF_8));
             if (code != 0) {
