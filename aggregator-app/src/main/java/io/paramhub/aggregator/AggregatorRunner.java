@@ -50,6 +50,8 @@ public final class AggregatorRunner implements AutoCloseable {
         requireSetting(props, StreamsProperties.SCHEMA_REGISTRY_URL);
         final SerdeFactory serdes = new SerdeFactory(registryConfig(props));
         final TopicCatalog topics = TopicCatalog.create(topicPrefix, serdes);
+        // where Streams' own error handlers (poison pills on jobs and membership) write their dead letters
+        props.put(StreamsProperties.DEAD_LETTER_TOPIC, topics.deadLetters().name());
         try (Admin admin = Admin.create(adminConfig(props))) {
             final TopicProvisioner provisioner = new TopicProvisioner(admin);
             if (topicSetup.create()) {
@@ -78,7 +80,9 @@ public final class AggregatorRunner implements AutoCloseable {
 
     @Override
     public void close() {
-        streams.close(CloseOptions.timeout(Duration.ofSeconds(30)));
+        // a deliberate stop leaves the group, so that the shards move to the other instances at once
+        streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
+            .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
     }
 
     private static void requireSetting(final Properties props, final String name) {

@@ -1,5 +1,7 @@
 package io.paramhub.topology;
 
+import io.paramhub.topology.errors.DeadLetterDeserializationHandler;
+import io.paramhub.topology.errors.DeadLetterProcessingHandler;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
@@ -11,11 +13,22 @@ import org.apache.kafka.streams.StreamsConfig;
  * <p>The defaults are those measured in KAFKA-LOCAL.md to make an exactly-once parameter-server
  * round cost milliseconds instead of a hundred: the Streams producer does not linger, the thread
  * polls for 1 ms, and it commits (so makes output visible) every 5 ms.
+ *
+ * <p>A record Streams cannot deserialize, or on which a processor throws unexpectedly, becomes a
+ * {@code DeadLetter} on the topic named by {@link #DEAD_LETTER_TOPIC} ({@link DeadLetterDeserializationHandler},
+ * {@link DeadLetterProcessingHandler}) instead of stopping the stream thread.
  */
 public final class StreamsProperties {
 
     /** Schema registry URL, read by our Avro serdes as Confluent's are. */
     public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
+
+    /**
+     * Topic ParamHub's Streams error handlers write {@code DeadLetter} records to, normally the app's
+     * {@code TopicCatalog.deadLetters()}. Not Kafka's {@code errors.dead.letter.queue.topic.name}: with that set,
+     * Kafka's default handlers would write raw, non-Avro records to it.
+     */
+    public static final String DEAD_LETTER_TOPIC = "paramhub.dead.letter.topic";
 
     private StreamsProperties() {
     }
@@ -31,6 +44,10 @@ public final class StreamsProperties {
         props.putIfAbsent(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         props.putIfAbsent(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
         props.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), 8 * 1024 * 1024);
+        props.putIfAbsent(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+            DeadLetterDeserializationHandler.class.getName());
+        props.putIfAbsent(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+            DeadLetterProcessingHandler.class.getName());
         return props;
     }
 }
