@@ -1,17 +1,16 @@
 package io.paramhub.local.registry;
 
+import io.paramhub.topology.TopicLayout;
+import io.paramhub.topology.TopicProvisioner;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -21,8 +20,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
@@ -97,20 +94,13 @@ final class SchemaLog implements AutoCloseable {
         InterruptedException {
         final int brokers = admin.describeCluster().nodes().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).size();
         final short replicas = (short) Math.min(3, brokers);
-        final NewTopic topic = new NewTopic(TOPIC, 1, replicas)
-            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
-        try {
-            admin.createTopics(List.of(topic)).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        final TopicProvisioner provisioner = new TopicProvisioner(admin);
+        if (!provisioner.ensure(List.of(TopicLayout.compacted(TOPIC, 1)), replicas).isEmpty()) {
             log.info("created topic: {}, replication factor: {}", TOPIC, replicas);
-        } catch (final ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw e;
-            }
         }
-        final TopicDescription description = admin.describeTopics(Set.of(TOPIC)).allTopicNames()
-            .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).get(TOPIC);
-        if (description.partitions().size() != 1) {
-            throw new IllegalStateException("topic " + TOPIC + " has " + description.partitions().size()
+        final int partitions = provisioner.commonPartitionCount(List.of(TOPIC));
+        if (partitions != 1) {
+            throw new IllegalStateException("topic " + TOPIC + " has " + partitions
                 + " partitions; the schema registry needs exactly 1 to keep the order of its records");
         }
     }
