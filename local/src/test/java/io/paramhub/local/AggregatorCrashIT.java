@@ -5,15 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.paramhub.aggregator.AggregatorApp;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
-import io.paramhub.local.registry.SchemaRegistryServer;
-import io.paramhub.local.testing.KafkaTestCluster;
-import io.paramhub.ml.BatchPlan;
-import io.paramhub.ml.DataSources;
 import io.paramhub.ml.LinearProblem;
-import io.paramhub.ml.LinearRegression;
-import io.paramhub.ml.ReferenceTrainer;
 import io.paramhub.topology.TopicCatalog;
-import io.paramhub.topology.jobs.JobSpecs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -21,8 +14,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,31 +24,17 @@ import org.junit.jupiter.api.io.TempDir;
  * end is bit-identical to the run without a crash.
  */
 @Tag("integration")
-class AggregatorCrashIT {
+class AggregatorCrashIT extends ClusterTestBase {
 
     private static final long KILL_AT_CLOCK = 80;
 
-    private static KafkaTestCluster kafka;
-    private static SchemaRegistryServer registry;
-
-    @BeforeAll
-    static void startCluster() {
-        kafka = KafkaTestCluster.start();
-        registry = SchemaRegistryServer.start(kafka.bootstrapServers(), "127.0.0.1", 0);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        registry.close();
-        kafka.close();
-    }
 
     @Test
     void shouldProduceTheSameModelBitForBitWhenTheAggregatorIsKilledMidRun(@TempDir final Path dir)
         throws Exception {
         // given
-        final LinearProblem problem = DataSources.linearProblem(BspTrainingIT.DATASET);
-        final JobSpec spec = BspTrainingIT.linearJob("crash-linear", 3, 4, 6);
+        final LinearProblem problem = LinearJobs.problem();
+        final JobSpec spec = LinearJobs.job("crash-linear", 3, 4, 6);
         final CountDownLatch reachedKillClock = new CountDownLatch(1);
         final RunListener watch = new RunListener() {
             @Override
@@ -91,11 +68,7 @@ class AggregatorCrashIT {
         }
 
         // then
-        final BatchPlan plan = new BatchPlan(problem.data().train().size(), spec.getGlobalBatch(), spec.getSeed());
-        final float[] reference = ReferenceTrainer.trainSharded(new LinearRegression(16), problem.data().train(),
-            plan, JobSpecs.optimizer(spec), JobSpecs.layout(spec), 3,
-            (long) plan.iterationsPerEpoch() * spec.getEpochs(), spec.getSeed());
-        assertThat(result.finalParameters()).containsExactly(reference);
+        assertThat(result.finalParameters()).containsExactly(LinearJobs.bspReference(spec, problem));
     }
 
     /** The aggregator app in a JVM of its own, so that it can be killed like a real process. */

@@ -6,24 +6,15 @@ import io.paramhub.aggregator.AggregatorRunner;
 import io.paramhub.aggregator.TopicSetup;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
-import io.paramhub.local.registry.SchemaRegistryServer;
-import io.paramhub.local.testing.KafkaTestCluster;
-import io.paramhub.ml.BatchPlan;
-import io.paramhub.ml.DataSources;
 import io.paramhub.ml.LinearProblem;
-import io.paramhub.ml.LinearRegression;
-import io.paramhub.ml.ReferenceTrainer;
 import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
-import io.paramhub.topology.jobs.JobSpecs;
 import java.nio.file.Path;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.streams.StreamsConfig;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,31 +24,17 @@ import org.junit.jupiter.api.io.TempDir;
  * stopped later hands all of them over; no update is lost or repeated: the BSP model is bit-identical.
  */
 @Tag("integration")
-class AggregatorScalingIT {
+class AggregatorScalingIT extends ClusterTestBase {
 
     private static final long ADD_AT_CLOCK = 40;
     private static final long REMOVE_AT_CLOCK = 100;
 
-    private static KafkaTestCluster kafka;
-    private static SchemaRegistryServer registry;
-
-    @BeforeAll
-    static void startCluster() {
-        kafka = KafkaTestCluster.start();
-        registry = SchemaRegistryServer.start(kafka.bootstrapServers(), "127.0.0.1", 0);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        registry.close();
-        kafka.close();
-    }
 
     @Test
     void shouldKeepTheModelBitIdenticalWhenInstancesJoinAndLeaveMidRun(@TempDir final Path dir) throws Exception {
         // given
-        final LinearProblem problem = DataSources.linearProblem(BspTrainingIT.DATASET);
-        final JobSpec spec = BspTrainingIT.linearJob("scaling-linear", 3, 4, 5);
+        final LinearProblem problem = LinearJobs.problem();
+        final JobSpec spec = LinearJobs.job("scaling-linear", 3, 4, 5);
         final CountDownLatch reachedAdd = new CountDownLatch(1);
         final CountDownLatch reachedRemove = new CountDownLatch(1);
         final RunListener watch = new RunListener() {
@@ -96,11 +73,7 @@ class AggregatorScalingIT {
         }
 
         // then
-        final BatchPlan plan = new BatchPlan(problem.data().train().size(), spec.getGlobalBatch(), spec.getSeed());
-        final float[] reference = ReferenceTrainer.trainSharded(new LinearRegression(16), problem.data().train(),
-            plan, JobSpecs.optimizer(spec), JobSpecs.layout(spec), 3,
-            (long) plan.iterationsPerEpoch() * spec.getEpochs(), spec.getSeed());
-        assertThat(result.finalParameters()).containsExactly(reference);
+        assertThat(result.finalParameters()).containsExactly(LinearJobs.bspReference(spec, problem));
     }
 
     private static Properties props(final Path stateDir) {

@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.SyncMode;
-import io.paramhub.local.registry.SchemaRegistryServer;
-import io.paramhub.local.testing.KafkaTestCluster;
-import io.paramhub.ml.DataSources;
 import io.paramhub.ml.Evaluation;
 import io.paramhub.ml.LinearProblem;
 import io.paramhub.ml.LinearRegression;
@@ -18,8 +15,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,26 +22,12 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /** A worker that dies mid-run: the others go on within a session timeout, and the worker comes back. */
 @Tag("integration")
-class MembershipIT {
+class MembershipIT extends ClusterTestBase {
 
     private static final long SESSION_TIMEOUT_MS = 2_000;
     private static final long CRASH_AT_CLOCK = 20;
     private static final String CRASHING_WORKER = "worker-002";
 
-    private static KafkaTestCluster kafka;
-    private static SchemaRegistryServer registry;
-
-    @BeforeAll
-    static void startCluster() {
-        kafka = KafkaTestCluster.start();
-        registry = SchemaRegistryServer.start(kafka.bootstrapServers(), "127.0.0.1", 0);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        registry.close();
-        kafka.close();
-    }
 
     @ParameterizedTest
     @EnumSource(value = SyncMode.class, names = {"BSP", "SSP"})
@@ -54,8 +35,8 @@ class MembershipIT {
                                                                    @TempDir final Path stateDir)
         throws InterruptedException {
         // given
-        final LinearProblem problem = DataSources.linearProblem(BspTrainingIT.DATASET);
-        final JobSpec spec = JobSpec.newBuilder(BspTrainingIT.linearJob("membership-" + mode, 3, 4, 8))
+        final LinearProblem problem = LinearJobs.problem();
+        final JobSpec spec = JobSpec.newBuilder(LinearJobs.job("membership-" + mode, 3, 4, 8))
             .setSyncMode(mode)
             .setStaleness(mode == SyncMode.SSP ? 2 : 0)
             .setSessionTimeoutMs(SESSION_TIMEOUT_MS)

@@ -8,8 +8,6 @@ import io.paramhub.aggregator.TopicSetup;
 import io.paramhub.aggregator.http.ModelQueryServer;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
-import io.paramhub.avro.OptimizerKind;
-import io.paramhub.avro.SyncMode;
 import io.paramhub.local.registry.SchemaRegistryServer;
 import io.paramhub.local.testing.KafkaTestCluster;
 import io.paramhub.ml.GradientSum;
@@ -34,7 +32,6 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -139,7 +136,7 @@ class ModelQueryIT {
     @Test
     void shouldServeEveryShardAtVersion0FromEitherInstanceWhenTheShardsLiveOnBoth() {
         // given
-        final JobSpec spec = linearJob("model-query-v0", WORKERS.size(), SHARDS, 1);
+        final JobSpec spec = LinearJobs.job("model-query-v0", WORKERS.size(), SHARDS, 1);
 
         // when
         JobSubmitter.submit(topics.jobs(), clientProperties(), spec);
@@ -167,7 +164,7 @@ class ModelQueryIT {
     @Test
     void shouldServeVersion1FromEitherInstanceWhenEveryWorkerSentClock0() {
         // given
-        final JobSpec spec = linearJob("model-query-v1", WORKERS.size(), SHARDS, 1);
+        final JobSpec spec = LinearJobs.job("model-query-v1", WORKERS.size(), SHARDS, 1);
         JobSubmitter.submit(topics.jobs(), clientProperties(), spec);
         completeModel(instances.get(0), spec, 0);
 
@@ -202,7 +199,7 @@ class ModelQueryIT {
     @Order(Integer.MAX_VALUE)
     void shouldServeEveryShardLocallyWhenTheOtherInstanceLeaves() {
         // given
-        final JobSpec spec = linearJob("model-query-failover", WORKERS.size(), SHARDS, 1);
+        final JobSpec spec = LinearJobs.job("model-query-failover", WORKERS.size(), SHARDS, 1);
         JobSubmitter.submit(topics.jobs(), clientProperties(), spec);
         final Instance survivor = instances.get(0);
         assertThat(servedBy(completeModel(survivor, spec, 0))).contains(instances.get(1).address());
@@ -338,29 +335,6 @@ class ModelQueryIT {
         final JsonObject copy = model.copy();
         copy.getJsonArray("shards").forEach(entry -> ((JsonObject) entry).remove("servedBy"));
         return copy;
-    }
-
-    /** A linear regression job on 16 inputs (17 parameters), as in {@code BspTrainingIT}. */
-    private static JobSpec linearJob(final String name, final int workers, final int shards, final int epochs) {
-        return JobSpec.newBuilder()
-            .setJob(name)
-            .setModel("linear")
-            .setDataset("linear:n=4096,d=16,noise=0.1,seed=7")
-            .setInputs(16)
-            .setOutputs(1)
-            .setParameters(17)
-            .setShards(shards)
-            .setSyncMode(SyncMode.BSP)
-            .setStaleness(0)
-            .setOptimizer(OptimizerKind.SGD)
-            .setLearningRate(0.01)
-            .setMomentum(0.9)
-            .setGlobalBatch(128)
-            .setExpectedWorkers(workers)
-            .setEpochs(epochs)
-            .setSeed(3)
-            .setCreatedAt(Instant.now())
-            .build();
     }
 
     private static Properties clientProperties() {

@@ -5,48 +5,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.SyncMode;
-import io.paramhub.local.registry.SchemaRegistryServer;
-import io.paramhub.local.testing.KafkaTestCluster;
-import io.paramhub.ml.DataSources;
 import io.paramhub.ml.LinearProblem;
 import io.paramhub.topology.TopicCatalog;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** SSP(s) lets a worker run ahead of the slowest live worker, but never by more than s clocks. */
 @Tag("integration")
-class SspBoundIT {
+class SspBoundIT extends ClusterTestBase {
 
     private static final int STALENESS = 2;
 
-    private static KafkaTestCluster kafka;
-    private static SchemaRegistryServer registry;
-
-    @BeforeAll
-    static void startCluster() {
-        kafka = KafkaTestCluster.start();
-        registry = SchemaRegistryServer.start(kafka.bootstrapServers(), "127.0.0.1", 0);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        registry.close();
-        kafka.close();
-    }
 
     @Test
     void shouldNeverLetAWorkerRunMoreThanStalenessClocksAheadOfTheSlowest(@TempDir final Path stateDir)
         throws InterruptedException {
         // given: worker-000 is slowed down after each iteration
-        final LinearProblem problem = DataSources.linearProblem(BspTrainingIT.DATASET);
-        final JobSpec spec = JobSpec.newBuilder(BspTrainingIT.linearJob("ssp-bound", 3, 4, 3))
+        final LinearProblem problem = LinearJobs.problem();
+        final JobSpec spec = JobSpec.newBuilder(LinearJobs.job("ssp-bound", 3, 4, 3))
             .setSyncMode(SyncMode.SSP).setStaleness(STALENESS).build();
         final LeadTracker leads = new LeadTracker(3);
 

@@ -4,6 +4,7 @@ import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ShardMembers;
 import io.paramhub.avro.ShardState;
+import io.paramhub.avro.WorkerStatus;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -67,8 +68,10 @@ public final class AggregatorTopology {
         topology.addSource("shard-membership-source", keys, topics.shardMembership().valueSerde().deserializer(),
             topics.shardMembership().name());
         topology.addSource("gradients-source", keys, new ByteArrayDeserializer(), topics.gradients().name());
-        topology.addProcessor(SHARD_PROCESSORS[0], () -> new ShardProcessors.JobStarter(metrics), "shard-jobs-source");
-        topology.addProcessor(SHARD_PROCESSORS[1], () -> new ShardProcessors.MemberTracker(metrics),
+        topology.addProcessor(SHARD_PROCESSORS[0],
+            () -> new ShardProcessors.Control<JobSpec>(metrics, ShardEngine::startJob), "shard-jobs-source");
+        topology.addProcessor(SHARD_PROCESSORS[1],
+            () -> new ShardProcessors.Control<WorkerStatus>(metrics, ShardEngine::memberEvent),
             "shard-membership-source");
         topology.addProcessor(SHARD_PROCESSORS[2], () -> new ShardProcessors.GradientAggregator(
             topics.gradients().valueSerde().deserializer(), metrics), "gradients-source");

@@ -2,9 +2,7 @@ package io.paramhub.topology.aggregator;
 
 import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.GradientShard;
-import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
-import io.paramhub.avro.WorkerStatus;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,39 +50,26 @@ final class ShardProcessors {
         }
     }
 
-    /** {@code shard-jobs} → starts the shard, publishes version 0. */
-    static final class JobStarter implements Processor<String, JobSpec, String, SpecificRecord> {
-        private final AggregatorMetrics metrics;
-        private ProcessorContext<String, SpecificRecord> context;
-        private ShardEngine engine;
-
-        JobStarter(final AggregatorMetrics metrics) {
-            this.metrics = metrics;
-        }
-
-        @Override
-        public void init(final ProcessorContext<String, SpecificRecord> context) {
-            this.context = context;
-            this.engine = engine(context, metrics);
-        }
-
-        @Override
-        public void process(final Record<String, JobSpec> record) {
-            if (record.value() != null) {
-                publish(context, engine.startJob(record.key(), record.value(), now(context, record.timestamp())),
-                    record.timestamp());
-            }
-        }
+    /** What a shard does with one record of a control topic; returns the model versions to publish. */
+    @FunctionalInterface
+    interface ControlStep<V> {
+        List<ModelShard> apply(ShardEngine engine, String key, V value, long now);
     }
 
-    /** {@code shard-membership} → the shard's live set; a departure may complete a clock. */
-    static final class MemberTracker implements Processor<String, WorkerStatus, String, SpecificRecord> {
+    /**
+     * {@code shard-jobs} → the shard starts and publishes version 0 ({@link ShardEngine#startJob});
+     * {@code shard-membership} → the shard's live set, where a departure may complete a clock
+     * ({@link ShardEngine#memberEvent}).
+     */
+    static final class Control<V> implements Processor<String, V, String, SpecificRecord> {
         private final AggregatorMetrics metrics;
+        private final ControlStep<V> step;
         private ProcessorContext<String, SpecificRecord> context;
         private ShardEngine engine;
 
-        MemberTracker(final AggregatorMetrics metrics) {
+        Control(final AggregatorMetrics metrics, final ControlStep<V> step) {
             this.metrics = metrics;
+            this.step = step;
         }
 
         @Override
@@ -94,9 +79,9 @@ final class ShardProcessors {
         }
 
         @Override
-        public void process(final Record<String, WorkerStatus> record) {
+        public void process(final Record<String, V> record) {
             if (record.value() != null) {
-                publish(context, engine.memberEvent(record.key(), record.value(), now(context, record.timestamp())),
+                publish(context, step.apply(engine, record.key(), record.value(), now(context, record.timestamp())),
                     record.timestamp());
             }
         }
