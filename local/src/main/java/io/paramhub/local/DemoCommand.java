@@ -9,11 +9,17 @@ import io.paramhub.ml.Models;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.worker.ComputeEmulation;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -27,6 +33,8 @@ import picocli.CommandLine.ParameterException;
         + "(or RMSE) after every epoch. Without --bootstrap-servers it starts a Kafka broker (KRaft) and a "
         + "schema registry inside this JVM.")
 final class DemoCommand implements Callable<Integer> {
+
+    private static final Pattern SLOWDOWN = Pattern.compile("(\\d+):(\\d+(?:\\.\\d+)?)(?:@(\\d+))?");
 
     @Spec
     private CommandSpec command;
@@ -82,6 +90,17 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", description = "Seed of initial parameters and batches (default: ${DEFAULT-VALUE}).")
     private long seed;
 
+    @Option(names = "--slowdown", paramLabel = "I:F[@CLOCK]",
+        description = "Emulate a slow worker: worker I computes F times slower (by sleeping), from CLOCK on "
+            + "(default 0). Repeatable.")
+    private List<String> slowdowns = List.of();
+
+    @Option(names = "--sample-cost-us", defaultValue = "0",
+        description = "Emulated compute cost: each sample costs at least this many microseconds on every worker, "
+            + "padded by sleeping, so that compute is heavy next to a Kafka round trip; 0 = the real cost only "
+            + "(default: ${DEFAULT-VALUE}).")
+    private long sampleCostMicros;
+
     @Option(names = "--job", description = "Job name (default: demo-<time>).")
     private String job;
 
@@ -109,20 +128,47 @@ final class DemoCommand implements Callable<Integer> {
         try (LocalCluster cluster = LocalCluster.startOrConnect(bootstrapServers, registryUrl)) {
             out.printf(Locale.ROOT, "Kafka at %s%s, schema registry at %s%n", cluster.bootstrapServers(),
                 cluster.embedded() ? " (embedded)" : "", cluster.registryUrl());
+            final WorkerTally tally = new WorkerTally();
             final TrainingRun.Result result = new TrainingRun(cluster.bootstrapServers(), cluster.registryUrl(),
-                topicPrefix, stateDir).run(spec, data, new ProgressPrinter(out, System.console() != null));
+                topicPrefix, stateDir).withEmulation(emulations())
+                .run(spec, data, RunListener.both(new ProgressPrinter(out, System.console() != null), tally));
             out.printf(Locale.ROOT, "%ndone: %d iterations of %d workers in %.1f s; final test %s %.4f; "
                     + "staleness max %.0f, p99 %.0f versions; dead letters %d%n", result.plan().iterations(), workers,
                 result.wallSeconds(), result.last().metric(), result.last().testMetric(), result.stalenessMax(),
                 result.stalenessP99(), result.deadLetters());
+            out.println("worker      iterations  samples/s  compute ms  wait ms  (per iteration, means)");
+            tally.totals().forEach((worker, totals) -> out.printf(Locale.ROOT, "%-10s  %10d  %9.0f  %10.2f  %7.2f%n",
+                worker, totals.iterations(), totals.speed(), totals.meanComputeMs(), totals.meanWaitMs()));
             if (report != null) {
-                RunReport.write(report, result);
+                RunReport.write(report, result, tally);
                 out.println("report written to " + report);
             }
         } finally {
             Directories.deleteRecursively(stateDir);
         }
         return 0;
+    }
+
+    /** {@code --slowdown} and {@code --sample-cost-us} as each worker's emulation. */
+    private Map<Integer, ComputeEmulation> emulations() {
+        final Map<Integer, ComputeEmulation> byWorker = new HashMap<>();
+        for (int index = 0; index < workers; index++) {
+            byWorker.put(index, new ComputeEmulation(1.0, 0, sampleCostMicros));
+        }
+        for (final String slowdown : slowdowns) {
+            final Matcher parsed = SLOWDOWN.matcher(slowdown);
+            if (!parsed.matches() || Integer.parseInt(parsed.group(1)) >= workers) {
+                throw new ParameterException(command.commandLine(), "--slowdown must be I:F[@CLOCK] with a worker "
+                    + "index I below " + workers + " and a factor F >= 1, e.g. 2:3 or 2:3@50; not " + slowdown);
+            }
+            final double factor = Double.parseDouble(parsed.group(2));
+            if (factor < 1) {
+                throw new ParameterException(command.commandLine(), "--slowdown factor must be >= 1: " + slowdown);
+            }
+            final long from = parsed.group(3) == null ? 0 : Long.parseLong(parsed.group(3));
+            byWorker.put(Integer.parseInt(parsed.group(1)), new ComputeEmulation(factor, from, sampleCostMicros));
+        }
+        return byWorker;
     }
 
     private SyncMode parseSync() {

@@ -15,4 +15,27 @@ public interface RunListener {
 
     default void onEpoch(final EpochResult epoch) {
     }
+
+    /** Tells {@code first}, then {@code second}. */
+    static RunListener both(final RunListener first, final RunListener second) {
+        return new RunListener() {
+            @Override
+            public void onStarted(final TrainingRun.Plan plan) {
+                first.onStarted(plan);
+                second.onStarted(plan);
+            }
+
+            @Override
+            public void onIteration(final IterationTelemetry telemetry) {
+                first.onIteration(telemetry);
+                second.onIteration(telemetry);
+            }
+
+            @Override
+            public void onEpoch(final EpochResult epoch) {
+                first.onEpoch(epoch);
+                second.onEpoch(epoch);
+            }
+        };
+    }
 }

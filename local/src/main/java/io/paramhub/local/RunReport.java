@@ -13,8 +13,8 @@ import java.util.Locale;
  * The JSON report of a run ({@code --report FILE}): {@code final_test_accuracy} (or
  * {@code final_test_rmse}), {@code epochs}, {@code iterations}, {@code workers},
  * {@code wall_seconds}, {@code sync}, the observed staleness of applied gradients in model versions
- * ({@code staleness_max}, {@code staleness_p99}), {@code dead_letters}, the job's settings and one
- * entry per epoch.
+ * ({@code staleness_max}, {@code staleness_p99}), {@code dead_letters}, the job's settings, one
+ * entry per worker (iterations, speed, mean compute and wait per iteration) and one per epoch.
  */
 final class RunReport {
 
@@ -23,7 +23,7 @@ final class RunReport {
     private RunReport() {
     }
 
-    static ObjectNode toJson(final TrainingRun.Result result) {
+    static ObjectNode toJson(final TrainingRun.Result result, final WorkerTally tally) {
         final JobSpec spec = result.plan().spec();
         final ObjectNode root = JSON.createObjectNode();
         root.put("job", spec.getJob());
@@ -44,6 +44,15 @@ final class RunReport {
         root.put("dead_letters", result.deadLetters());
         root.put("staleness_max", result.stalenessMax());
         root.put("staleness_p99", result.stalenessP99());
+        final ArrayNode workers = root.putArray("per_worker");
+        tally.totals().forEach((worker, totals) -> {
+            final ObjectNode node = workers.addObject();
+            node.put("worker", worker);
+            node.put("iterations", totals.iterations());
+            node.put("samples_per_compute_second", totals.speed());
+            node.put("compute_ms_mean", totals.meanComputeMs());
+            node.put("wait_ms_mean", totals.meanWaitMs());
+        });
         final ArrayNode epochs = root.putArray("per_epoch");
         for (final EpochResult epoch : result.epochs()) {
             final ObjectNode node = epochs.addObject();
@@ -56,11 +65,11 @@ final class RunReport {
         return root;
     }
 
-    static void write(final Path file, final TrainingRun.Result result) throws IOException {
+    static void write(final Path file, final TrainingRun.Result result, final WorkerTally tally) throws IOException {
         final Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             java.nio.file.Files.createDirectories(parent);
         }
-        JSON.writeValue(file.toFile(), toJson(result));
+        JSON.writeValue(file.toFile(), toJson(result, tally));
     }
 }

@@ -18,12 +18,14 @@ import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.client.ModelSnapshots;
 import io.paramhub.topology.client.TopicReader;
 import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.worker.ComputeEmulation;
 import io.paramhub.worker.Worker;
 import io.paramhub.worker.WorkerSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -67,30 +69,40 @@ public final class TrainingRun {
     private final Path stateDir;
     private final int aggregators;
     private final Duration workerRestartDelay;
+    private final Map<Integer, ComputeEmulation> emulations;
 
     public TrainingRun(final String bootstrapServers, final String registryUrl, final String topicPrefix,
                        final Path stateDir) {
-        this(bootstrapServers, registryUrl, topicPrefix, stateDir, 1, null);
+        this(bootstrapServers, registryUrl, topicPrefix, stateDir, 1, null, Map.of());
     }
 
     private TrainingRun(final String bootstrapServers, final String registryUrl, final String topicPrefix,
-                        final Path stateDir, final int aggregators, final Duration workerRestartDelay) {
+                        final Path stateDir, final int aggregators, final Duration workerRestartDelay,
+                        final Map<Integer, ComputeEmulation> emulations) {
         this.bootstrapServers = bootstrapServers;
         this.registryUrl = registryUrl;
         this.topicPrefix = topicPrefix;
         this.stateDir = stateDir;
         this.aggregators = aggregators;
         this.workerRestartDelay = workerRestartDelay;
+        this.emulations = Map.copyOf(emulations);
     }
 
     /** The same run with {@code count} aggregator instances in this JVM; 0 when one runs elsewhere. */
     public TrainingRun withAggregators(final int count) {
-        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, count, workerRestartDelay);
+        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, count, workerRestartDelay,
+            emulations);
     }
 
     /** The same run, restarting a worker that fails after {@code delay} (it rejoins at the current model). */
     public TrainingRun restartingFailedWorkersAfter(final Duration delay) {
-        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, delay);
+        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, delay, emulations);
+    }
+
+    /** The same run with emulated compute cost or slowdown for the workers of the given indices. */
+    public TrainingRun withEmulation(final Map<Integer, ComputeEmulation> byWorker) {
+        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, workerRestartDelay,
+            byWorker);
     }
 
     public Result run(final JobSpec spec, final TrainTest data, final RunListener listener)
@@ -116,7 +128,8 @@ public final class TrainingRun {
                     evaluate(plan, data, losses, listener, started, stop));
                 final List<Future<?>> workers = new ArrayList<>();
                 for (int index = 0; index < spec.getExpectedWorkers(); index++) {
-                    final WorkerSettings settings = WorkerSettings.of(spec.getJob(), index, spec.getExpectedWorkers());
+                    final WorkerSettings settings = WorkerSettings.of(spec.getJob(), index, spec.getExpectedWorkers())
+                        .withEmulation(emulations.getOrDefault(index, ComputeEmulation.NONE));
                     workers.add(threads.submit(() -> superviseWorker(settings, client, data, losses, listener)));
                 }
                 for (final Future<?> worker : workers) {

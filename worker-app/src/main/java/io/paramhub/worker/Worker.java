@@ -131,7 +131,7 @@ public final class Worker implements Runnable, AutoCloseable {
         final long computeStart = System.nanoTime();
         final double[] gradient = new double[spec.getParameters()];
         final double loss = plan.model().accumulateGradient(params, plan.train(), share, gradient);
-        final double computeMs = (System.nanoTime() - computeStart) / 1e6;
+        final double computeMs = emulateCompute((System.nanoTime() - computeStart) / 1e6, share.length, clock);
 
         publishGradient(producer, spec, plan.layout(), clock, baseVersions, share.length, loss, gradient);
         final IterationTelemetry telemetry = IterationTelemetry.newBuilder()
@@ -149,6 +149,21 @@ public final class Worker implements Runnable, AutoCloseable {
         send(producer, topics.telemetry(), ShardKeys.worker(spec.getJob(), settings.workerId()), telemetry);
         currentClock.set(clock + 1);
         listener.onIteration(telemetry);
+    }
+
+    /** Pads the compute time as {@link ComputeEmulation} says; returns the (emulated) compute time. */
+    private double emulateCompute(final double realMs, final int samples, final long clock) {
+        final double targetMs = settings.emulation().targetMs(realMs, samples, clock);
+        final long padNanos = (long) ((targetMs - realMs) * 1e6);
+        if (padNanos > 0) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(padNanos);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                stopping.set(true);
+            }
+        }
+        return targetMs;
     }
 
     /** Announces this worker every quarter session timeout, also while it computes or waits. */

@@ -45,6 +45,19 @@ public final class WorkerApp implements Callable<Integer> {
         description = "Seconds to wait for a model version before failing (default: ${DEFAULT-VALUE}).")
     private long modelTimeoutSeconds;
 
+    @Option(names = "--slowdown", defaultValue = "1",
+        description = "Emulated slowness: compute takes this many times longer, by sleeping (default: ${DEFAULT-VALUE}).")
+    private double slowdown;
+
+    @Option(names = "--slowdown-at", defaultValue = "0",
+        description = "Clock from which --slowdown applies (default: ${DEFAULT-VALUE}).")
+    private long slowdownAt;
+
+    @Option(names = "--sample-cost-us", defaultValue = "0",
+        description = "Emulated compute cost: each sample costs at least this many microseconds, padded by "
+            + "sleeping; 0 = the real cost only (default: ${DEFAULT-VALUE}).")
+    private long sampleCostMicros;
+
     @Option(names = "--config", description = "A properties file of Kafka client settings.")
     private Path configFile;
 
@@ -64,7 +77,7 @@ public final class WorkerApp implements Callable<Integer> {
         final TopicCatalog topics = TopicCatalog.create(topicPrefix, SerdeFactory.forRegistry(registryUrl));
         props.remove(StreamsProperties.SCHEMA_REGISTRY_URL);
         final WorkerSettings settings = new WorkerSettings(job, index, workers, Duration.ofSeconds(modelTimeoutSeconds),
-            Duration.ofSeconds(modelTimeoutSeconds));
+            Duration.ofSeconds(modelTimeoutSeconds), new ComputeEmulation(slowdown, slowdownAt, sampleCostMicros));
         final Worker worker = new Worker(settings, topics, props, Worker.loadFromSpec(), IterationListener.NONE);
         Runtime.getRuntime().addShutdownHook(new Thread(worker::close, "worker-shutdown"));
         worker.run();

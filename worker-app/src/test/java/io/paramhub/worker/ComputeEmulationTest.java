@@ -1,0 +1,40 @@
+package io.paramhub.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class ComputeEmulationTest {
+
+    @Test
+    void shouldLeaveTheRealCostAloneWhenNothingIsEmulated() {
+        // when
+        final double target = ComputeEmulation.NONE.targetMs(1.5, 32, 10);
+
+        // then
+        assertThat(target).isEqualTo(1.5);
+    }
+
+    @Test
+    void shouldPadToTheSampleCostAndSlowDownOnlyFromItsClock() {
+        // given: 500 us a sample, 3x slower from clock 50
+        final ComputeEmulation emulation = new ComputeEmulation(3.0, 50, 500);
+
+        // when
+        final double before = emulation.targetMs(1.0, 32, 49);
+        final double after = emulation.targetMs(1.0, 32, 50);
+        final double realAboveCost = emulation.targetMs(20.0, 32, 0);
+
+        // then
+        assertThat(before).isEqualTo(16.0);
+        assertThat(after).isEqualTo(48.0);
+        assertThat(realAboveCost).isEqualTo(20.0);
+    }
+
+    @Test
+    void shouldRefuseASpeedUp() {
+        assertThatThrownBy(() -> new ComputeEmulation(0.5, 0, 0))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("slowdown must be >= 1");
+    }
+}
