@@ -71,8 +71,8 @@ final class DemoCommand implements Callable<Integer> {
     private String sync;
 
     @Option(names = "--staleness", defaultValue = "3",
-        description = "SSP bound s: a worker starts clock c only when every live worker has finished c-s "
-            + "(default: ${DEFAULT-VALUE}).")
+        description = "SSP bound s: a worker starts clock c only when every live worker has finished the clocks "
+            + "before c-s (default: ${DEFAULT-VALUE}).")
     private int staleness;
 
     @Option(names = "--max-staleness", defaultValue = "-1",
@@ -113,6 +113,11 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--registry-url", description = "Use this schema registry instead of an embedded one.")
     private String registryUrl;
 
+    @Option(names = "--aggregators", defaultValue = "1",
+        description = "Aggregator instances to run in this JVM; 0 = use the aggregators already running on the "
+            + "cluster given by --bootstrap-servers (default: ${DEFAULT-VALUE}).")
+    private int aggregators;
+
     @Option(names = "--topic-prefix", defaultValue = TopicCatalog.DEFAULT_PREFIX,
         description = "Prefix of every topic name (default: ${DEFAULT-VALUE}).")
     private String topicPrefix;
@@ -120,6 +125,10 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final SyncMode syncMode = parseSync();
+        if (aggregators < 0 || aggregators == 0 && bootstrapServers == null) {
+            throw new ParameterException(command.commandLine(), "--aggregators must be >= 1, or 0 together with "
+                + "--bootstrap-servers of a cluster where aggregators already run");
+        }
         final PrintStream out = System.out;
         final String datasetSpec = dataset != null ? dataset : "linear".equals(model) ? "linear" : "fashion-mnist";
         final TrainTest data = DataSources.load(datasetSpec);
@@ -130,7 +139,7 @@ final class DemoCommand implements Callable<Integer> {
                 cluster.embedded() ? " (embedded)" : "", cluster.registryUrl());
             final WorkerTally tally = new WorkerTally();
             final TrainingRun.Result result = new TrainingRun(cluster.bootstrapServers(), cluster.registryUrl(),
-                topicPrefix, stateDir).withEmulation(emulations())
+                topicPrefix, stateDir).withAggregators(aggregators).withEmulation(emulations())
                 .run(spec, data, RunListener.both(new ProgressPrinter(out, System.console() != null), tally));
             out.printf(Locale.ROOT, "%ndone: %d iterations of %d workers in %.1f s; final test %s %.4f; "
                     + "staleness max %.0f, p99 %.0f versions; dead letters %d%n", result.plan().iterations(), workers,
