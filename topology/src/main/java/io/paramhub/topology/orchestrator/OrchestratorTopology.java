@@ -1,0 +1,71 @@
+package io.paramhub.topology.orchestrator;
+
+import io.paramhub.avro.IterationTelemetry;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.topology.SerdeFactory;
+import io.paramhub.topology.TopicCatalog;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The orchestrator: {@code telemetry} (key job/worker) → {@code commands} (key job/worker).
+ *
+ * <ol>
+ *   <li>{@code telemetry} is re-keyed by job and repartitioned through the internal topic
+ *   {@value #REPARTITION_NAME} ({@code <application.id>-telemetry-by-job-repartition}), so that one task
+ *   sees every worker of a job whatever the partition count of {@code telemetry}; a worker's records
+ *   keep their order, since they all go from one partition to one partition.</li>
+ *   <li>{@code planner} ({@link PlanningProcessor}) keeps each job's {@link JobState} in
+ *   {@value #JOB_STATE_STORE}: per worker, speed = samples per compute-second over its last
+ *   {@code window} iterations (a count-based sliding window: the sum of samples over the sum of compute
+ *   seconds of those iterations), reported threads and share, planned share and threads; per job, the
+ *   epoch and hysteresis state. Once per round it finds stragglers, plans ({@link Planner}) and, past
+ *   the hysteresis, emits one {@code ResourceCommand} per worker with the job's next epoch.</li>
+ *   <li>{@code jobs} feeds the global store {@value #JOB_SPEC_STORE}, which tells the planner how many
+ *   workers to wait for before the first plan.</li>
+ * </ol>
+ *
+ * <p>Every processor, store and internal topic is named; {@value #JOB_STATE_STORE} has a changelog and
+ * no cache.
+ */
+public final class OrchestratorTopology {
+
+    public static final String JOB_STATE_STORE = "orchestrator-job-store";
+    public static final String JOB_SPEC_STORE = "orchestrator-job-spec-store";
+    public static final String REPARTITION_NAME = "telemetry-by-job";
+    static final String PLANNER = "planner";
+
+    private OrchestratorTopology() {
+    }
+
+    public static Topology build(final TopicCatalog topics, final SerdeFactory serdes,
+                                 final OrchestratorSettings settings) {
+        final StreamsBuilder builder = new StreamsBuilder();
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JOB_STATE_STORE),
+            Serdes.String(), JobState.serde()).withCachingDisabled());
+
+        builder.stream(topics.telemetry().name(),
+                Consumed.with(Serdes.String(), topics.telemetry().valueSerde()).withName("telemetry-source"))
+            .selectKey((key, telemetry) -> telemetry == null ? key : telemetry.getJob(), Named.as("key-by-job"))
+            .repartition(Repartitioned.<String, IterationTelemetry>as(REPARTITION_NAME)
+                .withKeySerde(Serdes.String())
+                .withValueSerde(topics.telemetry().valueSerde()))
+            .process(() -> new PlanningProcessor(settings), Named.as(PLANNER), JOB_STATE_STORE)
+            .to(topics.commands().name(),
+                Produced.with(Serdes.String(), topics.commands().valueSerde()).withName("commands-sink"));
+
+        final Topology topology = builder.build();
+        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JOB_SPEC_STORE),
+                Serdes.String(), serdes.valueSerde(JobSpec.class)).withLoggingDisabled().withCachingDisabled(),
+            "jobs-source", new StringDeserializer(), topics.jobs().valueSerde().deserializer(), topics.jobs().name(),
+            "job-spec-loader", JobSpecLoader::new);
+        return topology;
+    }
+}

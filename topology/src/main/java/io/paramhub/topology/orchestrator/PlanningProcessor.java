@@ -1,0 +1,177 @@
+package io.paramhub.topology.orchestrator;
+
+import io.paramhub.avro.IterationTelemetry;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ResourceCommand;
+import io.paramhub.topology.ShardKeys;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Telemetry keyed by job → {@code ResourceCommand}s keyed {@code job/worker}, one per worker of each plan.
+ *
+ * <p>Each record updates its worker's speed window in the job's {@link JobState}. A job is evaluated
+ * once per <em>round</em>: when every expected worker has reported and the smallest clock among them
+ * (the round) has advanced. Expected workers are the job's {@code expectedWorkers} from the global
+ * {@code jobs} store, or, for a job not (yet) there, the workers seen so far. An evaluation plans
+ * ({@link Planner}) and issues the plan, with the next epoch, when
+ * <ul>
+ *   <li>there is a straggler, or a plan is already in effect (so a recovered straggler's shares are
+ *   rebalanced), and</li>
+ *   <li>the plan shortens the predicted iteration time by at least {@code minGain} plus a noise margin
+ *   (twice the largest relative standard error of the workers' windowed speeds, {@link JobState.Worker#noise()}),
+ *   so that speeds measured within their own noise do not look like a gain, and</li>
+ *   <li>it is the first plan, or the gain has held in {@code minInterval} consecutive rounds and at
+ *   least {@code minInterval} clocks have passed since the last plan (noise rarely persists that long).</li>
+ * </ul>
+ * The allocation "in effect" is the last plan's shares, or before any plan the shares workers report.
+ */
+final class PlanningProcessor implements Processor<String, IterationTelemetry, String, ResourceCommand> {
+
+    private static final Logger log = LoggerFactory.getLogger(PlanningProcessor.class);
+
+    /** Standard errors of the windowed speeds a gain must clear on top of {@code minGain}. */
+    static final double NOISE_MARGIN = 2.0;
+
+    private final OrchestratorSettings settings;
+    private ProcessorContext<String, ResourceCommand> context;
+    private KeyValueStore<String, JobState> states;
+    private KeyValueStore<String, JobSpec> specs;
+
+    PlanningProcessor(final OrchestratorSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public void init(final ProcessorContext<String, ResourceCommand> context) {
+        this.context = context;
+        this.states = context.getStateStore(OrchestratorTopology.JOB_STATE_STORE);
+        this.specs = context.getStateStore(OrchestratorTopology.JOB_SPEC_STORE);
+    }
+
+    @Override
+    public void process(final Record<String, IterationTelemetry> record) {
+        final IterationTelemetry telemetry = record.value();
+        if (telemetry == null) {
+            return;
+        }
+        final String job = telemetry.getJob();
+        final JobState stored = states.get(job);
+        final JobState state = stored != null ? stored : new JobState();
+        final JobState.Worker worker = state.worker(telemetry.getWorker());
+        if (telemetry.getClock() <= worker.lastClock) {
+            log.debug("old telemetry of {}/{} at clock {} ignored", job, telemetry.getWorker(), telemetry.getClock());
+            return;
+        }
+        worker.record(telemetry.getClock(), telemetry.getSamples(), telemetry.getComputeMs(), settings.window());
+        worker.threads = Math.max(1, telemetry.getThreads());
+        worker.share = telemetry.getBatchShare();
+        worker.appliedEpoch = telemetry.getCommandEpoch();
+
+        final long round = round(state, expectedWorkers(job, state));
+        if (round > state.lastEvaluatedRound) {
+            state.lastEvaluatedRound = round;
+            evaluate(job, state, round, record.timestamp());
+        }
+        states.put(job, state);
+    }
+
+    private int expectedWorkers(final String job, final JobState state) {
+        final JobSpec spec = specs.get(job);
+        return spec != null ? spec.getExpectedWorkers() : state.workers().size();
+    }
+
+    /** The smallest clock every expected worker has reported with a usable speed, or -1 before that. */
+    private static long round(final JobState state, final int expected) {
+        if (state.workers().size() < expected) {
+            return JobState.NONE;
+        }
+        long round = Long.MAX_VALUE;
+        for (final JobState.Worker w : state.workers().values()) {
+            if (!(w.speed > 0)) {
+                return JobState.NONE;
+            }
+            round = Math.min(round, w.lastClock);
+        }
+        return round;
+    }
+
+    private void evaluate(final String job, final JobState state, final long round, final long timestamp) {
+        final SortedMap<String, Double> speeds = new TreeMap<>();
+        final SortedMap<String, Integer> threads = new TreeMap<>();
+        final SortedMap<String, Double> shares = new TreeMap<>();
+        final boolean planned = state.workers().values().stream().noneMatch(w -> Double.isNaN(w.plannedShare));
+        state.workers().forEach((name, w) -> {
+            speeds.put(name, w.speed);
+            threads.put(name, w.threads);
+            shares.put(name, planned ? w.plannedShare
+                : w.share > 0 ? w.share : 1.0 / state.workers().size());
+        });
+        final Planner.Plan plan = Planner.plan(speeds, threads, shares, settings);
+        state.workers().forEach((name, w) -> w.straggler = plan.stragglers().contains(name));
+
+        final boolean first = state.epoch == JobState.NONE;
+        final double noise = state.workers().values().stream().mapToDouble(JobState.Worker::noise).max().orElse(0);
+        if ((first && plan.stragglers().isEmpty()) || plan.gain() < settings.minGain() + NOISE_MARGIN * noise) {
+            state.gainStreak = 0;
+            return;
+        }
+        state.gainStreak++;
+        final boolean due = first
+            || state.gainStreak >= settings.minInterval() && round - state.lastPlanRound >= settings.minInterval();
+        if (!due) {
+            return;
+        }
+        state.epoch++;
+        state.lastPlanRound = round;
+        state.gainStreak = 0;
+        final String reason = reason(plan);
+        log.info("job {} plan epoch {} at round {}: {}", job, state.epoch, round, reason);
+        final Map<String, Double> speedMap = new TreeMap<>(plan.speeds());
+        state.workers().forEach((name, w) -> {
+            w.plannedShare = plan.shares().get(name);
+            w.plannedThreads = plan.threads().get(name);
+            final ResourceCommand command = ResourceCommand.newBuilder()
+                .setJob(job)
+                .setWorker(name)
+                .setEpoch(state.epoch)
+                .setThreads(w.plannedThreads)
+                .setBatchShare(w.plannedShare)
+                .setReason(reason)
+                .setSpeeds(speedMap)
+                .setIssuedAt(Instant.ofEpochMilli(timestamp))
+                .build();
+            context.forward(new Record<>(ShardKeys.worker(job, name), command, timestamp));
+        });
+    }
+
+    static String reason(final Planner.Plan plan) {
+        final List<String> parts = new ArrayList<>();
+        for (final String slow : plan.stragglers()) {
+            parts.add(String.format(Locale.ROOT, "%s is a straggler: %.0f samples/s vs median %.0f",
+                slow, plan.speeds().get(slow), plan.median()));
+        }
+        if (plan.stragglers().isEmpty()) {
+            parts.add(String.format(Locale.ROOT, "no straggler: rebalancing to measured speeds (median %.0f samples/s)",
+                plan.median()));
+        }
+        plan.threadsAdded().forEach((worker, delta) -> {
+            if (delta != 0) {
+                parts.add(String.format(Locale.ROOT, "%s %+d thread%s", worker, delta, Math.abs(delta) == 1 ? "" : "s"));
+            }
+        });
+        parts.add(String.format(Locale.ROOT, "predicted iteration time -%.0f%%", 100 * plan.gain()));
+        return String.join("; ", parts);
+    }
+}

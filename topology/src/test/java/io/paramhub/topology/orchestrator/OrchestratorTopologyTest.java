@@ -1,0 +1,204 @@
+package io.paramhub.topology.orchestrator;
+
+import static io.paramhub.topology.orchestrator.OrchestratorTestBed.worker;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.paramhub.avro.ResourceCommand;
+import io.paramhub.topology.SerdeFactory;
+import io.paramhub.topology.TopicCatalog;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.kafka.streams.TopologyDescription;
+import org.junit.jupiter.api.Test;
+
+class OrchestratorTopologyTest {
+
+    private static final OrchestratorSettings DEFAULTS = OrchestratorSettings.defaults();
+
+    @Test
+    void shouldFlagStragglerAndCommandItWhenWorkerIsThreeTimesSlowerForOneWindow() {
+        try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS)) {
+            // given
+            bed.submit(4);
+
+            // when
+            for (int c = 0; c < DEFAULTS.window(); c++) {
+                bed.round(1000, 1000, 1000 / 3.0, 1000);
+            }
+
+            // then
+            assertThat(bed.state().workers().get(worker(2)).straggler()).isTrue();
+            assertThat(bed.state().workers().get(worker(0)).straggler()).isFalse();
+            assertThat(bed.issued).extracting(ResourceCommand::getWorker)
+                .containsExactlyInAnyOrder(worker(0), worker(1), worker(2), worker(3));
+            final ResourceCommand slow = bed.newest().get(worker(2));
+            assertThat(slow.getEpoch()).isZero();
+            assertThat(slow.getReason()).startsWith("worker-002 is a straggler: 333 samples/s vs median 1000");
+            assertThat(slow.getBatchShare()).isLessThan(bed.newest().get(worker(0)).getBatchShare());
+            assertThat(slow.getSpeeds()).containsKeys(worker(0), worker(1), worker(2), worker(3));
+        }
+    }
+
+    @Test
+    void shouldWaitForEveryExpectedWorkerWhenPlanningFirst() {
+        try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS)) {
+            // given
+            bed.submit(4);
+
+            // when
+            bed.send(worker(0), 300, 300, 1, 0.25, -1);
+            bed.send(worker(1), 300, 900, 1, 0.25, -1);
+            final List<ResourceCommand> beforeAll = bed.commands.readValuesToList();
+            bed.send(worker(2), 300, 300, 1, 0.25, -1);
+            bed.send(worker(3), 300, 300, 1, 0.25, -1);
+            final List<ResourceCommand> afterAll = bed.commands.readValuesToList();
+
+            // then
+            assertThat(beforeAll).isEmpty();
+            assertThat(afterAll).hasSize(4).allSatisfy(c -> assertThat(c.getEpoch()).isZero());
+        }
+    }
+
+    @Test
+    void shouldPlanSharesProportionalToMeasuredSpeedsWhenLoadLeverIsOn() {
+        try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS)) {
+            // given
+            final double[] speeds = {1000, 800, 500, 250};
+            bed.submit(4);
+
+            // when
+            for (int c = 0; c < 10; c++) {
+                bed.round(speeds);
+            }
+
+            // then
+            final double total = 1000 + 800 + 500 + 250;
+            final Map<String, ResourceCommand> newest = bed.newest();
+            for (int w = 0; w < speeds.length; w++) {
+                final double expected = speeds[w] / total;
+                assertThat(newest.get(worker(w)).getBatchShare()).isCloseTo(expected, within(0.05 * expected));
+            }
+            assertThat(newest.values().stream().mapToDouble(ResourceCommand::getBatchShare).sum())
+                .isCloseTo(1.0, within(1e-9));
+        }
+    }
+
+    @Test
+    void shouldIssueNoCommandWhenSpeedsStayWithinThreshold() {
+        try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS)) {
+            // given
+            bed.submit(4);
+            final Random random = new Random(11);
+
+            // when
+            for (int c = 0; c < 40; c++) {
+                bed.round(random, 0.03, 1000, 950, 900, 850);
+            }
+
+            // then
+            assertThat(bed.issued).isEmpty();
+            assertThat(bed.state().workers().values()).noneMatch(JobState.Worker::straggler);
+        }
+    }
+
+    @Test
+    void shouldNotFlapWhenSpeedsAreNoisyAroundThreshold() {
+        for (long seed = 1; seed <= 30; seed++) {
+            try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS)) {
+                // given a worker right at the threshold (20% below the median), every speed ±10% per iteration
+                bed.submit(4);
+                final Random random = new Random(seed);
+
+                // when
+                for (int c = 0; c < 50; c++) {
+                    bed.round(random, 0.10, 1000, 1000, 800, 1000);
+                }
+
+                // then
+                assertThat(bed.plans()).as("plans with seed %d", seed).isBetween(1L, 2L);
+            }
+        }
+    }
+
+    @Test
+    void shouldIncreaseEpochsStrictlyWhenPlansFollowChangingSpeeds() {
+        try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS)) {
+            // given
+            bed.submit(4);
+
+            // when
+            for (int c = 0; c < 10; c++) {
+                bed.round(1000, 1000, 300, 1000);
+            }
+            for (int c = 0; c < 10; c++) {
+                bed.round(1000, 250, 300, 1000);
+            }
+            for (int c = 0; c < 10; c++) {
+                bed.round(1000, 1000, 1000, 1000);
+            }
+
+            // then
+            assertThat(bed.plans()).isGreaterThanOrEqualTo(3);
+            long previous = -1;
+            for (int i = 0; i < bed.issued.size(); i += 4) {
+                final List<ResourceCommand> plan = bed.issued.subList(i, i + 4);
+                assertThat(plan).extracting(ResourceCommand::getEpoch).containsOnly(plan.get(0).getEpoch());
+                assertThat(plan.get(0).getEpoch()).isGreaterThan(previous);
+                previous = plan.get(0).getEpoch();
+            }
+            assertThat(bed.newest().values()).allSatisfy(c -> assertThat(c.getBatchShare()).isCloseTo(0.25, within(0.02)));
+        }
+    }
+
+    @Test
+    void shouldMoveThreadsToStragglerWhenBudgetIsFree() {
+        try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS.withThreadBudget(7))) {
+            // given
+            bed.submit(4);
+
+            // when
+            bed.round(1000, 1000, 1000 / 3.0, 1000);
+
+            // then
+            final ResourceCommand slow = bed.newest().get(worker(2));
+            assertThat(slow.getThreads()).isEqualTo(3);
+            assertThat(slow.getReason()).contains("worker-002 +2 threads");
+            assertThat(bed.newest().get(worker(0)).getThreads()).isEqualTo(1);
+            assertThat(slow.getBatchShare()).isCloseTo(0.25, within(0.01));
+        }
+    }
+
+    @Test
+    void shouldKeepSharesWhenOnlyResourceLeverIsOn() {
+        try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS.withLoadLever(false).withThreadBudget(8))) {
+            // given
+            bed.submit(4);
+
+            // when
+            bed.round(1000, 1000, 500, 1000);
+
+            // then
+            assertThat(bed.newest().values()).extracting(ResourceCommand::getBatchShare).containsOnly(0.25);
+            assertThat(bed.newest().get(worker(2)).getThreads()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void shouldNameEveryStoreAndProcessorWhenBuilt() {
+        // given
+        final SerdeFactory serdes = SerdeFactory.forRegistry("mock://orchestrator-naming");
+        final TopicCatalog topics = TopicCatalog.create(TopicCatalog.DEFAULT_PREFIX, serdes);
+
+        // when
+        final TopologyDescription description = OrchestratorTopology.build(topics, serdes, DEFAULTS).describe();
+
+        // then
+        assertThat(description.toString()).contains(OrchestratorTopology.JOB_STATE_STORE,
+            OrchestratorTopology.JOB_SPEC_STORE, OrchestratorTopology.REPARTITION_NAME + "-repartition", "planner",
+            "telemetry-source", "commands-sink", "job-spec-loader");
+        assertThat(description.toString()).doesNotContain("KSTREAM-", "KTABLE-");
+        assertThat(description.globalStores()).hasSize(1);
+    }
+}
