@@ -90,6 +90,10 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", description = "Seed of initial parameters and batches (default: ${DEFAULT-VALUE}).")
     private long seed;
 
+    @Option(names = "--threads", defaultValue = "1",
+        description = "Compute threads of each worker (default: ${DEFAULT-VALUE}).")
+    private int threads;
+
     @Option(names = "--slowdown", paramLabel = "I:F[@CLOCK]",
         description = "Emulate a slow worker: worker I computes F times slower (by sleeping), from CLOCK on "
             + "(default 0). Repeatable.")
@@ -140,6 +144,7 @@ final class DemoCommand implements Callable<Integer> {
             final WorkerTally tally = new WorkerTally();
             final TrainingRun.Result result = new TrainingRun(cluster.bootstrapServers(), cluster.registryUrl(),
                 topicPrefix, stateDir).withAggregators(aggregators).withEmulation(emulations())
+                .withWorkerThreads(threads)
                 .run(spec, data, RunListener.both(new ProgressPrinter(out, System.console() != null), tally));
             out.printf(Locale.ROOT, "%ndone: %d iterations of %d workers in %.1f s; final test %s %.4f; "
                     + "staleness max %.0f, p99 %.0f versions; dead letters %d%n", result.plan().iterations(), workers,

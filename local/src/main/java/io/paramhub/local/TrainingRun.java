@@ -70,15 +70,16 @@ public final class TrainingRun {
     private final int aggregators;
     private final Duration workerRestartDelay;
     private final Map<Integer, ComputeEmulation> emulations;
+    private final int workerThreads;
 
     public TrainingRun(final String bootstrapServers, final String registryUrl, final String topicPrefix,
                        final Path stateDir) {
-        this(bootstrapServers, registryUrl, topicPrefix, stateDir, 1, null, Map.of());
+        this(bootstrapServers, registryUrl, topicPrefix, stateDir, 1, null, Map.of(), 1);
     }
 
     private TrainingRun(final String bootstrapServers, final String registryUrl, final String topicPrefix,
                         final Path stateDir, final int aggregators, final Duration workerRestartDelay,
-                        final Map<Integer, ComputeEmulation> emulations) {
+                        final Map<Integer, ComputeEmulation> emulations, final int threads) {
         this.bootstrapServers = bootstrapServers;
         this.registryUrl = registryUrl;
         this.topicPrefix = topicPrefix;
@@ -86,23 +87,31 @@ public final class TrainingRun {
         this.aggregators = aggregators;
         this.workerRestartDelay = workerRestartDelay;
         this.emulations = Map.copyOf(emulations);
+        this.workerThreads = threads;
     }
 
     /** The same run with {@code count} aggregator instances in this JVM; 0 when one runs elsewhere. */
     public TrainingRun withAggregators(final int count) {
         return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, count, workerRestartDelay,
-            emulations);
+            emulations, workerThreads);
     }
 
     /** The same run, restarting a worker that fails after {@code delay} (it rejoins at the current model). */
     public TrainingRun restartingFailedWorkersAfter(final Duration delay) {
-        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, delay, emulations);
+        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, delay, emulations,
+            workerThreads);
     }
 
     /** The same run with emulated compute cost or slowdown for the workers of the given indices. */
     public TrainingRun withEmulation(final Map<Integer, ComputeEmulation> byWorker) {
         return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, workerRestartDelay,
-            byWorker);
+            byWorker, workerThreads);
+    }
+
+    /** The same run with {@code count} compute threads on every worker. */
+    public TrainingRun withWorkerThreads(final int count) {
+        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, workerRestartDelay,
+            emulations, count);
     }
 
     public Result run(final JobSpec spec, final TrainTest data, final RunListener listener)
@@ -129,7 +138,8 @@ public final class TrainingRun {
                 final List<Future<?>> workers = new ArrayList<>();
                 for (int index = 0; index < spec.getExpectedWorkers(); index++) {
                     final WorkerSettings settings = WorkerSettings.of(spec.getJob(), index, spec.getExpectedWorkers())
-                        .withEmulation(emulations.getOrDefault(index, ComputeEmulation.NONE));
+                        .withEmulation(emulations.getOrDefault(index, ComputeEmulation.NONE))
+                        .withThreads(workerThreads);
                     workers.add(threads.submit(() -> superviseWorker(settings, client, data, losses, listener)));
                 }
                 for (final Future<?> worker : workers) {

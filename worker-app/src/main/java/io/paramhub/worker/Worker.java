@@ -91,7 +91,8 @@ public final class Worker implements Runnable, AutoCloseable {
             (long) spec.getEpochs() * batches.iterationsPerEpoch(), staleness(spec));
         final ModelView view = new ModelView(spec.getJob(), spec.getShards());
 
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+        try (ParallelGradient compute = new ParallelGradient(settings.threads());
+             KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
                  ClientProperties.producer(clientProperties), new StringSerializer(), new ByteArraySerializer());
              TopicReader<String, ModelShard> models = new TopicReader<>(topics.model(), clientProperties)) {
             final long startClock = joinAt(models, view);
@@ -103,7 +104,7 @@ public final class Worker implements Runnable, AutoCloseable {
                 plan.clocks());
             try {
                 for (long clock = startClock; clock < plan.clocks() && !stopping.get(); clock++) {
-                    iterate(producer, models, view, plan, clock);
+                    iterate(producer, models, view, plan, compute, clock);
                 }
             } finally {
                 heartbeats.shutdownNow();
@@ -117,7 +118,7 @@ public final class Worker implements Runnable, AutoCloseable {
 
     /** One clock: wait for the model the sync mode requires, compute, publish gradient and telemetry. */
     private void iterate(final KafkaProducer<String, byte[]> producer, final TopicReader<String, ModelShard> models,
-                         final ModelView view, final Plan plan, final long clock) {
+                         final ModelView view, final Plan plan, final ParallelGradient compute, final long clock) {
         final JobSpec spec = plan.spec();
         final long waitStart = System.nanoTime();
         final boolean readOwnWrites = spec.getSyncMode() != SyncMode.BSP && clock > firstClock.get();
@@ -130,7 +131,7 @@ public final class Worker implements Runnable, AutoCloseable {
 
         final long computeStart = System.nanoTime();
         final double[] gradient = new double[spec.getParameters()];
-        final double loss = plan.model().accumulateGradient(params, plan.train(), share, gradient);
+        final double loss = compute.accumulate(plan.model(), params, plan.train(), share, gradient);
         final double computeMs = emulateCompute((System.nanoTime() - computeStart) / 1e6, share.length, clock);
 
         publishGradient(producer, spec, plan.layout(), clock, baseVersions, share.length, loss, gradient);
@@ -141,7 +142,7 @@ public final class Worker implements Runnable, AutoCloseable {
             .setSamples(share.length)
             .setComputeMs(computeMs)
             .setWaitMs(waitMs)
-            .setThreads(1)
+            .setThreads(compute.threads())
             .setBatchShare((double) share.length / spec.getGlobalBatch())
             .setLoss(loss)
             .setTimestamp(Instant.now())

@@ -45,6 +45,10 @@ public final class WorkerApp implements Callable<Integer> {
         description = "Seconds to wait for a model version before failing (default: ${DEFAULT-VALUE}).")
     private long modelTimeoutSeconds;
 
+    @Option(names = "--threads", defaultValue = "1",
+        description = "Compute threads for the gradient of each batch (default: ${DEFAULT-VALUE}).")
+    private int threads;
+
     @Option(names = "--slowdown", defaultValue = "1",
         description = "Emulated slowness: compute takes this many times longer, by sleeping (default: ${DEFAULT-VALUE}).")
     private double slowdown;
@@ -77,7 +81,8 @@ public final class WorkerApp implements Callable<Integer> {
         final TopicCatalog topics = TopicCatalog.create(topicPrefix, SerdeFactory.forRegistry(registryUrl));
         props.remove(StreamsProperties.SCHEMA_REGISTRY_URL);
         final WorkerSettings settings = new WorkerSettings(job, index, workers, Duration.ofSeconds(modelTimeoutSeconds),
-            Duration.ofSeconds(modelTimeoutSeconds), new ComputeEmulation(slowdown, slowdownAt, sampleCostMicros));
+            Duration.ofSeconds(modelTimeoutSeconds), new ComputeEmulation(slowdown, slowdownAt, sampleCostMicros),
+            threads);
         final Worker worker = new Worker(settings, topics, props, Worker.loadFromSpec(), IterationListener.NONE);
         Runtime.getRuntime().addShutdownHook(new Thread(worker::close, "worker-shutdown"));
         worker.run();

@@ -5,14 +5,18 @@ import java.time.Duration;
 /**
  * Who a worker is and how patient it is: the job, its index among {@code workers} (its share of
  * each batch is every {@code workers}-th sample from {@code index}), how long it waits for the job
- * and for each model version before giving up, and any emulated compute cost.
+ * and for each model version before giving up, any emulated compute cost, and how many compute
+ * threads it starts with.
  */
 public record WorkerSettings(String job, int index, int workers, Duration jobTimeout, Duration modelTimeout,
-                             ComputeEmulation emulation) {
+                             ComputeEmulation emulation, int threads) {
 
     public WorkerSettings {
         if (workers < 1) {
             throw new IllegalArgumentException("workers must be >= 1, not " + workers);
+        }
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be >= 1, not " + threads);
         }
         if (index < 0 || index >= workers) {
             throw new IllegalArgumentException("worker index must be in 0.." + (workers - 1) + ", not " + index);
@@ -21,12 +25,17 @@ public record WorkerSettings(String job, int index, int workers, Duration jobTim
 
     public static WorkerSettings of(final String job, final int index, final int workers) {
         return new WorkerSettings(job, index, workers, Duration.ofSeconds(60), Duration.ofSeconds(60),
-            ComputeEmulation.NONE);
+            ComputeEmulation.NONE, 1);
     }
 
     /** These settings with emulated compute cost and slowdown. */
     public WorkerSettings withEmulation(final ComputeEmulation computeEmulation) {
-        return new WorkerSettings(job, index, workers, jobTimeout, modelTimeout, computeEmulation);
+        return new WorkerSettings(job, index, workers, jobTimeout, modelTimeout, computeEmulation, threads);
+    }
+
+    /** These settings with {@code count} compute threads to start with. */
+    public WorkerSettings withThreads(final int count) {
+        return new WorkerSettings(job, index, workers, jobTimeout, modelTimeout, emulation, count);
     }
 
     /** The worker's id on every record: {@code worker-<index>}, zero-padded so ids sort like indices. */
