@@ -123,6 +123,9 @@ public final class Worker implements Runnable, AutoCloseable {
         final long waitStart = System.nanoTime();
         final boolean readOwnWrites = spec.getSyncMode() != SyncMode.BSP && clock > firstClock.get();
         awaitModel(models, view, clock - plan.staleness(), readOwnWrites ? clock : 0, clock);
+        if (stopping.get()) {
+            return;
+        }
         final double waitMs = (System.nanoTime() - waitStart) / 1e6;
         final float[] params = view.assemble(spec.getParameters());
         final long[] baseVersions = view.versions();
