@@ -1,12 +1,12 @@
 package io.paramhub.aggregator;
 
 import io.paramhub.aggregator.http.ModelQueryServer;
+import io.paramhub.launcher.ConfigFiles;
+import io.paramhub.launcher.TopicSetup;
 import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
@@ -77,13 +77,7 @@ public final class AggregatorApp implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        final Properties props = new Properties();
-        if (configFile != null) {
-            try (InputStream in = Files.newInputStream(configFile)) {
-                props.load(in);
-            }
-        }
-        props.putAll(overrides);
+        final Properties props = ConfigFiles.load(configFile, overrides);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(StreamsProperties.SCHEMA_REGISTRY_URL, registryUrl);
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);

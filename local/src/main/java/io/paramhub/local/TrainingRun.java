@@ -1,7 +1,7 @@
 package io.paramhub.local;
 
 import io.paramhub.aggregator.AggregatorRunner;
-import io.paramhub.aggregator.TopicSetup;
+import io.paramhub.launcher.TopicSetup;
 import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;

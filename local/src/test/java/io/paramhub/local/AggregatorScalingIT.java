@@ -3,7 +3,7 @@ package io.paramhub.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paramhub.aggregator.AggregatorRunner;
-import io.paramhub.aggregator.TopicSetup;
+import io.paramhub.launcher.TopicSetup;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.ml.LinearProblem;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.paramhub.aggregator.AggregatorRunner;
-import io.paramhub.aggregator.TopicSetup;
+import io.paramhub.launcher.TopicSetup;
 import io.paramhub.aggregator.http.ModelQueryServer;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;

@@ -1,4 +1,4 @@
-package io.paramhub.aggregator;
+package io.paramhub.launcher;
 
 import java.time.Duration;
 import java.util.ArrayDeque;

@@ -1,4 +1,4 @@
-package io.paramhub.aggregator;
+package io.paramhub.launcher;
 
 /**
  * Whether an app creates missing topics, and how: partitions of the shard-keyed topics

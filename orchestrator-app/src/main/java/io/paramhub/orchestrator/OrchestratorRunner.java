@@ -1,0 +1,49 @@
+package io.paramhub.orchestrator;
+
+import io.paramhub.launcher.StreamsAppLauncher;
+import io.paramhub.launcher.TopicSetup;
+import io.paramhub.topology.orchestrator.OrchestratorSettings;
+import io.paramhub.topology.orchestrator.OrchestratorTopology;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * Builds and runs the orchestrator topology: {@code telemetry} (and {@code jobs}, for the worker
+ * count) in, {@code commands} out.
+ */
+public final class OrchestratorRunner implements AutoCloseable {
+
+    public static final String DEFAULT_APPLICATION_ID = "paramhub-orchestrator";
+
+    private final KafkaStreams streams;
+
+    private OrchestratorRunner(final KafkaStreams streams) {
+        this.streams = streams;
+    }
+
+    /**
+     * Starts an orchestrator. {@code given} holds at least {@code bootstrap.servers} and
+     * {@code schema.registry.url}; anything else overrides ParamHub's Streams defaults.
+     */
+    public static OrchestratorRunner start(final Properties given, final String topicPrefix,
+                                           final TopicSetup topicSetup, final OrchestratorSettings settings) {
+        final StreamsAppLauncher.Prepared prepared = StreamsAppLauncher.prepare(DEFAULT_APPLICATION_ID, given,
+            topicPrefix, topicSetup, (provisioner, topics) -> provisioner.commonPartitionCount(
+                List.of(topics.telemetry().name())));
+        return new OrchestratorRunner(StreamsAppLauncher.start(prepared,
+            OrchestratorTopology.build(prepared.topics(), prepared.serdes(), settings)));
+    }
+
+    public KafkaStreams streams() {
+        return streams;
+    }
+
+    @Override
+    public void close() {
+        streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
+            .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+    }
+}
