@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
@@ -68,6 +70,26 @@ public final class StreamsAppLauncher {
         log.info("{} started against {}", prepared.properties().get(StreamsConfig.APPLICATION_ID_CONFIG),
             prepared.properties().get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG));
         return streams;
+    }
+
+    /**
+     * Blocks until SIGTERM (then runs {@code close}, which must close {@code streams}) or until
+     * {@code streams} stops by itself; returns the process exit code.
+     */
+    public static int runUntilStopped(final KafkaStreams streams, final Runnable close) throws InterruptedException {
+        final CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            close.run();
+            stopped.countDown();
+        }, "paramhub-shutdown"));
+        while (!stopped.await(1, TimeUnit.SECONDS)) {
+            final KafkaStreams.State state = streams.state();
+            if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING) {
+                log.error("Kafka Streams stopped in state {}", state);
+                return 1;
+            }
+        }
+        return 0;
     }
 
     private static void requireSetting(final Properties props, final String name) {
