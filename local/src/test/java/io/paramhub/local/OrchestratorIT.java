@@ -12,6 +12,9 @@ import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.worker.ComputeEmulation;
+import io.paramhub.ml.Evaluation;
+import io.paramhub.ml.LinearProblem;
+import io.paramhub.ml.LinearRegression;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -57,6 +60,91 @@ class OrchestratorIT extends ClusterTestBase {
         final Map<String, Double> speeds = command.getSpeeds();
         assertThat(speeds.get("worker-002") / speeds.get("worker-000")).isBetween(0.2, 0.45);
         assertThat(commandsFor("worker-000").get(0).getBatchShare()).isGreaterThan(1.0 / 3);
+    }
+
+    @Test
+    void shouldCutTheFastWorkersWaitAtTheBarrierWithoutChangingTheMaths(@TempDir final Path dir)
+        throws InterruptedException {
+        // given: compute dominates a Kafka round trip (3 ms a sample), worker-002 is 3x slower
+        final Map<Integer, ComputeEmulation> emulation = Map.of(
+            0, new ComputeEmulation(1.0, 0, 3_000), 1, new ComputeEmulation(1.0, 0, 3_000),
+            2, new ComputeEmulation(3.0, 0, 3_000));
+        final Properties props = new Properties();
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(StreamsProperties.SCHEMA_REGISTRY_URL, registry.url());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("orchestrator").toString());
+        final LinearProblem problem = LinearJobs.problem();
+        final WorkerTally without = new WorkerTally(3);
+        final WorkerTally with = new WorkerTally(3);
+
+        // when
+        new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, dir.resolve("a"))
+            .withEmulation(emulation).run(LinearJobs.job("unbalanced", 3, 4, 2), problem.data(), without);
+        final TrainingRun.Result balanced;
+        try (OrchestratorRunner orchestrator = OrchestratorRunner.start(props, TopicCatalog.DEFAULT_PREFIX,
+                 TopicSetup.defaults(), OrchestratorSettings.defaults())) {
+            balanced = new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX,
+                dir.resolve("b")).withEmulation(emulation)
+                .run(LinearJobs.job("balanced", 3, 4, 2), problem.data(), with);
+        }
+
+        // then: from the third iteration on, the fast workers wait at most a quarter as long
+        final double waitWithout = without.meanWait("worker-000", "worker-001");
+        final double waitWith = with.meanWait("worker-000", "worker-001");
+        org.slf4j.LoggerFactory.getLogger(OrchestratorIT.class).info(
+            "fast workers' mean wait per iteration from clock 3: {} ms without the orchestrator, {} ms with it",
+            String.format("%.1f", waitWithout), String.format("%.1f", waitWith));
+        assertThat(waitWith).as("fast workers' mean wait with the orchestrator (%.1f ms) vs without (%.1f ms)",
+            waitWith, waitWithout).isLessThanOrEqualTo(0.25 * waitWithout);
+        assertThat(with.appliedPlan()).as("workers applied a plan").isTrue();
+        // and the maths is the same: same batches, split differently
+        final double rmse = Evaluation.rmse(new LinearRegression(16), balanced.finalParameters(),
+            problem.data().train());
+        final double reference = Evaluation.rmse(new LinearRegression(16),
+            LinearJobs.bspReference(LinearJobs.job("reference", 3, 4, 2), problem), problem.data().train());
+        assertThat(rmse).isCloseTo(reference, org.assertj.core.api.Assertions.within(0.01 * reference));
+    }
+
+    /** Mean barrier wait per iteration of some workers, from the given clock on, and whether a plan was applied. */
+    private static final class WorkerTally implements RunListener {
+        private final long fromClock;
+        private final Map<String, double[]> waits = new java.util.concurrent.ConcurrentHashMap<>();
+        private volatile boolean appliedPlan;
+
+        WorkerTally(final long fromClock) {
+            this.fromClock = fromClock;
+        }
+
+        @Override
+        public void onIteration(final io.paramhub.avro.IterationTelemetry telemetry) {
+            if (telemetry.getCommandEpoch() >= 0) {
+                appliedPlan = true;
+            }
+            if (telemetry.getClock() >= fromClock) {
+                waits.computeIfAbsent(telemetry.getWorker(), worker -> new double[2]);
+                synchronized (waits) {
+                    final double[] sums = waits.get(telemetry.getWorker());
+                    sums[0] += telemetry.getWaitMs();
+                    sums[1]++;
+                }
+            }
+        }
+
+        double meanWait(final String... workers) {
+            double total = 0;
+            double count = 0;
+            synchronized (waits) {
+                for (final String worker : workers) {
+                    total += waits.get(worker)[0];
+                    count += waits.get(worker)[1];
+                }
+            }
+            return total / count;
+        }
+
+        boolean appliedPlan() {
+            return appliedPlan;
+        }
     }
 
     private static List<ResourceCommand> commandsFor(final String worker) {

@@ -1,5 +1,6 @@
 package io.paramhub.ml;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -87,6 +88,35 @@ public final class BatchPlan {
             share[i] = batch[worker + i * workers];
         }
         return share;
+    }
+
+    /**
+     * Worker {@code worker}'s contiguous chunk of {@code batch} when the workers' shares are
+     * {@code shares} (in worker order, any positive scale): chunk boundaries are the cumulative shares
+     * rounded to whole samples, so the chunks of all workers partition the batch exactly.
+     */
+    public static int[] contiguousShare(final int[] batch, final double[] shares, final int worker) {
+        if (worker < 0 || worker >= shares.length) {
+            throw new IllegalArgumentException("worker " + worker + " out of range [0, " + shares.length + ")");
+        }
+        double total = 0;
+        for (final double share : shares) {
+            if (!(share >= 0)) {
+                throw new IllegalArgumentException("shares must be >= 0: " + Arrays.toString(shares));
+            }
+            total += share;
+        }
+        if (!(total > 0)) {
+            throw new IllegalArgumentException("shares must not all be 0");
+        }
+        double before = 0;
+        for (int w = 0; w < worker; w++) {
+            before += shares[w];
+        }
+        final int lo = (int) Math.round(batch.length * before / total);
+        final int hi = worker == shares.length - 1 ? batch.length
+            : (int) Math.round(batch.length * (before + shares[worker]) / total);
+        return Arrays.copyOfRange(batch, lo, Math.max(lo, hi));
     }
 
     private int[] permutation(final int epoch) {

@@ -139,4 +139,24 @@ class BatchPlanTest {
         assertThatThrownBy(() -> new BatchPlan(10, 0, 1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new BatchPlan(10, 5, 1).batch(-1)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void shouldCutContiguousChunksSizedByShareThatPartitionTheBatch() {
+        // given
+        final int[] batch = java.util.stream.IntStream.range(100, 228).toArray();
+        final double[] shares = {0.4, 0.4, 0.2};
+
+        // when
+        final int[] first = BatchPlan.contiguousShare(batch, shares, 0);
+        final int[] second = BatchPlan.contiguousShare(batch, shares, 1);
+        final int[] third = BatchPlan.contiguousShare(batch, shares, 2);
+
+        // then
+        assertThat(first).hasSize(51).startsWith(100);
+        assertThat(second).hasSize(51).startsWith(151);
+        assertThat(third).hasSize(26).startsWith(202).endsWith(227);
+        final int[] joined = java.util.stream.IntStream.concat(java.util.stream.IntStream.concat(
+            java.util.Arrays.stream(first), java.util.Arrays.stream(second)), java.util.Arrays.stream(third)).toArray();
+        assertThat(joined).containsExactly(batch);
+    }
 }

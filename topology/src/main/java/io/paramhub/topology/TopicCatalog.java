@@ -13,9 +13,10 @@ import org.apache.kafka.common.serialization.Serdes;
 /**
  * Every topic ParamHub reads or writes, named with a common prefix ({@code paramhub.} by default).
  *
- * <p>{@code shard-jobs} and {@code shard-membership} are the aggregator's own: {@code jobs} and
- * {@code membership} fanned out to one record per shard, keyed and partitioned like {@code gradients},
- * so each shard's task learns its job and its live workers.
+ * <p>{@code shard-jobs}, {@code shard-membership} and {@code shard-commands} are the aggregator's own:
+ * {@code jobs} and {@code membership} fanned out to one record per shard, and {@code commands} to
+ * shard 0, keyed and partitioned like {@code gradients}, so each shard's task learns its job, its live
+ * workers and (shard 0) the orchestrator's plan.
  */
 public record TopicCatalog(
     String prefix,
@@ -27,7 +28,8 @@ public record TopicCatalog(
     Topic<String, WorkerStatus> membership,
     Topic<String, DeadLetter> deadLetters,
     Topic<String, JobSpec> shardJobs,
-    Topic<String, WorkerStatus> shardMembership) {
+    Topic<String, WorkerStatus> shardMembership,
+    Topic<String, ResourceCommand> shardCommands) {
 
     public static final String DEFAULT_PREFIX = "paramhub.";
 
@@ -42,7 +44,8 @@ public record TopicCatalog(
             new Topic<>(prefix + "membership", Serdes.String(), serdes.valueSerde(WorkerStatus.class)),
             new Topic<>(prefix + "dead-letters", Serdes.String(), serdes.valueSerde(DeadLetter.class)),
             new Topic<>(prefix + "shard-jobs", Serdes.String(), serdes.valueSerde(JobSpec.class)),
-            new Topic<>(prefix + "shard-membership", Serdes.String(), serdes.valueSerde(WorkerStatus.class)));
+            new Topic<>(prefix + "shard-membership", Serdes.String(), serdes.valueSerde(WorkerStatus.class)),
+            new Topic<>(prefix + "shard-commands", Serdes.String(), serdes.valueSerde(ResourceCommand.class)));
     }
 
     /** How each topic is laid out when {@link TopicProvisioner} creates it. */
@@ -53,15 +56,17 @@ public record TopicCatalog(
             TopicLayout.compacted(model.name(), shardPartitions),
             TopicLayout.compacted(shardJobs.name(), shardPartitions),
             TopicLayout.deleted(shardMembership.name(), shardPartitions),
+            TopicLayout.deleted(shardCommands.name(), shardPartitions),
             TopicLayout.deleted(telemetry.name(), otherPartitions),
-            TopicLayout.compacted(commands.name(), otherPartitions),
+            TopicLayout.compacted(commands.name(), 1),
             TopicLayout.compacted(membership.name(), 1),
             TopicLayout.deleted(deadLetters.name(), otherPartitions));
     }
 
     /** Topics that must have the same partition count, because one task reads a shard from each. */
     public List<String> coPartitioned() {
-        return List.of(gradients.name(), shardJobs.name(), shardMembership.name(), model.name());
+        return List.of(gradients.name(), shardJobs.name(), shardMembership.name(), shardCommands.name(),
+            model.name());
     }
 
     /**
@@ -69,6 +74,6 @@ public record TopicCatalog(
      * so that the task that knows a job also sees all of its workers.
      */
     public List<String> control() {
-        return List.of(jobs.name(), membership.name());
+        return List.of(jobs.name(), membership.name(), commands.name());
     }
 }

@@ -25,6 +25,7 @@ import io.paramhub.topology.jobs.JobSpecs;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -129,8 +130,11 @@ public final class Worker implements Runnable, AutoCloseable {
         final double waitMs = (System.nanoTime() - waitStart) / 1e6;
         final float[] params = view.assemble(spec.getParameters());
         final long[] baseVersions = view.versions();
-        final int[] share = BatchPlan.roundRobinShare(plan.batches().batch(clock), settings.index(),
-            settings.workers());
+        final double[] planned = plannedShares(spec, view);
+        final int[] batch = plan.batches().batch(clock);
+        final int[] share = planned == null
+            ? BatchPlan.roundRobinShare(batch, settings.index(), settings.workers())
+            : BatchPlan.contiguousShare(batch, planned, settings.index());
 
         final long computeStart = System.nanoTime();
         final double[] gradient = new double[spec.getParameters()];
@@ -147,12 +151,35 @@ public final class Worker implements Runnable, AutoCloseable {
             .setWaitMs(waitMs)
             .setThreads(compute.threads())
             .setBatchShare((double) share.length / spec.getGlobalBatch())
+            .setCommandEpoch(planned == null ? -1 : view.planEpoch())
             .setLoss(loss)
             .setTimestamp(Instant.now())
             .build();
         send(producer, topics.telemetry(), ShardKeys.worker(spec.getJob(), settings.workerId()), telemetry);
         currentClock.set(clock + 1);
         listener.onIteration(telemetry);
+    }
+
+    /**
+     * The orchestrator's shares for this clock, in worker order, or null for equal round-robin shares.
+     * Under BSP every worker reads shard 0's same version before a clock, so all cut the batch by the
+     * same plan; a plan must name exactly this job's workers. SSP and ASP workers, at different
+     * clocks, keep round-robin shares.
+     */
+    private double[] plannedShares(final JobSpec spec, final ModelView view) {
+        final Map<String, Double> shares = view.planShares();
+        if (spec.getSyncMode() != SyncMode.BSP || shares.size() != settings.workers()) {
+            return null;
+        }
+        final double[] ordered = new double[settings.workers()];
+        for (int index = 0; index < ordered.length; index++) {
+            final Double share = shares.get(WorkerSettings.workerId(index));
+            if (share == null) {
+                return null;
+            }
+            ordered[index] = share;
+        }
+        return ordered;
     }
 
     /** Pads the compute time as {@link ComputeEmulation} says; returns the (emulated) compute time. */

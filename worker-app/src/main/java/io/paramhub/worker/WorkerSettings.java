@@ -40,6 +40,11 @@ public record WorkerSettings(String job, int index, int workers, Duration jobTim
 
     /** The worker's id on every record: {@code worker-<index>}, zero-padded so ids sort like indices. */
     public String workerId() {
+        return workerId(index);
+    }
+
+    /** The id of the worker with {@code index}. */
+    public static String workerId(final int index) {
         return String.format("worker-%03d", index);
     }
 }

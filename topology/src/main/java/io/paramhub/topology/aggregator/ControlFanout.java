@@ -1,6 +1,7 @@
 package io.paramhub.topology.aggregator;
 
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ResourceCommand;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.topology.ShardKeys;
 import io.paramhub.topology.jobs.JobSpecs;
@@ -14,7 +15,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Fans {@code jobs} and {@code membership} out to one record per shard, keyed {@code job/shard}, for
- * {@code shard-jobs} and {@code shard-membership}: partitioned like {@code gradients}, so each
+ * {@code shard-jobs} and {@code shard-membership}, and {@code commands} to shard 0: partitioned like {@code gradients}, so each
  * shard's task learns its job and its workers. Both sources have one partition, so this task knows
  * every job (in {@code job-spec-store}) when its workers' records come.
  */
@@ -50,6 +51,29 @@ final class ControlFanout {
             specs.put(spec.getJob(), spec);
             for (int shard = 0; shard < spec.getShards(); shard++) {
                 context.forward(record.withKey(ShardKeys.shard(spec.getJob(), shard)));
+            }
+        }
+    }
+
+    /**
+     * {@code commands} → {@code shard-commands}, to shard 0 only: the plan rides with shard 0's model
+     * versions, so that every BSP worker computing clock c splits the batch by the same plan.
+     */
+    static final class Commands implements Processor<String, ResourceCommand, String, ResourceCommand> {
+        private ProcessorContext<String, ResourceCommand> context;
+        private KeyValueStore<String, JobSpec> specs;
+
+        @Override
+        public void init(final ProcessorContext<String, ResourceCommand> context) {
+            this.context = context;
+            this.specs = context.getStateStore(AggregatorTopology.JOB_SPEC_STORE);
+        }
+
+        @Override
+        public void process(final Record<String, ResourceCommand> record) {
+            final ResourceCommand command = record.value();
+            if (command != null && specs.get(command.getJob()) != null) {
+                context.forward(record.withKey(ShardKeys.shard(command.getJob(), 0)));
             }
         }
     }

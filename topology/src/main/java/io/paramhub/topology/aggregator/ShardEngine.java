@@ -4,6 +4,7 @@ import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
+import io.paramhub.avro.ResourceCommand;
 import io.paramhub.avro.ShardMembers;
 import io.paramhub.avro.ShardState;
 import io.paramhub.avro.SyncMode;
@@ -118,6 +119,30 @@ final class ShardEngine {
         }
         everSeen.add(worker);
         members.put(key, new ShardMembers(seen, new ArrayList<>(everSeen)));
+    }
+
+    /**
+     * Shard 0 keeps the orchestrator's plan: the commands of one epoch (one per worker) are gathered
+     * and, once every worker the plan names has its command, the plan is in force and rides with every
+     * model version published from then on. Nothing is published here: under BSP the next version,
+     * the one that starts the next clock, is the first to carry it, for every worker alike.
+     */
+    List<ModelShard> planEvent(final String key, final ResourceCommand command, final long now) {
+        final ShardState state = states.get(key);
+        if (state == null || command.getEpoch() <= state.getPlanEpoch() || command.getEpoch() < state.getPendingEpoch()) {
+            return List.of();
+        }
+        final Map<String, Double> pendingShares = command.getEpoch() == state.getPendingEpoch()
+            ? new HashMap<>(state.getPendingShares()) : new HashMap<>();
+        pendingShares.put(command.getWorker(), command.getBatchShare());
+        final ShardState.Builder next = ShardState.newBuilder(state)
+            .setPendingEpoch(command.getEpoch())
+            .setPendingShares(pendingShares);
+        if (pendingShares.keySet().containsAll(command.getSpeeds().keySet())) {
+            next.setShares(pendingShares).setPlanEpoch(command.getEpoch()).setPendingShares(Map.of());
+        }
+        states.put(key, next.build());
+        return List.of();
     }
 
     /** Takes one decoded gradient for shard {@code key}. */

@@ -68,6 +68,8 @@ final class ShardUpdate {
             .setVersion(state.getVersion())
             .setMinClock(state.getMinClock())
             .setClocks(state.getWorkerClocks())
+            .setShares(state.getShares())
+            .setPlanEpoch(state.getPlanEpoch())
             .setValues(state.getParams())
             .setUpdatedAt(now)
             .build();

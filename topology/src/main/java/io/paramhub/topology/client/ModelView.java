@@ -2,6 +2,7 @@ package io.paramhub.topology.client;
 
 import io.paramhub.avro.ModelShard;
 import io.paramhub.schemas.FloatPacking;
+import java.util.Map;
 
 /** The newest version seen of each shard of one job's model, assembled into one vector on demand. */
 public final class ModelView {
@@ -75,6 +76,16 @@ public final class ModelView {
             min = Math.min(min, shard.getClocks().getOrDefault(worker, 0L));
         }
         return min;
+    }
+
+    /** The orchestrator's batch shares carried by shard 0's newest version; empty when there are none. */
+    public Map<String, Double> planShares() {
+        return shards[0] == null ? Map.of() : shards[0].getShares();
+    }
+
+    /** Epoch of the plan {@link #planShares()} comes from, -1 when there is none. */
+    public long planEpoch() {
+        return shards[0] == null ? -1 : shards[0].getPlanEpoch();
     }
 
     /** Version of each shard, -1 where none has been seen. */

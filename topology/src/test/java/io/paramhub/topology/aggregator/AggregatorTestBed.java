@@ -5,6 +5,7 @@ import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.OptimizerKind;
+import io.paramhub.avro.ResourceCommand;
 import io.paramhub.avro.SyncMode;
 import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
@@ -38,6 +39,7 @@ final class AggregatorTestBed implements AutoCloseable {
     final TestInputTopic<String, JobSpec> jobs;
     final TestInputTopic<String, byte[]> gradients;
     final TestInputTopic<String, WorkerStatus> membership;
+    final TestInputTopic<String, ResourceCommand> commands;
     final AggregatorMetrics metrics = AggregatorMetrics.unregistered();
     final TestOutputTopic<String, ModelShard> model;
     final TestOutputTopic<String, DeadLetter> deadLetters;
@@ -56,6 +58,8 @@ final class AggregatorTestBed implements AutoCloseable {
         gradients = driver.createInputTopic(topics.gradients().name(), new StringSerializer(), new ByteArraySerializer());
         membership = driver.createInputTopic(topics.membership().name(), new StringSerializer(),
             topics.membership().valueSerde().serializer());
+        commands = driver.createInputTopic(topics.commands().name(), new StringSerializer(),
+            topics.commands().valueSerde().serializer());
         model = driver.createOutputTopic(topics.model().name(), new StringDeserializer(),
             topics.model().valueSerde().deserializer());
         deadLetters = driver.createOutputTopic(topics.deadLetters().name(), new StringDeserializer(),

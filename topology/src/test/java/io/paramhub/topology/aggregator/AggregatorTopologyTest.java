@@ -166,6 +166,7 @@ class AggregatorTopologyTest {
                 .extracting(node -> ((TopologyDescription.Source) node).topicSet())
                 .containsExactlyInAnyOrder(java.util.Set.of(bed.topics.shardJobs().name()),
                     java.util.Set.of(bed.topics.shardMembership().name()),
+                    java.util.Set.of(bed.topics.shardCommands().name()),
                     java.util.Set.of(bed.topics.gradients().name())));
         }
     }

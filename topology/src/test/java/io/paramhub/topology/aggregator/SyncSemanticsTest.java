@@ -163,4 +163,41 @@ class SyncSemanticsTest {
     private static ModelShard shard0(final List<ModelShard> models) {
         return models.stream().filter(model -> model.getShard() == 0).reduce((a, b) -> b).orElseThrow();
     }
+
+    @Test
+    void shouldPublishAPlanWithShardZeroOnlyOnceEveryWorkerHasItsCommandAndFromTheNextVersion() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given
+            bed.jobs.pipeInput(JOB, job(SyncMode.BSP, 0, 2), T0);
+            bed.models();
+
+            // when: the plan's two commands arrive, then clock 0 completes
+            bed.commands.pipeInput(JOB + "/worker-000", command("worker-000", 0.7), T0 + 1);
+            bed.send(at("worker-000", 0, 0), T0 + 2);
+            bed.commands.pipeInput(JOB + "/worker-001", command("worker-001", 0.3), T0 + 3);
+            bed.send(at("worker-001", 0, 0), T0 + 4);
+
+            // then
+            final List<ModelShard> models = bed.models();
+            final ModelShard first = shard0(models);
+            assertThat(first.getVersion()).isEqualTo(1);
+            assertThat(first.getPlanEpoch()).isEqualTo(4);
+            assertThat(first.getShares()).containsEntry("worker-000", 0.7).containsEntry("worker-001", 0.3);
+            assertThat(models).filteredOn(model -> model.getShard() == 1)
+                .allSatisfy(model -> assertThat(model.getShares()).isEmpty());
+        }
+    }
+
+    private static io.paramhub.avro.ResourceCommand command(final String worker, final double share) {
+        return io.paramhub.avro.ResourceCommand.newBuilder()
+            .setJob(JOB)
+            .setWorker(worker)
+            .setEpoch(4)
+            .setThreads(1)
+            .setBatchShare(share)
+            .setReason("test plan")
+            .setSpeeds(java.util.Map.of("worker-000", 700.0, "worker-001", 300.0))
+            .setIssuedAt(java.time.Instant.ofEpochMilli(T0))
+            .build();
+    }
 }
