@@ -9,6 +9,7 @@ import io.paramhub.ml.Models;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.worker.ComputeEmulation;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -90,6 +91,11 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42", description = "Seed of initial parameters and batches (default: ${DEFAULT-VALUE}).")
     private long seed;
 
+    @Option(names = "--policy", defaultValue = "none",
+        description = "paramhub: run the orchestrator, which gives stragglers smaller batch shares (under bsp); "
+            + "none: equal shares (default: ${DEFAULT-VALUE}).")
+    private String policy;
+
     @Option(names = "--threads", defaultValue = "1",
         description = "Compute threads of each worker (default: ${DEFAULT-VALUE}).")
     private int threads;
@@ -129,6 +135,10 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final SyncMode syncMode = parseSync();
+        if (!"paramhub".equals(policy) && !"none".equals(policy)) {
+            throw new ParameterException(command.commandLine(), "--policy must be paramhub or none, not " + policy);
+        }
+        final boolean orchestrated = "paramhub".equals(policy);
         if (aggregators < 0 || aggregators == 0 && bootstrapServers == null) {
             throw new ParameterException(command.commandLine(), "--aggregators must be >= 1, or 0 together with "
                 + "--bootstrap-servers of a cluster where aggregators already run");
@@ -145,14 +155,16 @@ final class DemoCommand implements Callable<Integer> {
             final TrainingRun.Result result = new TrainingRun(cluster.bootstrapServers(), cluster.registryUrl(),
                 topicPrefix, stateDir).withAggregators(aggregators).withEmulation(emulations())
                 .withWorkerThreads(threads)
+                .withOrchestrator(orchestrated ? OrchestratorSettings.defaults() : null)
                 .run(spec, data, RunListener.both(new ProgressPrinter(out, System.console() != null), tally));
             out.printf(Locale.ROOT, "%ndone: %d iterations of %d workers in %.1f s; final test %s %.4f; "
                     + "staleness max %.0f, p99 %.0f versions; dead letters %d%n", result.plan().iterations(), workers,
                 result.wallSeconds(), result.last().metric(), result.last().testMetric(), result.stalenessMax(),
                 result.stalenessP99(), result.deadLetters());
-            out.println("worker      iterations  samples/s  compute ms  wait ms  (per iteration, means)");
-            tally.totals().forEach((worker, totals) -> out.printf(Locale.ROOT, "%-10s  %10d  %9.0f  %10.2f  %7.2f%n",
-                worker, totals.iterations(), totals.speed(), totals.meanComputeMs(), totals.meanWaitMs()));
+            out.println("worker      iterations  samples/s  compute ms  wait ms  final share  (ms: means per iteration)");
+            tally.totals().forEach((worker, totals) -> out.printf(Locale.ROOT,
+                "%-10s  %10d  %9.0f  %10.2f  %7.2f  %11.3f%n", worker, totals.iterations(), totals.speed(),
+                totals.meanComputeMs(), totals.meanWaitMs(), totals.lastShare()));
             if (report != null) {
                 RunReport.write(report, result, tally);
                 out.println("report written to " + report);

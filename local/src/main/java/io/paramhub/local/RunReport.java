@@ -52,6 +52,7 @@ final class RunReport {
             node.put("samples_per_compute_second", totals.speed());
             node.put("compute_ms_mean", totals.meanComputeMs());
             node.put("wait_ms_mean", totals.meanWaitMs());
+            node.put("final_batch_share", totals.lastShare());
         });
         final ArrayNode epochs = root.putArray("per_epoch");
         for (final EpochResult epoch : result.epochs()) {

@@ -6,6 +6,7 @@ import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.ml.BatchPlan;
+import io.paramhub.orchestrator.OrchestratorRunner;
 import io.paramhub.ml.Evaluation;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.TrainTest;
@@ -18,6 +19,7 @@ import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.client.ModelSnapshots;
 import io.paramhub.topology.client.TopicReader;
 import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.worker.ComputeEmulation;
 import io.paramhub.worker.Worker;
 import io.paramhub.worker.WorkerSettings;
@@ -71,15 +73,17 @@ public final class TrainingRun {
     private final Duration workerRestartDelay;
     private final Map<Integer, ComputeEmulation> emulations;
     private final int workerThreads;
+    private final OrchestratorSettings orchestrator;
 
     public TrainingRun(final String bootstrapServers, final String registryUrl, final String topicPrefix,
                        final Path stateDir) {
-        this(bootstrapServers, registryUrl, topicPrefix, stateDir, 1, null, Map.of(), 1);
+        this(bootstrapServers, registryUrl, topicPrefix, stateDir, 1, null, Map.of(), 1, null);
     }
 
     private TrainingRun(final String bootstrapServers, final String registryUrl, final String topicPrefix,
                         final Path stateDir, final int aggregators, final Duration workerRestartDelay,
-                        final Map<Integer, ComputeEmulation> emulations, final int threads) {
+                        final Map<Integer, ComputeEmulation> emulations, final int threads,
+                        final OrchestratorSettings orchestrator) {
         this.bootstrapServers = bootstrapServers;
         this.registryUrl = registryUrl;
         this.topicPrefix = topicPrefix;
@@ -88,30 +92,37 @@ public final class TrainingRun {
         this.workerRestartDelay = workerRestartDelay;
         this.emulations = Map.copyOf(emulations);
         this.workerThreads = threads;
+        this.orchestrator = orchestrator;
     }
 
     /** The same run with {@code count} aggregator instances in this JVM; 0 when one runs elsewhere. */
     public TrainingRun withAggregators(final int count) {
         return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, count, workerRestartDelay,
-            emulations, workerThreads);
+            emulations, workerThreads, orchestrator);
     }
 
     /** The same run, restarting a worker that fails after {@code delay} (it rejoins at the current model). */
     public TrainingRun restartingFailedWorkersAfter(final Duration delay) {
         return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, delay, emulations,
-            workerThreads);
+            workerThreads, orchestrator);
     }
 
     /** The same run with emulated compute cost or slowdown for the workers of the given indices. */
     public TrainingRun withEmulation(final Map<Integer, ComputeEmulation> byWorker) {
         return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, workerRestartDelay,
-            byWorker, workerThreads);
+            byWorker, workerThreads, orchestrator);
     }
 
     /** The same run with {@code count} compute threads on every worker. */
     public TrainingRun withWorkerThreads(final int count) {
         return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, workerRestartDelay,
-            emulations, count);
+            emulations, count, orchestrator);
+    }
+
+    /** The same run with an orchestrator in this JVM, planning with {@code settings}. */
+    public TrainingRun withOrchestrator(final OrchestratorSettings settings) {
+        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, workerRestartDelay,
+            emulations, workerThreads, settings);
     }
 
     public Result run(final JobSpec spec, final TrainTest data, final RunListener listener)
@@ -126,6 +137,7 @@ public final class TrainingRun {
 
         final AggregatorMetrics metrics = AggregatorMetrics.unregistered();
         final List<AggregatorRunner> runners = startAggregators(metrics);
+        final OrchestratorRunner planner = orchestrator == null ? null : startOrchestrator();
         try {
             JobSubmitter.submit(topics().jobs(), client, spec);
             listener.onStarted(plan);
@@ -158,8 +170,17 @@ public final class TrainingRun {
                 threads.awaitTermination(30, TimeUnit.SECONDS);
             }
         } finally {
+            if (planner != null) {
+                planner.close();
+            }
             runners.forEach(AggregatorRunner::close);
         }
+    }
+
+    private OrchestratorRunner startOrchestrator() {
+        final Properties props = aggregatorProperties();
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("orchestrator").toString());
+        return OrchestratorRunner.start(props, topicPrefix, TopicSetup.defaults(), orchestrator);
     }
 
     private List<AggregatorRunner> startAggregators(final AggregatorMetrics metrics) {
