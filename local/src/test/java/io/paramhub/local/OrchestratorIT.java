@@ -7,6 +7,7 @@ import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ResourceCommand;
 import io.paramhub.launcher.TopicSetup;
 import io.paramhub.orchestrator.OrchestratorRunner;
+import io.paramhub.orchestrator.http.WorkersQueryServer;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
@@ -81,11 +82,14 @@ class OrchestratorIT extends ClusterTestBase {
         new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, dir.resolve("a"))
             .withEmulation(emulation).run(LinearJobs.job("unbalanced", 3, 4, 2), problem.data(), without);
         final TrainingRun.Result balanced;
+        final io.vertx.core.json.JsonObject workersView;
         try (OrchestratorRunner orchestrator = OrchestratorRunner.start(props, TopicCatalog.DEFAULT_PREFIX,
-                 TopicSetup.defaults(), OrchestratorSettings.defaults())) {
+                 TopicSetup.defaults(), OrchestratorSettings.defaults());
+             WorkersQueryServer http = WorkersQueryServer.start(orchestrator.streams(), "127.0.0.1", 0)) {
             balanced = new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX,
                 dir.resolve("b")).withEmulation(emulation)
                 .run(LinearJobs.job("balanced", 3, 4, 2), problem.data(), with);
+            workersView = getJson("http://127.0.0.1:" + http.port() + "/jobs/balanced/workers");
         }
 
         // then: from the third iteration on, the fast workers wait at most a quarter as long
@@ -97,6 +101,13 @@ class OrchestratorIT extends ClusterTestBase {
         assertThat(waitWith).as("fast workers' mean wait with the orchestrator (%.1f ms) vs without (%.1f ms)",
             waitWith, waitWithout).isLessThanOrEqualTo(0.25 * waitWithout);
         assertThat(with.appliedPlan()).as("workers applied a plan").isTrue();
+        // the orchestrator's endpoint shows the straggler and its smaller planned share
+        final io.vertx.core.json.JsonObject slow = workersView.getJsonArray("workers").stream()
+            .map(io.vertx.core.json.JsonObject.class::cast)
+            .filter(worker -> "worker-002".equals(worker.getString("worker"))).findFirst().orElseThrow();
+        assertThat(slow.getBoolean("straggler")).isTrue();
+        assertThat(slow.getDouble("plannedShare")).isLessThan(1.0 / 3);
+        assertThat(workersView.getLong("epoch")).isGreaterThanOrEqualTo(0);
         // and the maths is the same: same batches, split differently
         final double rmse = Evaluation.rmse(new LinearRegression(16), balanced.finalParameters(),
             problem.data().train());
@@ -144,6 +155,18 @@ class OrchestratorIT extends ClusterTestBase {
 
         boolean appliedPlan() {
             return appliedPlan;
+        }
+    }
+
+    private static io.vertx.core.json.JsonObject getJson(final String url) {
+        try {
+            final java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).GET().build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            return new io.vertx.core.json.JsonObject(response.body());
+        } catch (final java.io.IOException | InterruptedException e) {
+            throw new IllegalStateException("GET " + url + " failed", e);
         }
     }
 

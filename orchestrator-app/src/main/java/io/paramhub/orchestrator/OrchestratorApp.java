@@ -1,10 +1,13 @@
 package io.paramhub.orchestrator;
 
 import io.paramhub.launcher.StreamsAppLauncher;
+import io.paramhub.orchestrator.http.WorkersQueryServer;
 import io.paramhub.launcher.StreamsAppOptions;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import java.io.IOException;
+import java.util.Properties;
 import java.util.concurrent.Callable;
+import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -41,6 +44,20 @@ public final class OrchestratorApp implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     private int threadBudget;
 
+    @Option(names = "--http-port", defaultValue = "8091",
+        description = "Port of the HTTP endpoint (GET /jobs/{job}/workers, /health/live); -1 = none "
+            + "(default: ${DEFAULT-VALUE}).")
+    private int httpPort;
+
+    @Option(names = "--http-host", defaultValue = "0.0.0.0",
+        description = "Address the HTTP endpoint binds to (default: ${DEFAULT-VALUE}).")
+    private String httpHost;
+
+    @Option(names = "--advertised-host", defaultValue = "localhost",
+        description = "Host name other instances redirect to for this one's jobs (Streams application.server) "
+            + "(default: ${DEFAULT-VALUE}).")
+    private String advertisedHost;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         final OrchestratorSettings settings = OrchestratorSettings.defaults()
@@ -49,10 +66,20 @@ public final class OrchestratorApp implements Callable<Integer> {
             .withLoadLever(loadLever)
             .withResourceLever(resourceLever)
             .withThreadBudget(threadBudget);
-        final OrchestratorRunner runner = OrchestratorRunner.start(
-            options.properties(OrchestratorRunner.DEFAULT_APPLICATION_ID), options.topicPrefix(),
+        final Properties props = options.properties(OrchestratorRunner.DEFAULT_APPLICATION_ID);
+        if (httpPort > 0) {
+            props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertisedHost + ":" + httpPort);
+        }
+        final OrchestratorRunner runner = OrchestratorRunner.start(props, options.topicPrefix(),
             options.topicSetup(), settings);
-        return StreamsAppLauncher.runUntilStopped(runner.streams(), runner::close);
+        final WorkersQueryServer http = httpPort > 0 ? WorkersQueryServer.start(runner.streams(), httpHost, httpPort)
+            : null;
+        return StreamsAppLauncher.runUntilStopped(runner.streams(), () -> {
+            if (http != null) {
+                http.close();
+            }
+            runner.close();
+        });
     }
 
     public static void main(final String[] args) {

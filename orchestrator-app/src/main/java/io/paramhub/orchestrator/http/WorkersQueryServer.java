@@ -1,0 +1,168 @@
+package io.paramhub.orchestrator.http;
+
+import io.paramhub.topology.orchestrator.JobState;
+import io.paramhub.topology.orchestrator.OrchestratorTopology;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The orchestrator's HTTP endpoint: {@code GET /jobs/{job}/workers} answers each worker's speed,
+ * share, threads, straggler flag and last applied command epoch from {@code orchestrator-job-store}
+ * (interactive query); a job held by another instance is a 307 to it (its {@code application.server});
+ * 404 for an unknown job, 503 with {@code Retry-After} while Streams is not RUNNING.
+ * {@code GET /health/live} answers 200.
+ */
+public final class WorkersQueryServer implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(WorkersQueryServer.class);
+    private static final long TIMEOUT_SECONDS = 30;
+
+    private final Vertx vertx;
+    private final int port;
+
+    private WorkersQueryServer(final Vertx vertx, final int port) {
+        this.vertx = vertx;
+        this.port = port;
+    }
+
+    /** Starts the endpoint on {@code host}:{@code port} (0 = any free port); blocks until it listens. */
+    public static WorkersQueryServer start(final KafkaStreams streams, final String host, final int port) {
+        final Vertx vertx = Vertx.vertx();
+        final Endpoint endpoint = new Endpoint(streams, host, port);
+        try {
+            vertx.deployVerticle(endpoint).await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (final Exception e) {
+            vertx.close();
+            throw new IllegalStateException("cannot start the orchestrator's HTTP endpoint on " + host + ":" + port, e);
+        }
+        log.info("orchestrator endpoint listening on {}:{}", host, endpoint.server.actualPort());
+        return new WorkersQueryServer(vertx, endpoint.server.actualPort());
+    }
+
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public void close() {
+        try {
+            vertx.close().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (final Exception e) {
+            log.warn("orchestrator endpoint did not stop within {} s", TIMEOUT_SECONDS, e);
+        }
+    }
+
+    /** The one verticle: routes as method references; store reads off the event loop. */
+    private static final class Endpoint extends VerticleBase {
+        private final KafkaStreams streams;
+        private final String host;
+        private final int port;
+        private volatile HttpServer server;
+
+        Endpoint(final KafkaStreams streams, final String host, final int port) {
+            this.streams = streams;
+            this.host = host;
+            this.port = port;
+        }
+
+        @Override
+        public Future<?> start() {
+            final Router router = Router.router(vertx);
+            router.get("/health/live").handler(this::live);
+            router.get("/jobs/:job/workers").handler(this::workers);
+            return vertx.createHttpServer().requestHandler(router).listen(port, host)
+                .onSuccess(listening -> server = listening);
+        }
+
+        private void live(final RoutingContext context) {
+            json(context, 200, new JsonObject().put("status", "UP"));
+        }
+
+        private void workers(final RoutingContext context) {
+            final String job = context.pathParam("job");
+            vertx.executeBlocking(() -> answer(job), false).onComplete(done -> {
+                if (done.failed()) {
+                    json(context, 500, new JsonObject().put("error", String.valueOf(done.cause().getMessage())));
+                    return;
+                }
+                final Answer answer = done.result();
+                if (answer.redirect() != null) {
+                    context.response().setStatusCode(307)
+                        .putHeader("Location", answer.redirect() + context.request().uri()).end();
+                    return;
+                }
+                if (answer.status() == 503) {
+                    context.response().putHeader("Retry-After", "1");
+                }
+                json(context, answer.status(), answer.body());
+            });
+        }
+
+        private record Answer(int status, JsonObject body, String redirect) {
+        }
+
+        private Answer answer(final String job) {
+            if (streams.state() != KafkaStreams.State.RUNNING) {
+                return unavailable("Kafka Streams is " + streams.state());
+            }
+            final KeyQueryMetadata metadata = streams.queryMetadataForKey(OrchestratorTopology.JOB_STATE_STORE, job,
+                new StringSerializer());
+            final JobState state;
+            try {
+                // without application.server Streams knows no partition for the key: read every local one
+                final StoreQueryParameters<ReadOnlyKeyValueStore<String, JobState>> parameters = StoreQueryParameters
+                    .fromNameAndType(OrchestratorTopology.JOB_STATE_STORE, QueryableStoreTypes.keyValueStore());
+                final ReadOnlyKeyValueStore<String, JobState> store = streams.store(metadata.partition() < 0
+                    ? parameters : parameters.withPartition(metadata.partition()));
+                state = store.get(job);
+            } catch (final InvalidStateStoreException e) {
+                if (metadata.activeHost() != null && metadata.activeHost().port() > 0) {
+                    return new Answer(307, null, "http://" + metadata.activeHost().host() + ":"
+                        + metadata.activeHost().port());
+                }
+                return unavailable("the job's state is not queryable here: " + e.getMessage());
+            }
+            if (state == null) {
+                return new Answer(404, new JsonObject().put("error", "no telemetry of job " + job + " seen"), null);
+            }
+            final JsonArray workers = new JsonArray();
+            state.workers().forEach((worker, w) -> workers.add(new JsonObject()
+                .put("worker", worker)
+                .put("speed", w.speed())
+                .put("share", w.share())
+                .put("threads", w.threads())
+                .put("plannedShare", w.plannedShare())
+                .put("plannedThreads", w.plannedThreads())
+                .put("straggler", w.straggler())
+                .put("appliedEpoch", w.appliedEpoch())
+                .put("lastClock", w.lastClock())));
+            return new Answer(200, new JsonObject().put("job", job).put("epoch", state.epoch())
+                .put("workers", workers), null);
+        }
+
+        private static Answer unavailable(final String why) {
+            return new Answer(503, new JsonObject().put("error", why), null);
+        }
+
+        private static void json(final RoutingContext context, final int status, final JsonObject body) {
+            context.response().setStatusCode(status).putHeader("Content-Type", "application/json")
+                .end(body.encode());
+        }
+    }
+}
