@@ -1,5 +1,6 @@
 package io.paramhub.orchestrator;
 
+import io.paramhub.launcher.HttpOptions;
 import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.orchestrator.http.WorkersQueryServer;
 import io.paramhub.launcher.StreamsAppOptions;
@@ -7,7 +8,6 @@ import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import java.io.IOException;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -44,19 +44,8 @@ public final class OrchestratorApp implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     private int threadBudget;
 
-    @Option(names = "--http-port", defaultValue = "8091",
-        description = "Port of the HTTP endpoint (GET /jobs/{job}/workers, /health/live); -1 = none "
-            + "(default: ${DEFAULT-VALUE}).")
-    private int httpPort;
-
-    @Option(names = "--http-host", defaultValue = "0.0.0.0",
-        description = "Address the HTTP endpoint binds to (default: ${DEFAULT-VALUE}).")
-    private String httpHost;
-
-    @Option(names = "--advertised-host", defaultValue = "localhost",
-        description = "Host name other instances redirect to for this one's jobs (Streams application.server) "
-            + "(default: ${DEFAULT-VALUE}).")
-    private String advertisedHost;
+    @Mixin
+    private HttpOptions http;
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -67,16 +56,15 @@ public final class OrchestratorApp implements Callable<Integer> {
             .withResourceLever(resourceLever)
             .withThreadBudget(threadBudget);
         final Properties props = options.properties(OrchestratorRunner.DEFAULT_APPLICATION_ID);
-        if (httpPort > 0) {
-            props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertisedHost + ":" + httpPort);
-        }
+        final HttpOptions.Endpoint endpoint = http.endpoint(8091);
+        endpoint.advertise(props);
         final OrchestratorRunner runner = OrchestratorRunner.start(props, options.topicPrefix(),
             options.topicSetup(), settings);
-        final WorkersQueryServer http = httpPort > 0 ? WorkersQueryServer.start(runner.streams(), httpHost, httpPort)
-            : null;
+        final WorkersQueryServer server = endpoint.enabled()
+            ? WorkersQueryServer.start(runner.streams(), endpoint.bindHost(), endpoint.port()) : null;
         return StreamsAppLauncher.runUntilStopped(runner.streams(), () -> {
-            if (http != null) {
-                http.close();
+            if (server != null) {
+                server.close();
             }
             runner.close();
         });

@@ -158,9 +158,10 @@ final class ShardEngine {
             return new Outcome(List.of(), invalid);
         }
         final long appliedClocks = state.getWorkerClocks().getOrDefault(gradient.getWorker(), 0L);
-        if (gradient.getClock() < appliedClocks || pending.contains(gradient)) {
+        final boolean buffered = gradient.getClock() >= appliedClocks && pending.contains(gradient);
+        if (gradient.getClock() < appliedClocks || buffered) {
             return Outcome.rejected(DeadLetterReason.DUPLICATE, "clock " + gradient.getClock() + " of worker "
-                + gradient.getWorker() + " is already " + (pending.contains(gradient) ? "buffered" : "applied"));
+                + gradient.getWorker() + " is already " + (buffered ? "buffered" : "applied"));
         }
         final long lag = state.getVersion() - gradient.getBaseVersion();
         final long bound = StalenessBound.of(spec);
