@@ -21,12 +21,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Exactly once across a crash: the aggregator runs in its own JVM, is killed with SIGKILL mid-run
  * and restarted on an empty state directory (so it restores from changelogs); the BSP model at the
- * end is bit-identical to the run without a crash.
+ * end is bit-identical to the run without a crash. The outage is longer than the job's session
+ * timeout, so this also checks that no worker is taken for dead while the aggregator catches up.
  */
 @Tag("integration")
 class AggregatorCrashIT extends ClusterTestBase {
 
     private static final long KILL_AT_CLOCK = 80;
+    private static final long SESSION_TIMEOUT_MS = 3_000;
 
 
     @Test
@@ -34,7 +36,11 @@ class AggregatorCrashIT extends ClusterTestBase {
         throws Exception {
         // given
         final LinearProblem problem = LinearJobs.problem();
-        final JobSpec spec = LinearJobs.job("crash-linear", 3, 4, 6);
+        // a session timeout well under the outage (the dead member's 6 s consumer session, a JVM start,
+        // a restore), so the restarted aggregator reads gradients stamped after every worker's last
+        // heartbeat it knows of: it must wait for the heartbeats, not declare the workers dead
+        final JobSpec spec = JobSpec.newBuilder(LinearJobs.job("crash-linear", 3, 4, 6))
+            .setSessionTimeoutMs(SESSION_TIMEOUT_MS).build();
         final CountDownLatch reachedKillClock = new CountDownLatch(1);
         final RunListener watch = new RunListener() {
             @Override

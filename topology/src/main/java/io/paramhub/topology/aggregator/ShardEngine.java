@@ -41,7 +41,11 @@ import org.slf4j.LoggerFactory;
  *   <li>All: a gradient whose base version lags the shard by more than {@link StalenessBound} is
  *   {@code STALE}; one of a clock already applied or buffered for its worker is {@code DUPLICATE}.</li>
  * </ul>
- * Time is stream time (record timestamps), so a replay of the same records decides the same way.
+ * Time is record time, so a replay of the same records decides the same way. Liveness is judged by
+ * the shard's heartbeat clock, the newest membership timestamp it has read, and not by stream time:
+ * after an outage the {@code gradients} partition can run far ahead of the heartbeats still coming
+ * through the membership fan-out, and stream time would then find every worker but the first
+ * sender silent and apply a BSP clock without them.
  */
 final class ShardEngine {
 
@@ -90,9 +94,14 @@ final class ShardEngine {
         return publish(spec, initial, now);
     }
 
-    /** Records a worker joining, beating or leaving; a departure may complete a BSP clock. */
+    /**
+     * Records a worker joining, beating or leaving. The record's timestamp advances the shard's
+     * heartbeat clock, and workers silent for a session timeout by that clock leave the live set; a
+     * departure may complete a BSP clock.
+     */
     List<ModelShard> memberEvent(final String key, final WorkerStatus status, final long timestamp) {
-        recordSeen(key, status.getWorker(), timestamp, status.getState() == WorkerState.LEFT);
+        recordSeen(key, status.getWorker(), timestamp, status.getState() == WorkerState.LEFT, true);
+        expireSilent(key);
         return progress(key, timestamp);
     }
 
@@ -104,12 +113,14 @@ final class ShardEngine {
         final ShardMembers current = members.get(key);
         final Long seen = current == null ? null : current.getLastSeen().get(worker);
         if (seen == null || now - seen > spec.getSessionTimeoutMs() / 10) {
-            recordSeen(key, worker, now, false);
+            recordSeen(key, worker, now, false, false);
         }
     }
 
-    private void recordSeen(final String key, final String worker, final long timestamp, final boolean left) {
+    private void recordSeen(final String key, final String worker, final long timestamp, final boolean left,
+                            final boolean fromMembership) {
         final ShardMembers current = members.get(key);
+        final long heartbeatTime = current == null ? 0 : current.getHeartbeatTime();
         final Map<String, Long> seen = current == null ? new HashMap<>() : new HashMap<>(current.getLastSeen());
         final Set<String> everSeen = current == null ? new TreeSet<>() : new TreeSet<>(current.getEverSeen());
         if (left) {
@@ -118,7 +129,8 @@ final class ShardEngine {
             seen.merge(worker, timestamp, Math::max);
         }
         everSeen.add(worker);
-        members.put(key, new ShardMembers(seen, new ArrayList<>(everSeen)));
+        members.put(key, new ShardMembers(seen, new ArrayList<>(everSeen),
+            fromMembership ? Math.max(heartbeatTime, timestamp) : heartbeatTime));
     }
 
     /**
@@ -187,32 +199,21 @@ final class ShardEngine {
         return new Outcome(applyOnArrival(key, spec, state, gradient, now), Optional.empty());
     }
 
-    /** Drops workers silent past the session timeout from every shard of this task; returns what that unblocks. */
-    List<ModelShard> expire(final long now) {
-        final List<String> keys = new ArrayList<>();
-        try (KeyValueIterator<String, ShardMembers> all = members.all()) {
-            while (all.hasNext()) {
-                keys.add(all.next().key);
-            }
+    /** Drops the workers silent for a session timeout, by the shard's heartbeat clock, from its live set. */
+    private void expireSilent(final String key) {
+        final JobSpec spec = jobs.get(key);
+        final ShardMembers current = members.get(key);
+        if (spec == null || current == null) {
+            return;
         }
-        final List<ModelShard> published = new ArrayList<>();
-        for (final String key : keys) {
-            final JobSpec spec = jobs.get(key);
-            final ShardMembers current = members.get(key);
-            if (spec == null || current == null) {
-                continue;
-            }
-            final Set<String> live = Liveness.live(current, spec, now);
-            if (live.size() < current.getLastSeen().size()) {
-                final Map<String, Long> kept = new HashMap<>(current.getLastSeen());
-                kept.keySet().retainAll(live);
-                log.warn("job {}: worker(s) {} silent for over {} ms, no longer live at shard {}", spec.getJob(),
-                    difference(current.getLastSeen().keySet(), live), spec.getSessionTimeoutMs(), shardOf(key));
-                members.put(key, new ShardMembers(kept, current.getEverSeen()));
-                published.addAll(progress(key, now));
-            }
+        final Set<String> live = Liveness.live(current, spec);
+        if (live.size() < current.getLastSeen().size()) {
+            final Map<String, Long> kept = new HashMap<>(current.getLastSeen());
+            kept.keySet().retainAll(live);
+            log.warn("job {}: worker(s) {} silent for over {} ms, no longer live at shard {}", spec.getJob(),
+                difference(current.getLastSeen().keySet(), live), spec.getSessionTimeoutMs(), shardOf(key));
+            members.put(key, ShardMembers.newBuilder(current).setLastSeen(kept).build());
         }
-        return published;
     }
 
     /** BSP: applies every complete clock. SSP/ASP: republishes when the live set moved {@code minClock}. */
@@ -277,7 +278,7 @@ final class ShardEngine {
         if (startGrace && everSeen.size() < spec.getExpectedWorkers()) {
             return false;
         }
-        return contributors.containsAll(Liveness.live(known, spec, now));
+        return contributors.containsAll(Liveness.live(known, spec));
     }
 
     private List<ModelShard> applyOnArrival(final String key, final JobSpec spec, final ShardState state,
@@ -299,7 +300,7 @@ final class ShardEngine {
 
     /** Smallest next clock among live workers (one not yet heard from at this shard counts at the current minClock); never decreases. */
     private long minClock(final String key, final JobSpec spec, final ShardState state, final long now) {
-        final Set<String> live = Liveness.live(members.get(key), spec, now);
+        final Set<String> live = Liveness.live(members.get(key), spec);
         long min = Long.MAX_VALUE;
         for (final String worker : live) {
             min = Math.min(min, state.getWorkerClocks().getOrDefault(worker, state.getMinClock()));

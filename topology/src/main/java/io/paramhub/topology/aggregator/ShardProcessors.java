@@ -4,12 +4,10 @@ import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.ModelShard;
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -25,7 +23,6 @@ import org.slf4j.LoggerFactory;
 final class ShardProcessors {
 
     private static final Logger log = LoggerFactory.getLogger(ShardProcessors.class);
-    private static final Duration EXPIRY_CHECK = Duration.ofSeconds(1);
 
     private ShardProcessors() {
     }
@@ -53,7 +50,7 @@ final class ShardProcessors {
     /** What a shard does with one record of a control topic; returns the model versions to publish. */
     @FunctionalInterface
     interface ControlStep<V> {
-        List<ModelShard> apply(ShardEngine engine, String key, V value, long now);
+        List<ModelShard> apply(ShardEngine engine, String key, V value, long timestamp);
     }
 
     /**
@@ -81,7 +78,9 @@ final class ShardProcessors {
         @Override
         public void process(final Record<String, V> record) {
             if (record.value() != null) {
-                publish(context, step.apply(engine, record.key(), record.value(), now(context, record.timestamp())),
+                // the record's own time, not stream time: a heartbeat read late must not stamp its
+                // worker, or the shard's heartbeat clock, with the time of gradients read before it
+                publish(context, step.apply(engine, record.key(), record.value(), record.timestamp()),
                     record.timestamp());
             }
         }
@@ -89,7 +88,7 @@ final class ShardProcessors {
 
     /**
      * Raw {@code gradients} → decoded, checked, applied by the engine; refused ones to
-     * {@code dead-letters}. Every second of stream time, silent workers leave the live set.
+     * {@code dead-letters}.
      */
     static final class GradientAggregator implements Processor<String, byte[], String, SpecificRecord> {
         private final Deserializer<GradientShard> deserializer;
@@ -106,8 +105,6 @@ final class ShardProcessors {
         public void init(final ProcessorContext<String, SpecificRecord> context) {
             this.context = context;
             this.engine = engine(context, metrics);
-            context.schedule(EXPIRY_CHECK, PunctuationType.STREAM_TIME,
-                streamTime -> publish(context, engine.expire(streamTime), streamTime));
         }
 
         @Override

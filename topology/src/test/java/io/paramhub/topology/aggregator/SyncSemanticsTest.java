@@ -123,6 +123,34 @@ class SyncSemanticsTest {
     }
 
     @Test
+    void shouldKeepWaitingForEveryWorkerWhenGradientsRunAheadOfHeartbeatsAfterAnOutage() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given: three workers beat until the aggregator went down, and clock 0 was applied
+            bed.jobs.pipeInput(JOB, job(SyncMode.BSP, 0, 3), T0);
+            final List<String> workers = List.of("worker-000", "worker-001", "worker-002");
+            workers.forEach(worker -> bed.member(JOB, worker, WorkerState.JOINED, T0));
+            workers.forEach(worker -> bed.send(at(worker, 0, 0), T0 + 10));
+            bed.models();
+
+            // when: back after 10 session timeouts, the first record read is one worker's next gradient,
+            // ahead of the heartbeats the others kept sending meanwhile
+            bed.send(at("worker-000", 1, 1), T0 + 10_000);
+            final List<ModelShard> beforeHeartbeats = bed.models();
+            for (long t = T0 + 250; t <= T0 + 10_000; t += 250) {
+                final long beat = t;
+                workers.forEach(worker -> bed.member(JOB, worker, WorkerState.HEARTBEAT, beat));
+            }
+            bed.send(at("worker-001", 1, 1), T0 + 10_001);
+            bed.send(at("worker-002", 1, 1), T0 + 10_002);
+
+            // then: clock 1 waits for, and sums, all three gradients; nobody is dead-lettered
+            assertThat(beforeHeartbeats).filteredOn(model -> model.getVersion() > 1).isEmpty();
+            assertThat(shard0(bed.models()).getVersion()).isEqualTo(2);
+            assertThat(bed.deadLetters.readValuesToList()).isEmpty();
+        }
+    }
+
+    @Test
     void shouldCompleteBspClockAsSoonAsTheMissingWorkerLeaves() {
         try (AggregatorTestBed bed = new AggregatorTestBed()) {
             // given
