@@ -40,6 +40,13 @@ final class DemoCommand implements Callable<Integer> {
     @Spec
     private CommandSpec command;
 
+    /**
+     * The emulated sample cost when a slowdown is asked for and no cost is given: with the default 4
+     * workers and batch 128, 64 ms of compute a worker an iteration, several BSP round trips through
+     * Kafka with exactly-once, so that a slowdown shows up in the iteration time.
+     */
+    static final long SLOWDOWN_SAMPLE_COST_US = 2_000;
+
     @Option(names = "--workers", defaultValue = "4", description = "Workers sharing each batch (default: ${DEFAULT-VALUE}).")
     private int workers;
 
@@ -105,11 +112,23 @@ final class DemoCommand implements Callable<Integer> {
             + "(default 0). Repeatable.")
     private List<String> slowdowns = List.of();
 
-    @Option(names = "--sample-cost-us", defaultValue = "0",
-        description = "Emulated compute cost: each sample costs at least this many microseconds on every worker, "
-            + "padded by sleeping, so that compute is heavy next to a Kafka round trip; 0 = the real cost only "
+    @Option(names = "--sample-cost-us",
+        description = "Emulated compute cost: each sample costs at least this many microseconds on every worker "
+            + "(divided among its compute threads), padded by sleeping, so that compute is heavy next to a Kafka "
+            + "round trip; 0 = the real cost only (default: " + SLOWDOWN_SAMPLE_COST_US + " when --slowdown is "
+            + "given, else 0).")
+    private Long sampleCostMicros;
+
+    @Option(names = "--thread-budget", defaultValue = "0",
+        description = "With --policy paramhub: compute threads the job's workers may use together; the "
+            + "orchestrator gives stragglers threads from what is free of it, else from the fastest workers; "
+            + "0 = no spare threads (default: ${DEFAULT-VALUE}).")
+    private int threadBudget;
+
+    @Option(names = "--max-threads", defaultValue = "8",
+        description = "With --policy paramhub: most compute threads the orchestrator gives one worker "
             + "(default: ${DEFAULT-VALUE}).")
-    private long sampleCostMicros;
+    private int maxThreads;
 
     @Option(names = "--job", description = "Job name (default: demo-<time>).")
     private String job;
@@ -143,6 +162,8 @@ final class DemoCommand implements Callable<Integer> {
             throw new ParameterException(command.commandLine(), "--aggregators must be >= 1, or 0 together with "
                 + "--bootstrap-servers of a cluster where aggregators already run");
         }
+        final Map<Integer, ComputeEmulation> emulations = emulations();
+        final OrchestratorSettings orchestration = orchestratorSettings();
         final PrintStream out = System.out;
         final String datasetSpec = dataset != null ? dataset : "linear".equals(model) ? "linear" : "fashion-mnist";
         final TrainTest data = DataSources.load(datasetSpec);
@@ -153,20 +174,25 @@ final class DemoCommand implements Callable<Integer> {
                 cluster.embedded() ? " (embedded)" : "", cluster.registryUrl());
             final WorkerTally tally = new WorkerTally();
             final TrainingRun.Result result = new TrainingRun(cluster.bootstrapServers(), cluster.registryUrl(),
-                topicPrefix, stateDir).withAggregators(aggregators).withEmulation(emulations())
+                topicPrefix, stateDir).withAggregators(aggregators).withEmulation(emulations)
                 .withWorkerThreads(threads)
-                .withOrchestrator(orchestrated ? OrchestratorSettings.defaults() : null)
+                .withOrchestrator(orchestrated ? orchestration : null)
                 .run(spec, data, RunListener.both(new ProgressPrinter(out, System.console() != null), tally));
             out.printf(Locale.ROOT, "%ndone: %d iterations of %d workers in %.1f s; final test %s %.4f; "
                     + "staleness max %.0f, p99 %.0f versions; dead letters %d%n", result.plan().iterations(), workers,
                 result.wallSeconds(), result.last().metric(), result.last().testMetric(), result.stalenessMax(),
                 result.stalenessP99(), result.deadLetters());
-            out.println("worker      iterations  samples/s  compute ms  wait ms  final share  (ms: means per iteration)");
+            out.println("worker      iterations  samples/s  compute ms  wait ms  final share  threads"
+                + "  (ms: means per iteration; wait: at the barrier, after the first iteration)");
             tally.totals().forEach((worker, totals) -> out.printf(Locale.ROOT,
-                "%-10s  %10d  %9.0f  %10.2f  %7.2f  %11.3f%n", worker, totals.iterations(), totals.speed(),
-                totals.meanComputeMs(), totals.meanWaitMs(), totals.lastShare()));
+                "%-10s  %10d  %9.0f  %10.2f  %7.2f  %11.3f  %7d%n", worker, totals.iterations(), totals.speed(),
+                totals.meanComputeMs(), totals.meanWaitMs(), totals.lastShare(), totals.lastThreads()));
+            out.printf(Locale.ROOT, "workers without a slowdown spent %.1f%% of their time waiting at the barrier%s%n",
+                100 * tally.waitFraction(RunReport.fastWorkers(emulations)),
+                emulations.values().stream().anyMatch(ComputeEmulation::active)
+                    ? " (compute emulated: " + effectiveSampleCost() + " us a sample)" : "");
             if (report != null) {
-                RunReport.write(report, result, tally);
+                RunReport.write(report, result, tally, emulations);
                 out.println("report written to " + report);
             }
         } finally {
@@ -175,11 +201,34 @@ final class DemoCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** {@code --sample-cost-us}, or its default: {@link #SLOWDOWN_SAMPLE_COST_US} when a slowdown is asked for. */
+    private long effectiveSampleCost() {
+        if (sampleCostMicros != null) {
+            if (sampleCostMicros < 0) {
+                throw new ParameterException(command.commandLine(), "--sample-cost-us must be >= 0, not "
+                    + sampleCostMicros);
+            }
+            return sampleCostMicros;
+        }
+        return slowdowns.isEmpty() ? 0 : SLOWDOWN_SAMPLE_COST_US;
+    }
+
+    /** The orchestrator's defaults with {@code --thread-budget} and {@code --max-threads}. */
+    private OrchestratorSettings orchestratorSettings() {
+        try {
+            return OrchestratorSettings.defaults().withThreadBudget(threadBudget).withMaxThreadsPerWorker(maxThreads);
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), "--thread-budget must be >= 0 and --max-threads "
+                + ">= 1: " + e.getMessage());
+        }
+    }
+
     /** {@code --slowdown} and {@code --sample-cost-us} as each worker's emulation. */
     private Map<Integer, ComputeEmulation> emulations() {
+        final long sampleCost = effectiveSampleCost();
         final Map<Integer, ComputeEmulation> byWorker = new HashMap<>();
         for (int index = 0; index < workers; index++) {
-            byWorker.put(index, new ComputeEmulation(1.0, 0, sampleCostMicros));
+            byWorker.put(index, new ComputeEmulation(1.0, 0, sampleCost));
         }
         for (final String slowdown : slowdowns) {
             final Matcher parsed = SLOWDOWN.matcher(slowdown);
@@ -192,7 +241,7 @@ final class DemoCommand implements Callable<Integer> {
                 throw new ParameterException(command.commandLine(), "--slowdown factor must be >= 1: " + slowdown);
             }
             final long from = parsed.group(3) == null ? 0 : Long.parseLong(parsed.group(3));
-            byWorker.put(Integer.parseInt(parsed.group(1)), new ComputeEmulation(factor, from, sampleCostMicros));
+            byWorker.put(Integer.parseInt(parsed.group(1)), new ComputeEmulation(factor, from, sampleCost));
         }
         return byWorker;
     }

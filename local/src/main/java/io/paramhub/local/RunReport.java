@@ -5,16 +5,25 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paramhub.avro.JobSpec;
+import io.paramhub.worker.ComputeEmulation;
+import io.paramhub.worker.WorkerSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The JSON report of a run ({@code --report FILE}): {@code final_test_accuracy} (or
  * {@code final_test_rmse}), {@code epochs}, {@code iterations}, {@code workers},
  * {@code wall_seconds}, {@code sync}, the observed staleness of applied gradients in model versions
- * ({@code staleness_max}, {@code staleness_p99}), {@code dead_letters}, the job's settings, one
- * entry per worker (iterations, speed, mean compute and wait per iteration) and one per epoch.
+ * ({@code staleness_max}, {@code staleness_p99}), {@code dead_letters}, the job's settings, the
+ * emulated heterogeneity ({@code emulation}: sample cost and slowdowns, so nobody mistakes it for a
+ * real cost), {@code fast_worker_wait_fraction} (the share of the workers without a slowdown's time,
+ * after their first iteration, spent waiting at the barrier), one entry per worker ({@code speed} in
+ * samples per compute-second, final {@code share} and {@code threads}, mean compute and barrier
+ * wait per iteration) and one per epoch.
  */
 final class RunReport {
 
@@ -23,7 +32,8 @@ final class RunReport {
     private RunReport() {
     }
 
-    static ObjectNode toJson(final TrainingRun.Result result, final WorkerTally tally) {
+    static ObjectNode toJson(final TrainingRun.Result result, final WorkerTally tally,
+                             final Map<Integer, ComputeEmulation> emulations) {
         final JobSpec spec = result.plan().spec();
         final ObjectNode root = JSON.createObjectNode();
         root.put("job", spec.getJob());
@@ -44,15 +54,28 @@ final class RunReport {
         root.put("dead_letters", result.deadLetters());
         root.put("staleness_max", result.stalenessMax());
         root.put("staleness_p99", result.stalenessP99());
+        root.put("fast_worker_wait_fraction", tally.waitFraction(fastWorkers(emulations)));
+        final ArrayNode emulated = root.putObject("emulation").putArray("workers");
+        emulations.forEach((index, emulation) -> {
+            if (emulation.active()) {
+                emulated.addObject()
+                    .put("worker", WorkerSettings.workerId(index))
+                    .put("sample_cost_us", emulation.sampleCostMicros())
+                    .put("slowdown", emulation.slowdown())
+                    .put("slowdown_from_clock", emulation.slowdownFromClock());
+            }
+        });
         final ArrayNode workers = root.putArray("per_worker");
         tally.totals().forEach((worker, totals) -> {
             final ObjectNode node = workers.addObject();
             node.put("worker", worker);
             node.put("iterations", totals.iterations());
-            node.put("samples_per_compute_second", totals.speed());
+            node.put("speed", totals.speed());
+            node.put("share", totals.lastShare());
+            node.put("threads", totals.lastThreads());
             node.put("compute_ms_mean", totals.meanComputeMs());
             node.put("wait_ms_mean", totals.meanWaitMs());
-            node.put("final_batch_share", totals.lastShare());
+            node.put("start_wait_ms", totals.startWaitMs());
         });
         final ArrayNode epochs = root.putArray("per_epoch");
         for (final EpochResult epoch : result.epochs()) {
@@ -66,11 +89,26 @@ final class RunReport {
         return root;
     }
 
-    static void write(final Path file, final TrainingRun.Result result, final WorkerTally tally) throws IOException {
+    /** The workers never slowed down; every worker when none is. */
+    static Set<String> fastWorkers(final Map<Integer, ComputeEmulation> emulations) {
+        final Set<String> fast = new TreeSet<>();
+        emulations.forEach((index, emulation) -> {
+            if (emulation.slowdown() == 1.0) {
+                fast.add(WorkerSettings.workerId(index));
+            }
+        });
+        if (fast.isEmpty()) {
+            emulations.keySet().forEach(index -> fast.add(WorkerSettings.workerId(index)));
+        }
+        return fast;
+    }
+
+    static void write(final Path file, final TrainingRun.Result result, final WorkerTally tally,
+                      final Map<Integer, ComputeEmulation> emulations) throws IOException {
         final Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             java.nio.file.Files.createDirectories(parent);
         }
-        JSON.writeValue(file.toFile(), toJson(result, tally));
+        JSON.writeValue(file.toFile(), toJson(result, tally, emulations));
     }
 }

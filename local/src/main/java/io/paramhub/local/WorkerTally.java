@@ -2,20 +2,27 @@ package io.paramhub.local;
 
 import io.paramhub.avro.IterationTelemetry;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
-/** Per worker, from its telemetry: iterations, samples, mean compute and wait time per iteration, last share. */
+/**
+ * Per worker, from its telemetry: iterations, samples, compute and barrier wait, last share and
+ * threads. The first iteration's wait (start-up: the broker, the job, the other workers) is kept
+ * apart from the barrier waits that follow.
+ */
 final class WorkerTally implements RunListener {
 
-    /** One worker's totals. */
-    record Totals(long iterations, long samples, double computeMs, double waitMs, double lastShare) {
+    /** One worker's totals; {@code waitMs} sums the waits after its first iteration. */
+    record Totals(long iterations, long samples, double computeMs, double waitMs, double startWaitMs,
+                  double lastShare, int lastThreads) {
 
         double meanComputeMs() {
             return iterations == 0 ? 0 : computeMs / iterations;
         }
 
+        /** Mean barrier wait per iteration, after the first. */
         double meanWaitMs() {
-            return iterations == 0 ? 0 : waitMs / iterations;
+            return iterations <= 1 ? 0 : waitMs / (iterations - 1);
         }
 
         /** Samples per compute-second. */
@@ -28,12 +35,30 @@ final class WorkerTally implements RunListener {
 
     @Override
     public synchronized void onIteration(final IterationTelemetry telemetry) {
-        byWorker.merge(telemetry.getWorker(), new Totals(1, telemetry.getSamples(), telemetry.getComputeMs(),
-            telemetry.getWaitMs(), telemetry.getBatchShare()), (a, b) -> new Totals(a.iterations() + b.iterations(),
-            a.samples() + b.samples(), a.computeMs() + b.computeMs(), a.waitMs() + b.waitMs(), b.lastShare()));
+        byWorker.merge(telemetry.getWorker(), new Totals(1, telemetry.getSamples(), telemetry.getComputeMs(), 0,
+            telemetry.getWaitMs(), telemetry.getBatchShare(), telemetry.getThreads()),
+            (a, b) -> new Totals(a.iterations() + 1, a.samples() + b.samples(), a.computeMs() + b.computeMs(),
+                a.waitMs() + b.startWaitMs(), a.startWaitMs(), b.lastShare(), b.lastThreads()));
     }
 
     synchronized Map<String, Totals> totals() {
         return new TreeMap<>(byWorker);
+    }
+
+    /**
+     * The fraction of their time after the first iteration that the given workers spent waiting at the
+     * barrier: their summed waits over their summed waits and compute; 0 when there is nothing to count.
+     */
+    synchronized double waitFraction(final Set<String> workers) {
+        double wait = 0;
+        double busy = 0;
+        for (final String worker : workers) {
+            final Totals totals = byWorker.get(worker);
+            if (totals != null) {
+                wait += totals.waitMs();
+                busy += totals.waitMs() + totals.computeMs();
+            }
+        }
+        return busy == 0 ? 0 : wait / busy;
     }
 }

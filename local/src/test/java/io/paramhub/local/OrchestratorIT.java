@@ -66,10 +66,10 @@ class OrchestratorIT extends ClusterTestBase {
     @Test
     void shouldCutTheFastWorkersWaitAtTheBarrierWithoutChangingTheMaths(@TempDir final Path dir)
         throws InterruptedException {
-        // given: compute dominates a Kafka round trip (3 ms a sample), worker-002 is 3x slower
+        // given: four workers, compute dominates a Kafka round trip (3 ms a sample), worker-002 is 3x slower
         final Map<Integer, ComputeEmulation> emulation = Map.of(
             0, new ComputeEmulation(1.0, 0, 3_000), 1, new ComputeEmulation(1.0, 0, 3_000),
-            2, new ComputeEmulation(3.0, 0, 3_000));
+            2, new ComputeEmulation(3.0, 0, 3_000), 3, new ComputeEmulation(1.0, 0, 3_000));
         final Properties props = new Properties();
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         props.put(StreamsProperties.SCHEMA_REGISTRY_URL, registry.url());
@@ -80,7 +80,7 @@ class OrchestratorIT extends ClusterTestBase {
 
         // when
         new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, dir.resolve("a"))
-            .withEmulation(emulation).run(LinearJobs.job("unbalanced", 3, 4, 2), problem.data(), without);
+            .withEmulation(emulation).run(LinearJobs.job("unbalanced", 4, 4, 2), problem.data(), without);
         final TrainingRun.Result balanced;
         final io.vertx.core.json.JsonObject workersView;
         try (OrchestratorRunner orchestrator = OrchestratorRunner.start(props, TopicCatalog.DEFAULT_PREFIX,
@@ -88,13 +88,13 @@ class OrchestratorIT extends ClusterTestBase {
              WorkersQueryServer http = WorkersQueryServer.start(orchestrator.streams(), "127.0.0.1", 0)) {
             balanced = new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX,
                 dir.resolve("b")).withEmulation(emulation)
-                .run(LinearJobs.job("balanced", 3, 4, 2), problem.data(), with);
+                .run(LinearJobs.job("balanced", 4, 4, 2), problem.data(), with);
             workersView = getJson("http://127.0.0.1:" + http.port() + "/jobs/balanced/workers");
         }
 
         // then: from the third iteration on, the fast workers wait at most a quarter as long
-        final double waitWithout = without.meanWait("worker-000", "worker-001");
-        final double waitWith = with.meanWait("worker-000", "worker-001");
+        final double waitWithout = without.meanWait("worker-000", "worker-001", "worker-003");
+        final double waitWith = with.meanWait("worker-000", "worker-001", "worker-003");
         org.slf4j.LoggerFactory.getLogger(OrchestratorIT.class).info(
             "fast workers' mean wait per iteration from clock 3: {} ms without the orchestrator, {} ms with it",
             String.format("%.1f", waitWithout), String.format("%.1f", waitWith));
@@ -106,17 +106,59 @@ class OrchestratorIT extends ClusterTestBase {
             .map(io.vertx.core.json.JsonObject.class::cast)
             .filter(worker -> "worker-002".equals(worker.getString("worker"))).findFirst().orElseThrow();
         assertThat(slow.getBoolean("straggler")).isTrue();
-        assertThat(slow.getDouble("plannedShare")).isLessThan(1.0 / 3);
+        assertThat(slow.getDouble("plannedShare")).isLessThan(1.0 / 4);
         assertThat(workersView.getLong("epoch")).isGreaterThanOrEqualTo(0);
         // and the maths is the same: same batches, split differently
         final double rmse = Evaluation.rmse(new LinearRegression(16), balanced.finalParameters(),
             problem.data().train());
         final double reference = Evaluation.rmse(new LinearRegression(16),
-            LinearJobs.bspReference(LinearJobs.job("reference", 3, 4, 2), problem), problem.data().train());
+            LinearJobs.bspReference(LinearJobs.job("reference", 4, 4, 2), problem), problem.data().train());
         assertThat(rmse).isCloseTo(reference, org.assertj.core.api.Assertions.within(0.01 * reference));
     }
 
-    /** Mean barrier wait per iteration of some workers, from the given clock on, and whether a plan was applied. */
+    @Test
+    void shouldGiveTheStragglerSpareThreadsAndTheStragglerShouldUseThem(@TempDir final Path dir)
+        throws InterruptedException {
+        // given: three workers with 2 threads each, worker-002 3x slower, 4 spare threads, only the
+        // resources lever on: the straggler needs 6 threads to match the median
+        final Map<Integer, ComputeEmulation> emulation = Map.of(
+            0, new ComputeEmulation(1.0, 0, 3_000), 1, new ComputeEmulation(1.0, 0, 3_000),
+            2, new ComputeEmulation(3.0, 0, 3_000));
+        final Properties props = new Properties();
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        props.put(StreamsProperties.SCHEMA_REGISTRY_URL, registry.url());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("orchestrator").toString());
+        final OrchestratorSettings resourcesOnly = OrchestratorSettings.defaults().withLoadLever(false)
+            .withThreadBudget(10);
+        final LinearProblem problem = LinearJobs.problem();
+        final WorkerTally tally = new WorkerTally(16);
+
+        // when
+        final TrainingRun.Result result;
+        try (OrchestratorRunner orchestrator = OrchestratorRunner.start(props, TopicCatalog.DEFAULT_PREFIX,
+                 TopicSetup.defaults(), resourcesOnly)) {
+            result = new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX,
+                dir.resolve("aggregator")).withEmulation(emulation).withWorkerThreads(2)
+                .run(LinearJobs.job("threaded", 3, 4, 1), problem.data(), tally);
+        }
+
+        // then: the straggler computes on 6 threads, as fast as the others on 2, shares unchanged
+        assertThat(tally.lastThreads("worker-002")).isEqualTo(6);
+        assertThat(tally.lastThreads("worker-000")).isEqualTo(2);
+        assertThat(tally.meanCompute("worker-002") / tally.meanCompute("worker-000")).isBetween(0.7, 1.4);
+        assertThat(commandsFor("worker-002")).isNotEmpty().allSatisfy(command ->
+            assertThat(command.getBatchShare()).isCloseTo(1.0 / 3, org.assertj.core.api.Assertions.within(0.01)));
+        final double rmse = Evaluation.rmse(new LinearRegression(16), result.finalParameters(),
+            problem.data().train());
+        final double reference = Evaluation.rmse(new LinearRegression(16),
+            LinearJobs.bspReference(LinearJobs.job("reference", 3, 4, 1), problem), problem.data().train());
+        assertThat(rmse).isCloseTo(reference, org.assertj.core.api.Assertions.within(0.01 * reference));
+    }
+
+    /**
+     * Per worker, from the given clock on: mean barrier wait and compute per iteration, the last
+     * thread count, and whether a plan was applied.
+     */
     private static final class WorkerTally implements RunListener {
         private final long fromClock;
         private final Map<String, double[]> waits = new java.util.concurrent.ConcurrentHashMap<>();
@@ -132,11 +174,13 @@ class OrchestratorIT extends ClusterTestBase {
                 appliedPlan = true;
             }
             if (telemetry.getClock() >= fromClock) {
-                waits.computeIfAbsent(telemetry.getWorker(), worker -> new double[2]);
+                waits.computeIfAbsent(telemetry.getWorker(), worker -> new double[4]);
                 synchronized (waits) {
                     final double[] sums = waits.get(telemetry.getWorker());
                     sums[0] += telemetry.getWaitMs();
                     sums[1]++;
+                    sums[2] += telemetry.getComputeMs();
+                    sums[3] = telemetry.getThreads();
                 }
             }
         }
@@ -151,6 +195,18 @@ class OrchestratorIT extends ClusterTestBase {
                 }
             }
             return total / count;
+        }
+
+        double meanCompute(final String worker) {
+            synchronized (waits) {
+                return waits.get(worker)[2] / waits.get(worker)[1];
+            }
+        }
+
+        int lastThreads(final String worker) {
+            synchronized (waits) {
+                return (int) waits.get(worker)[3];
+            }
         }
 
         boolean appliedPlan() {

@@ -19,9 +19,17 @@ public record ComputeEmulation(double slowdown, long slowdownFromClock, long sam
         }
     }
 
-    /** How long computing {@code samples} samples at {@code clock} should take, given it really took {@code realMs}. */
-    public double targetMs(final double realMs, final int samples, final long clock) {
-        final double base = Math.max(realMs, samples * sampleCostMicros / 1000.0);
+    /**
+     * How long computing {@code samples} samples at {@code clock} with {@code threads} compute threads
+     * should take, given it really took {@code realMs}. The emulated cost divides evenly among the
+     * threads (a node granted k threads has k free cores), which is what the orchestrator's resource
+     * lever assumes; the slowdown multiplies whatever the threads achieve.
+     */
+    public double targetMs(final double realMs, final int samples, final long clock, final int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be >= 1, not " + threads);
+        }
+        final double base = Math.max(realMs, samples * sampleCostMicros / 1000.0 / threads);
         return clock >= slowdownFromClock ? base * slowdown : base;
     }
 

@@ -46,7 +46,9 @@ import org.slf4j.LoggerFactory;
  * clock it computes the gradient of the current model on its share of the global batch, publishes
  * one {@code GradientShard} per shard to {@code gradients} and an {@code IterationTelemetry} to
  * {@code telemetry}, then waits for the model version its sync mode requires. Announces itself on
- * {@code membership} when it joins and leaves.
+ * {@code membership} when it joins and leaves. The orchestrator's plan reaches it with shard 0's
+ * model: its batch share (BSP) and the size of its compute thread pool (every sync mode), both from
+ * the clock that version starts.
  */
 public final class Worker implements Runnable, AutoCloseable {
 
@@ -131,6 +133,12 @@ public final class Worker implements Runnable, AutoCloseable {
         final float[] params = view.assemble(spec.getParameters());
         final long[] baseVersions = view.versions();
         final double[] planned = plannedShares(spec, view);
+        final Integer plannedThreads = view.planThreads().get(settings.workerId());
+        if (plannedThreads != null && plannedThreads > 0 && plannedThreads != compute.threads()) {
+            log.info("{} resizes its compute pool from {} to {} threads (plan epoch {}) at clock {}",
+                settings.workerId(), compute.threads(), plannedThreads, view.planEpoch(), clock);
+            compute.resize(plannedThreads);
+        }
         final int[] batch = plan.batches().batch(clock);
         final int[] share = planned == null
             ? BatchPlan.roundRobinShare(batch, settings.index(), settings.workers())
@@ -139,7 +147,8 @@ public final class Worker implements Runnable, AutoCloseable {
         final long computeStart = System.nanoTime();
         final double[] gradient = new double[spec.getParameters()];
         final double loss = compute.accumulate(plan.model(), params, plan.train(), share, gradient);
-        final double computeMs = emulateCompute((System.nanoTime() - computeStart) / 1e6, share.length, clock);
+        final double computeMs = emulateCompute((System.nanoTime() - computeStart) / 1e6, share.length, clock,
+            compute.threads());
 
         publishGradient(producer, spec, plan.layout(), clock, baseVersions, share.length, loss, gradient);
         final IterationTelemetry telemetry = IterationTelemetry.newBuilder()
@@ -151,7 +160,7 @@ public final class Worker implements Runnable, AutoCloseable {
             .setWaitMs(waitMs)
             .setThreads(compute.threads())
             .setBatchShare((double) share.length / spec.getGlobalBatch())
-            .setCommandEpoch(planned == null ? -1 : view.planEpoch())
+            .setCommandEpoch(planned == null && plannedThreads == null ? -1 : view.planEpoch())
             .setLoss(loss)
             .setTimestamp(Instant.now())
             .build();
@@ -183,8 +192,8 @@ public final class Worker implements Runnable, AutoCloseable {
     }
 
     /** Pads the compute time as {@link ComputeEmulation} says; returns the (emulated) compute time. */
-    private double emulateCompute(final double realMs, final int samples, final long clock) {
-        final double targetMs = settings.emulation().targetMs(realMs, samples, clock);
+    private double emulateCompute(final double realMs, final int samples, final long clock, final int threads) {
+        final double targetMs = settings.emulation().targetMs(realMs, samples, clock, threads);
         final long padNanos = (long) ((targetMs - realMs) * 1e6);
         if (padNanos > 0) {
             try {

@@ -10,7 +10,7 @@ class ComputeEmulationTest {
     @Test
     void shouldLeaveTheRealCostAloneWhenNothingIsEmulated() {
         // when
-        final double target = ComputeEmulation.NONE.targetMs(1.5, 32, 10);
+        final double target = ComputeEmulation.NONE.targetMs(1.5, 32, 10, 1);
 
         // then
         assertThat(target).isEqualTo(1.5);
@@ -22,14 +22,28 @@ class ComputeEmulationTest {
         final ComputeEmulation emulation = new ComputeEmulation(3.0, 50, 500);
 
         // when
-        final double before = emulation.targetMs(1.0, 32, 49);
-        final double after = emulation.targetMs(1.0, 32, 50);
-        final double realAboveCost = emulation.targetMs(20.0, 32, 0);
+        final double before = emulation.targetMs(1.0, 32, 49, 1);
+        final double after = emulation.targetMs(1.0, 32, 50, 1);
+        final double realAboveCost = emulation.targetMs(20.0, 32, 0, 1);
 
         // then
         assertThat(before).isEqualTo(16.0);
         assertThat(after).isEqualTo(48.0);
         assertThat(realAboveCost).isEqualTo(20.0);
+    }
+
+    @Test
+    void shouldDivideTheEmulatedCostAmongTheGrantedThreads() {
+        // given: 500 us a sample, 3x slower
+        final ComputeEmulation emulation = new ComputeEmulation(3.0, 0, 500);
+
+        // when
+        final double oneThread = emulation.targetMs(1.0, 32, 0, 1);
+        final double fourThreads = emulation.targetMs(1.0, 32, 0, 4);
+
+        // then: 32 x 0.5 ms x 3 on one thread, a quarter of it on four
+        assertThat(oneThread).isEqualTo(48.0);
+        assertThat(fourThreads).isEqualTo(12.0);
     }
 
     @Test

@@ -134,7 +134,8 @@ final class ShardEngine {
     }
 
     /**
-     * Shard 0 keeps the orchestrator's plan: the commands of one epoch (one per worker) are gathered
+     * Shard 0 keeps the orchestrator's plan (batch shares and compute threads): the commands of one
+     * epoch (one per worker) are gathered
      * and, once every worker the plan names has its command, the plan is in force and rides with every
      * model version published from then on. Nothing is published here: under BSP the next version,
      * the one that starts the next clock, is the first to carry it, for every worker alike.
@@ -144,14 +145,18 @@ final class ShardEngine {
         if (state == null || command.getEpoch() <= state.getPlanEpoch() || command.getEpoch() < state.getPendingEpoch()) {
             return List.of();
         }
-        final Map<String, Double> pendingShares = command.getEpoch() == state.getPendingEpoch()
-            ? new HashMap<>(state.getPendingShares()) : new HashMap<>();
+        final boolean samePlan = command.getEpoch() == state.getPendingEpoch();
+        final Map<String, Double> pendingShares = samePlan ? new HashMap<>(state.getPendingShares()) : new HashMap<>();
+        final Map<String, Integer> pendingThreads = samePlan ? new HashMap<>(state.getPendingThreads()) : new HashMap<>();
         pendingShares.put(command.getWorker(), command.getBatchShare());
+        pendingThreads.put(command.getWorker(), command.getThreads());
         final ShardState.Builder next = ShardState.newBuilder(state)
             .setPendingEpoch(command.getEpoch())
-            .setPendingShares(pendingShares);
+            .setPendingShares(pendingShares)
+            .setPendingThreads(pendingThreads);
         if (pendingShares.keySet().containsAll(command.getSpeeds().keySet())) {
-            next.setShares(pendingShares).setPlanEpoch(command.getEpoch()).setPendingShares(Map.of());
+            next.setShares(pendingShares).setThreads(pendingThreads).setPlanEpoch(command.getEpoch())
+                .setPendingShares(Map.of()).setPendingThreads(Map.of());
         }
         states.put(key, next.build());
         return List.of();

@@ -69,6 +69,7 @@ final class ShardUpdate {
             .setMinClock(state.getMinClock())
             .setClocks(state.getWorkerClocks())
             .setShares(state.getShares())
+            .setThreads(state.getThreads())
             .setPlanEpoch(state.getPlanEpoch())
             .setValues(state.getParams())
             .setUpdatedAt(now)

@@ -83,6 +83,11 @@ public final class ModelView {
         return shards[0] == null ? Map.of() : shards[0].getShares();
     }
 
+    /** The orchestrator's compute threads per worker carried by shard 0's newest version; empty when there are none. */
+    public Map<String, Integer> planThreads() {
+        return shards[0] == null ? Map.of() : shards[0].getThreads();
+    }
+
     /** Epoch of the plan {@link #planShares()} comes from, -1 when there is none. */
     public long planEpoch() {
         return shards[0] == null ? -1 : shards[0].getPlanEpoch();

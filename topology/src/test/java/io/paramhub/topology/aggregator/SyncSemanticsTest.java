@@ -200,9 +200,9 @@ class SyncSemanticsTest {
             bed.models();
 
             // when: the plan's two commands arrive, then clock 0 completes
-            bed.commands.pipeInput(JOB + "/worker-000", command("worker-000", 0.7), T0 + 1);
+            bed.commands.pipeInput(JOB + "/worker-000", command("worker-000", 0.7, 1), T0 + 1);
             bed.send(at("worker-000", 0, 0), T0 + 2);
-            bed.commands.pipeInput(JOB + "/worker-001", command("worker-001", 0.3), T0 + 3);
+            bed.commands.pipeInput(JOB + "/worker-001", command("worker-001", 0.3, 3), T0 + 3);
             bed.send(at("worker-001", 0, 0), T0 + 4);
 
             // then
@@ -211,17 +211,21 @@ class SyncSemanticsTest {
             assertThat(first.getVersion()).isEqualTo(1);
             assertThat(first.getPlanEpoch()).isEqualTo(4);
             assertThat(first.getShares()).containsEntry("worker-000", 0.7).containsEntry("worker-001", 0.3);
+            assertThat(first.getThreads()).containsEntry("worker-000", 1).containsEntry("worker-001", 3);
             assertThat(models).filteredOn(model -> model.getShard() == 1)
                 .allSatisfy(model -> assertThat(model.getShares()).isEmpty());
+            assertThat(models).filteredOn(model -> model.getShard() == 0 && model.getVersion() == 0)
+                .allSatisfy(model -> assertThat(model.getThreads()).isEmpty());
         }
     }
 
-    private static io.paramhub.avro.ResourceCommand command(final String worker, final double share) {
+    private static io.paramhub.avro.ResourceCommand command(final String worker, final double share,
+                                                            final int threads) {
         return io.paramhub.avro.ResourceCommand.newBuilder()
             .setJob(JOB)
             .setWorker(worker)
             .setEpoch(4)
-            .setThreads(1)
+            .setThreads(threads)
             .setBatchShare(share)
             .setReason("test plan")
             .setSpeeds(java.util.Map.of("worker-000", 700.0, "worker-001", 300.0))
