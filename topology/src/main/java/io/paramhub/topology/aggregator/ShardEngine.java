@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -230,7 +229,7 @@ final class ShardEngine {
         }
         final List<ModelShard> published = new ArrayList<>();
         if (spec.getSyncMode() != SyncMode.BSP) {
-            final long minClock = minClock(key, spec, state, now);
+            final long minClock = minClock(key, spec, state);
             if (minClock > state.getMinClock()) {
                 state = ShardState.newBuilder(state).setMinClock(minClock).build();
                 states.put(key, state);
@@ -297,14 +296,14 @@ final class ShardEngine {
         ShardState next = ShardState.newBuilder(ShardUpdate.apply(state, optimizer(spec), mean))
             .setWorkerClocks(workerClocks)
             .build();
-        next = ShardState.newBuilder(next).setMinClock(minClock(key, spec, next, now)).build();
+        next = ShardState.newBuilder(next).setMinClock(minClock(key, spec, next)).build();
         metrics.applied(1);
         states.put(key, next);
         return publish(spec, next, now);
     }
 
     /** Smallest next clock among live workers (one not yet heard from at this shard counts at the current minClock); never decreases. */
-    private long minClock(final String key, final JobSpec spec, final ShardState state, final long now) {
+    private long minClock(final String key, final JobSpec spec, final ShardState state) {
         final Set<String> live = Liveness.live(members.get(key), spec);
         long min = Long.MAX_VALUE;
         for (final String worker : live) {
