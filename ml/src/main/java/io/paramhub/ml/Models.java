@@ -6,7 +6,7 @@ import java.util.Locale;
 /** Creates models by the kind name a job spec carries. */
 public final class Models {
 
-    private static final List<String> KINDS = List.of(LinearRegression.KIND, SoftmaxRegression.KIND);
+    private static final List<String> KINDS = List.of(LinearRegression.KIND, SoftmaxRegression.KIND, Mlp.KIND, ConvNet.KIND);
 
     private Models() {
     }
@@ -19,21 +19,28 @@ public final class Models {
     /**
      * A model of the given kind and shape.
      *
-     * @param kind {@code "linear"} (outputs must be 1) or {@code "softmax"} (outputs = classes)
+     * @param kind {@code "linear"} (outputs must be 1), {@code "softmax"}, {@code "mlp"} or
+     *     {@code "mlp:H1,H2,..."} (hidden widths), {@code "cnn"} or {@code "cnn:K,C1,C2,H"} (kernel,
+     *     channels, hidden units; square images); the classifiers have outputs = classes
      * @throws IllegalArgumentException for an unknown kind or a shape the kind cannot have
      */
     public static Model create(final String kind, final int inputs, final int outputs) {
         final String normalized = kind == null ? "" : kind.trim().toLowerCase(Locale.ROOT);
-        return switch (normalized) {
-            case LinearRegression.KIND -> linear(inputs, outputs);
+        if (normalized.startsWith(SoftmaxRegression.KIND + ":") || normalized.startsWith(LinearRegression.KIND + ":")) {
+            throw new IllegalArgumentException("model kind '" + kind + "' takes no architecture suffix");
+        }
+        return switch (ModelKinds.base(normalized)) {
+            case LinearRegression.KIND -> linear(normalized, inputs, outputs);
             case SoftmaxRegression.KIND -> new SoftmaxRegression(inputs, outputs);
+            case Mlp.KIND -> new Mlp(inputs, ModelKinds.numbers(normalized, Mlp.DEFAULT_HIDDEN), outputs);
+            case ConvNet.KIND -> new ConvNet(inputs, ModelKinds.numbers(normalized, ConvNet.DEFAULT_SHAPE), outputs);
             default -> throw new IllegalArgumentException("unknown model kind '" + kind + "', known kinds: " + KINDS);
         };
     }
 
-    private static Model linear(final int inputs, final int outputs) {
+    private static Model linear(final String kind, final int inputs, final int outputs) {
         if (outputs != 1) {
-            throw new IllegalArgumentException("linear model has 1 output, got " + outputs);
+            throw new IllegalArgumentException(kind + " model has 1 output, got " + outputs);
         }
         return new LinearRegression(inputs);
     }
