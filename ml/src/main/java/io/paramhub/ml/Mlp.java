@@ -21,15 +21,22 @@ public final class Mlp implements Model {
     /** The hidden layers of {@code mlp} without a suffix. */
     public static final List<Integer> DEFAULT_HIDDEN = List.of(256, 128);
 
-    private static final int BLOCK = 32;
+    /** Samples per block: 32 was the fastest of 1, 8, 32 and 64 in {@code MlpBlockBenchmark}. */
+    static final int BLOCK = 32;
 
     private final int inputs;
     private final int classes;
     private final List<Integer> hidden;
     private final DenseLayer[] layers;
+    private final int block;
 
     /** A perceptron of {@code inputs} features, the given hidden layer widths and {@code classes} classes. */
     public Mlp(final int inputs, final List<Integer> hidden, final int classes) {
+        this(inputs, hidden, classes, BLOCK);
+    }
+
+    /** The same with another block size, for benchmarks. */
+    Mlp(final int inputs, final List<Integer> hidden, final int classes, final int block) {
         if (inputs < 1) {
             throw new IllegalArgumentException("mlp needs >= 1 input, got " + inputs);
         }
@@ -39,6 +46,10 @@ public final class Mlp implements Model {
         if (hidden.stream().anyMatch(width -> width < 1)) {
             throw new IllegalArgumentException("mlp hidden layers need >= 1 unit each, got " + hidden);
         }
+        if (block < 1) {
+            throw new IllegalArgumentException("mlp block needs >= 1 sample, got " + block);
+        }
+        this.block = block;
         this.inputs = inputs;
         this.classes = classes;
         this.hidden = List.copyOf(hidden);
@@ -102,25 +113,25 @@ public final class Mlp implements Model {
         ModelChecks.requireParams(this, params);
         ModelChecks.requireClassification(this, data);
         ModelChecks.requireGradient(this, gradientSum);
-        final float[][] activations = scratch(Math.min(BLOCK, samples.length));
-        final float[][] deltas = scratch(Math.min(BLOCK, samples.length));
+        final float[][] activations = scratch(Math.min(block, samples.length));
+        final float[][] deltas = scratch(Math.min(block, samples.length));
         final float[] gradient = new float[parameterCount()];
         double loss = 0;
-        for (int start = 0; start < samples.length; start += BLOCK) {
-            final int block = Math.min(BLOCK, samples.length - start);
-            gather(data, samples, start, block, activations[0]);
-            forward(params, activations, block);
+        for (int start = 0; start < samples.length; start += block) {
+            final int size = Math.min(block, samples.length - start);
+            gather(data, samples, start, size, activations[0]);
+            forward(params, activations, size);
             final float[] output = activations[layers.length];
-            for (int s = 0; s < block; s++) {
+            for (int s = 0; s < size; s++) {
                 final int label = (int) data.y()[samples[start + s]];
                 loss += SoftmaxCrossEntropy.lossAndDelta(output, s * classes, classes, label);
             }
-            System.arraycopy(output, 0, deltas[layers.length], 0, block * classes);
+            System.arraycopy(output, 0, deltas[layers.length], 0, size * classes);
             for (int l = layers.length - 1; l >= 0; l--) {
-                layers[l].accumulateGradient(activations[l], deltas[l + 1], gradient, block);
+                layers[l].accumulateGradient(activations[l], deltas[l + 1], gradient, size);
                 if (l > 0) {
-                    layers[l].backpropagate(params, deltas[l + 1], deltas[l], block);
-                    Relu.backward(activations[l], deltas[l], block * layers[l].inputs());
+                    layers[l].backpropagate(params, deltas[l + 1], deltas[l], size);
+                    Relu.backward(activations[l], deltas[l], size * layers[l].inputs());
                 }
             }
         }
@@ -139,28 +150,28 @@ public final class Mlp implements Model {
     }
 
     /** Fills {@code activations[1..]}: ReLU after every layer but the last, whose logits stay raw. */
-    private void forward(final float[] params, final float[][] activations, final int block) {
+    private void forward(final float[] params, final float[][] activations, final int size) {
         for (int l = 0; l < layers.length; l++) {
-            layers[l].forward(params, activations[l], activations[l + 1], block);
+            layers[l].forward(params, activations[l], activations[l + 1], size);
             if (l < layers.length - 1) {
-                Relu.apply(activations[l + 1], block * layers[l].outputs());
+                Relu.apply(activations[l + 1], size * layers[l].outputs());
             }
         }
     }
 
     /** One {@code [block][units]} array per layer boundary, input first. */
-    private float[][] scratch(final int block) {
+    private float[][] scratch(final int size) {
         final float[][] arrays = new float[layers.length + 1][];
-        arrays[0] = new float[block * inputs];
+        arrays[0] = new float[size * inputs];
         for (int l = 0; l < layers.length; l++) {
-            arrays[l + 1] = new float[block * layers[l].outputs()];
+            arrays[l + 1] = new float[size * layers[l].outputs()];
         }
         return arrays;
     }
 
-    private void gather(final Dataset data, final int[] samples, final int start, final int block,
+    private void gather(final Dataset data, final int[] samples, final int start, final int size,
                         final float[] target) {
-        for (int s = 0; s < block; s++) {
+        for (int s = 0; s < size; s++) {
             System.arraycopy(data.x(), samples[start + s] * inputs, target, s * inputs, inputs);
         }
     }

@@ -1,9 +1,14 @@
 package io.paramhub.ml;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.ServiceLoader;
 
-/** Creates models by the kind name a job spec carries. */
+/**
+ * Creates models by the kind name a job spec carries: the single factory that workers, the
+ * aggregator and evaluators share, so that they agree on the parameter layout.
+ */
 public final class Models {
 
     private static final List<String> KINDS = List.of(LinearRegression.KIND, SoftmaxRegression.KIND, Mlp.KIND, ConvNet.KIND);
@@ -11,7 +16,7 @@ public final class Models {
     private Models() {
     }
 
-    /** The kinds {@link #create} knows. */
+    /** The built-in kinds; {@link #create} also knows those of every {@link ModelProvider} on the classpath. */
     public static List<String> kinds() {
         return KINDS;
     }
@@ -34,8 +39,21 @@ public final class Models {
             case SoftmaxRegression.KIND -> new SoftmaxRegression(inputs, outputs);
             case Mlp.KIND -> new Mlp(inputs, ModelKinds.numbers(normalized, Mlp.DEFAULT_HIDDEN), outputs);
             case ConvNet.KIND -> new ConvNet(inputs, ModelKinds.numbers(normalized, ConvNet.DEFAULT_SHAPE), outputs);
-            default -> throw new IllegalArgumentException("unknown model kind '" + kind + "', known kinds: " + KINDS);
+            default -> provided(normalized, inputs, outputs);
         };
+    }
+
+    /** A model from a {@link ModelProvider} on the classpath. */
+    private static Model provided(final String kind, final int inputs, final int outputs) {
+        final String base = ModelKinds.base(kind);
+        final List<String> known = new ArrayList<>(KINDS);
+        for (final ModelProvider provider : ServiceLoader.load(ModelProvider.class)) {
+            if (provider.kinds().contains(base)) {
+                return provider.create(kind, inputs, outputs);
+            }
+            known.addAll(provider.kinds());
+        }
+        throw new IllegalArgumentException("unknown model kind '" + kind + "', known kinds: " + known);
     }
 
     private static Model linear(final String kind, final int inputs, final int outputs) {
