@@ -31,7 +31,7 @@ class ConvNetTest {
     @Test
     void shouldMatchFiniteDifferencesOnSampledParametersWhenKernelIsFiveWide() {
         // given: 20 x 20 images, 5 x 5 kernels like the default cnn:
-        // 20 -> 4 x 16 x 16 -> 4 x 8 x 8 -> 6 x 4 x 4 -> 6 x 2 x 2 -> 8 -> 10 classes; 400 of 912 parameters
+        // 20 -> 4 x 16 x 16 -> 4 x 8 x 8 -> 6 x 4 x 4 -> 6 x 2 x 2 -> 8 -> 10 classes; 400 of 1,000 parameters
         final Random random = new Random(22);
         final Dataset data = NetworkGradientCheck.randomImages(random, 3, 400, 10);
         final Model model = Models.create("cnn:5,4,6,8", 400, 10);
