@@ -8,9 +8,12 @@ import java.util.Random;
  * weights {@code [out channel][in channel][ky][kx]} at {@link #weightOffset}, then one bias per
  * output channel. Images are channel-major, {@code [channel][row][column]}.
  *
- * <p>The input is unrolled into patch columns stored transposed, {@code [patch element][position]},
- * so that forward pass, weight gradient and input gradient all run their inner loop along the
- * output positions (576 for the first layer on 28 x 28 images), which C2 vectorizes.
+ * <p>Every inner loop is a scaled addition ({@link VectorOps#axpy}), which C2 vectorizes, never a
+ * dot product, whose float reduction C2 must keep in order and so runs scalar (about 6x slower in
+ * {@code DotKernelBenchmark}). So the input is unrolled twice: transposed patches ({@code [patch
+ * element][position]}) for the forward pass, which runs along the positions, and plain patches
+ * ({@code [position][patch element]}) for the backward pass, which runs along the patch and skips
+ * positions whose gradient is 0 (three in four after 2 x 2 max pooling, more after ReLU).
  */
 final class ConvLayer {
 
@@ -82,45 +85,56 @@ final class ConvLayer {
         }
     }
 
-    /** Unrolls the image at {@code in[inOffset..]} into {@code cols}, {@code [patch element][position]}. */
-    void unroll(final float[] in, final int inOffset, final float[] cols) {
+    /**
+     * Unrolls the image at {@code in[inOffset..]} twice: {@code cols} as {@code [position][patch
+     * element]} for the backward pass, {@code colsT} as {@code [patch element][position]} for the
+     * forward pass.
+     */
+    void unroll(final float[] in, final int inOffset, final float[] cols, final float[] colsT) {
         final int out = outSide();
         final int positions = positions();
+        final int patch = patch();
         int row = 0;
         for (int c = 0; c < inChannels; c++) {
             for (int ky = 0; ky < kernel; ky++) {
                 for (int kx = 0; kx < kernel; kx++) {
                     final int base = row * positions;
                     for (int y = 0; y < out; y++) {
-                        System.arraycopy(in, inOffset + (c * side + y + ky) * side + kx, cols, base + y * out, out);
+                        System.arraycopy(in, inOffset + (c * side + y + ky) * side + kx, colsT, base + y * out, out);
                     }
                     row++;
                 }
             }
         }
+        for (int k = 0; k < patch; k++) {
+            final int base = k * positions;
+            for (int p = 0; p < positions; p++) {
+                cols[p * patch + k] = colsT[base + p];
+            }
+        }
     }
 
-    /** Adds the unrolled gradient {@code colsDelta} back onto the image gradient {@code inDelta}. */
+    /** Adds the unrolled gradient {@code colsDelta} ({@code [position][patch element]}) onto {@code inDelta}. */
     void roll(final float[] colsDelta, final float[] inDelta) {
         Arrays.fill(inDelta, 0, inputSize(), 0f);
         final int out = outSide();
-        final int positions = positions();
-        int row = 0;
-        for (int c = 0; c < inChannels; c++) {
-            for (int ky = 0; ky < kernel; ky++) {
-                for (int kx = 0; kx < kernel; kx++) {
-                    final int base = row * positions;
-                    for (int y = 0; y < out; y++) {
-                        VectorOps.axpy(1f, colsDelta, base + y * out, inDelta, (c * side + y + ky) * side + kx, out);
+        final int patch = patch();
+        for (int y = 0; y < out; y++) {
+            for (int x = 0; x < out; x++) {
+                final int base = (y * out + x) * patch;
+                int k = 0;
+                for (int c = 0; c < inChannels; c++) {
+                    for (int ky = 0; ky < kernel; ky++) {
+                        VectorOps.axpy(1f, colsDelta, base + k, inDelta, (c * side + y + ky) * side + x, kernel);
+                        k += kernel;
                     }
-                    row++;
                 }
             }
         }
     }
 
-    /** {@code out[o][p] = b[o] + sum_k W[o][k] cols[k][p]}. */
-    void forward(final float[] params, final float[] cols, final float[] out) {
+    /** {@code out[o][p] = b[o] + sum_k W[o][k] colsT[k][p]}, as scaled additions along the positions. */
+    void forward(final float[] params, final float[] colsT, final float[] out) {
         final int positions = positions();
         final int patch = patch();
         final int bias = biasOffset();
@@ -129,12 +143,16 @@ final class ConvLayer {
             Arrays.fill(out, target, target + positions, params[bias + o]);
             final int row = weightOffset + o * patch;
             for (int k = 0; k < patch; k++) {
-                VectorOps.axpy(params[row + k], cols, k * positions, out, target, positions);
+                VectorOps.axpy(params[row + k], colsT, k * positions, out, target, positions);
             }
         }
     }
 
-    /** Adds {@code dW[o][k] = sum_p delta[o][p] cols[k][p]} and {@code db[o] = sum_p delta[o][p]} to {@code gradient}. */
+    /**
+     * Adds {@code dW[o] += delta[o][p] cols[p]} and {@code db[o] += delta[o][p]} to {@code gradient},
+     * as scaled additions along the patch, skipping the positions whose delta is 0 (after ReLU and
+     * max pooling, most of them).
+     */
     void accumulateGradient(final float[] cols, final float[] delta, final float[] gradient) {
         final int positions = positions();
         final int patch = patch();
@@ -142,18 +160,22 @@ final class ConvLayer {
         for (int o = 0; o < outChannels; o++) {
             final int source = o * positions;
             final int row = weightOffset + o * patch;
-            for (int k = 0; k < patch; k++) {
-                gradient[row + k] += VectorOps.dot(delta, source, cols, k * positions, positions);
-            }
             float sum = 0;
             for (int p = 0; p < positions; p++) {
-                sum += delta[source + p];
+                final float d = delta[source + p];
+                if (d != 0f) {
+                    VectorOps.axpy(d, cols, p * patch, gradient, row, patch);
+                    sum += d;
+                }
             }
             gradient[bias + o] += sum;
         }
     }
 
-    /** {@code colsDelta[k][p] = sum_o W[o][k] delta[o][p]}, overwriting {@code colsDelta}. */
+    /**
+     * {@code colsDelta[p] = sum_o delta[o][p] W[o]} ({@code [position][patch element]}), overwriting
+     * {@code colsDelta}; skips zero deltas like {@link #accumulateGradient}.
+     */
     void backpropagate(final float[] params, final float[] delta, final float[] colsDelta) {
         final int positions = positions();
         final int patch = patch();
@@ -161,9 +183,11 @@ final class ConvLayer {
         for (int o = 0; o < outChannels; o++) {
             final int source = o * positions;
             final int row = weightOffset + o * patch;
-            for (int k = 0; k < patch; k++) {
-                final float w = params[row + k];
-                VectorOps.axpy(w, delta, source, colsDelta, k * positions, positions);
+            for (int p = 0; p < positions; p++) {
+                final float d = delta[source + p];
+                if (d != 0f) {
+                    VectorOps.axpy(d, params, row, colsDelta, p * patch, patch);
+                }
             }
         }
     }

@@ -142,12 +142,12 @@ public final class ConvNet implements Model {
     }
 
     private void forward(final float[] params, final Dataset data, final int sample, final Scratch s) {
-        conv1.unroll(data.x(), sample * inputs, s.cols1);
-        conv1.forward(params, s.cols1, s.conv1Out);
+        conv1.unroll(data.x(), sample * inputs, s.cols1, s.cols1T);
+        conv1.forward(params, s.cols1T, s.conv1Out);
         Relu.apply(s.conv1Out, s.conv1Out.length);
         pool1.forward(s.conv1Out, s.pooled1, s.from1);
-        conv2.unroll(s.pooled1, 0, s.cols2);
-        conv2.forward(params, s.cols2, s.conv2Out);
+        conv2.unroll(s.pooled1, 0, s.cols2, s.cols2T);
+        conv2.forward(params, s.cols2T, s.conv2Out);
         Relu.apply(s.conv2Out, s.conv2Out.length);
         pool2.forward(s.conv2Out, s.pooled2, s.from2);
         dense1.forward(params, s.pooled2, s.hidden, 1);
@@ -158,12 +158,14 @@ public final class ConvNet implements Model {
     /** One sample's activations and their gradients, owned by one call. */
     private final class Scratch {
         final float[] cols1 = new float[conv1.patch() * conv1.positions()];
+        final float[] cols1T = new float[conv1.patch() * conv1.positions()];
         final float[] conv1Out = new float[conv1.outputSize()];
         final float[] conv1Delta = new float[conv1.outputSize()];
         final float[] pooled1 = new float[pool1.outputSize()];
         final float[] pooled1Delta = new float[pool1.outputSize()];
         final int[] from1 = new int[pool1.outputSize()];
         final float[] cols2 = new float[conv2.patch() * conv2.positions()];
+        final float[] cols2T = new float[conv2.patch() * conv2.positions()];
         final float[] cols2Delta = new float[conv2.patch() * conv2.positions()];
         final float[] conv2Out = new float[conv2.outputSize()];
         final float[] conv2Delta = new float[conv2.outputSize()];
