@@ -21,7 +21,7 @@ public final class Mlp implements Model {
     /** The hidden layers of {@code mlp} without a suffix. */
     public static final List<Integer> DEFAULT_HIDDEN = List.of(256, 128);
 
-    /** Samples per block: 32 was the fastest of 1, 8, 32 and 64 in {@code MlpBlockBenchmark}. */
+    /** Samples per block: 32 measured best of 1, 8, 32 and 64 in {@code MlpBlockBenchmark} (docs/benchmarks.md). */
     static final int BLOCK = 32;
 
     private final int inputs;
