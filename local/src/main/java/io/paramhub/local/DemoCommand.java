@@ -6,6 +6,7 @@ import io.paramhub.avro.SyncMode;
 import io.paramhub.ml.DataSources;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.Models;
+import io.paramhub.ml.ShardSizing;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.jobs.JobSpecs;
@@ -54,17 +55,20 @@ final class DemoCommand implements Callable<Integer> {
     private int epochs;
 
     @Option(names = "--model", defaultValue = "softmax",
-        description = "softmax (Fashion-MNIST) or linear (generated regression) (default: ${DEFAULT-VALUE}).")
+        description = "softmax, mlp (784-256-128-10, ReLU), cnn (2 x conv 5x5 + max pool, 16 and 32 channels, "
+            + "dense 128) on Fashion-MNIST, or linear (generated regression); mlp:H1,H2,.. and cnn:K,C1,C2,H "
+            + "choose other layer sizes (default: ${DEFAULT-VALUE}).")
     private String model;
 
     @Option(names = "--dataset", description = "Data set: fashion-mnist[:DIR] or linear[:n=..,d=..,noise=..,seed=..]; "
-        + "default: fashion-mnist for softmax, linear for linear.")
+        + "default: linear for linear, fashion-mnist for the others.")
     private String dataset;
 
     @Option(names = "--batch", defaultValue = "128", description = "Global batch, split among workers (default: ${DEFAULT-VALUE}).")
     private int batch;
 
-    @Option(names = "--optimizer", defaultValue = "sgd", description = "sgd or adam (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--optimizer", description = "sgd or adam (default: sgd for softmax and linear, adam for mlp "
+        + "and cnn).")
     private String optimizer;
 
     @Option(names = "--lr", description = "Learning rate (default: 0.05 for sgd, 0.001 for adam).")
@@ -92,7 +96,10 @@ final class DemoCommand implements Callable<Integer> {
         description = "A worker silent this long leaves the live set (default: ${DEFAULT-VALUE}).")
     private long sessionTimeoutMs;
 
-    @Option(names = "--shards", defaultValue = "4", description = "Parameter shards (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--shards", defaultValue = "4",
+        description = "Parameter shards, at least; raised so that no shard carries more than 256 KiB of float32 "
+            + "(65,536 parameters), which keeps every record under Kafka's default 1 MiB limit even with Adam's "
+            + "state: e.g. mlp:1024,512 (1.33 M parameters) gets 21 (default: ${DEFAULT-VALUE}).")
     private int shards;
 
     @Option(names = "--seed", defaultValue = "42", description = "Seed of initial parameters and batches (default: ${DEFAULT-VALUE}).")
@@ -263,10 +270,20 @@ final class DemoCommand implements Callable<Integer> {
             throw new ParameterException(command.commandLine(), "--model: " + e.getMessage());
         }
         final OptimizerKind optimizerKind;
+        final String optimizerName = optimizer != null ? optimizer : TrainingDefaults.optimizer(kind);
         try {
-            optimizerKind = OptimizerKind.valueOf(optimizer.toUpperCase(Locale.ROOT));
+            optimizerKind = OptimizerKind.valueOf(optimizerName.toUpperCase(Locale.ROOT));
         } catch (final IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), "--optimizer must be sgd or adam, not " + optimizer);
+        }
+        if (shards < 1) {
+            throw new ParameterException(command.commandLine(), "--shards must be >= 1, not " + shards);
+        }
+        final int shardCount = ShardSizing.shards(kind.parameterCount(), shards);
+        if (shardCount > shards) {
+            System.out.printf(Locale.ROOT, "%s has %d parameters (%.1f MiB): %d shards instead of %d, so that each "
+                + "carries at most %d KiB%n", kind.kind(), kind.parameterCount(),
+                kind.parameterCount() * 4.0 / (1024 * 1024), shardCount, shards, ShardSizing.RECORD_BUDGET_BYTES / 1024);
         }
         return JobSpec.newBuilder()
             .setJob(job != null ? job : "demo-" + System.currentTimeMillis())
@@ -275,7 +292,7 @@ final class DemoCommand implements Callable<Integer> {
             .setInputs(kind.inputs())
             .setOutputs(kind.outputs())
             .setParameters(kind.parameterCount())
-            .setShards(shards)
+            .setShards(shardCount)
             .setSyncMode(syncMode)
             .setStaleness(syncMode == SyncMode.SSP ? staleness : 0)
             .setMaxStaleness(maxStaleness)

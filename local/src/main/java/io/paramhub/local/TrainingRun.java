@@ -145,8 +145,15 @@ public final class TrainingRun {
             final ExecutorService threads = Executors.newFixedThreadPool(spec.getExpectedWorkers() + 1);
             final AtomicBoolean stop = new AtomicBoolean();
             try {
-                final Future<Evaluated> evaluation = threads.submit(() ->
-                    evaluate(plan, data, losses, listener, started, stop));
+                final Future<Evaluated> evaluation = threads.submit(() -> {
+                    try {
+                        return evaluate(plan, data, losses, listener, started, stop);
+                    } catch (final RuntimeException | Error e) {
+                        // otherwise nobody hears of it until every worker has finished
+                        log.error("evaluating job {} failed", spec.getJob(), e);
+                        throw e;
+                    }
+                });
                 final List<Future<?>> workers = new ArrayList<>();
                 for (int index = 0; index < spec.getExpectedWorkers(); index++) {
                     final WorkerSettings settings = WorkerSettings.of(spec.getJob(), index, spec.getExpectedWorkers())

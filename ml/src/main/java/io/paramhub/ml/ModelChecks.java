@@ -22,6 +22,14 @@ final class ModelChecks {
         }
     }
 
+    static void requireClassification(final Model model, final Dataset data) {
+        requireData(model, data);
+        if (data.classes() != model.outputs()) {
+            throw new IllegalArgumentException(model.kind() + " model has " + model.outputs() + " classes, data set "
+                    + data.name() + " has " + data.classes());
+        }
+    }
+
     static void requireGradient(final Model model, final double[] gradientSum) {
         if (gradientSum.length != model.parameterCount()) {
             throw new IllegalArgumentException(model.kind() + " model has " + model.parameterCount()

@@ -1,17 +1,22 @@
 package io.paramhub.ml;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.ServiceLoader;
 
-/** Creates models by the kind name a job spec carries. */
+/**
+ * Creates models by the kind name a job spec carries: the single factory that workers, the
+ * aggregator and evaluators share, so that they agree on the parameter layout.
+ */
 public final class Models {
 
-    private static final List<String> KINDS = List.of(LinearRegression.KIND, SoftmaxRegression.KIND);
+    private static final List<String> KINDS = List.of(LinearRegression.KIND, SoftmaxRegression.KIND, Mlp.KIND, ConvNet.KIND);
 
     private Models() {
     }
 
-    /** The kinds {@link #create} knows. */
+    /** The built-in kinds; {@link #create} also knows those of every {@link ModelProvider} on the classpath. */
     public static List<String> kinds() {
         return KINDS;
     }
@@ -19,21 +24,41 @@ public final class Models {
     /**
      * A model of the given kind and shape.
      *
-     * @param kind {@code "linear"} (outputs must be 1) or {@code "softmax"} (outputs = classes)
+     * @param kind {@code "linear"} (outputs must be 1), {@code "softmax"}, {@code "mlp"} or
+     *     {@code "mlp:H1,H2,..."} (hidden widths), {@code "cnn"} or {@code "cnn:K,C1,C2,H"} (kernel,
+     *     channels, hidden units; square images); the classifiers have outputs = classes
      * @throws IllegalArgumentException for an unknown kind or a shape the kind cannot have
      */
     public static Model create(final String kind, final int inputs, final int outputs) {
         final String normalized = kind == null ? "" : kind.trim().toLowerCase(Locale.ROOT);
-        return switch (normalized) {
-            case LinearRegression.KIND -> linear(inputs, outputs);
+        if (normalized.startsWith(SoftmaxRegression.KIND + ":") || normalized.startsWith(LinearRegression.KIND + ":")) {
+            throw new IllegalArgumentException("model kind '" + kind + "' takes no architecture suffix");
+        }
+        return switch (ModelKinds.base(normalized)) {
+            case LinearRegression.KIND -> linear(normalized, inputs, outputs);
             case SoftmaxRegression.KIND -> new SoftmaxRegression(inputs, outputs);
-            default -> throw new IllegalArgumentException("unknown model kind '" + kind + "', known kinds: " + KINDS);
+            case Mlp.KIND -> new Mlp(inputs, ModelKinds.numbers(normalized, Mlp.DEFAULT_HIDDEN), outputs);
+            case ConvNet.KIND -> new ConvNet(inputs, ModelKinds.numbers(normalized, ConvNet.DEFAULT_SHAPE), outputs);
+            default -> provided(normalized, inputs, outputs);
         };
     }
 
-    private static Model linear(final int inputs, final int outputs) {
+    /** A model from a {@link ModelProvider} on the classpath. */
+    private static Model provided(final String kind, final int inputs, final int outputs) {
+        final String base = ModelKinds.base(kind);
+        final List<String> known = new ArrayList<>(KINDS);
+        for (final ModelProvider provider : ServiceLoader.load(ModelProvider.class)) {
+            if (provider.kinds().contains(base)) {
+                return provider.create(kind, inputs, outputs);
+            }
+            known.addAll(provider.kinds());
+        }
+        throw new IllegalArgumentException("unknown model kind '" + kind + "', known kinds: " + known);
+    }
+
+    private static Model linear(final String kind, final int inputs, final int outputs) {
         if (outputs != 1) {
-            throw new IllegalArgumentException("linear model has 1 output, got " + outputs);
+            throw new IllegalArgumentException(kind + " model has 1 output, got " + outputs);
         }
         return new LinearRegression(inputs);
     }

@@ -25,7 +25,7 @@ class ModelsTest {
     @Test
     void shouldListKnownKindsWhenKindIsUnknown() {
         // when / then
-        assertThatThrownBy(() -> Models.create("cnn", 784, 10))
+        assertThatThrownBy(() -> Models.create("forest", 784, 10))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("cnn")
                 .hasMessageContaining("linear")

@@ -1,0 +1,183 @@
+package io.paramhub.ml;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * A multi-layer perceptron for classification: dense layers with ReLU between them, softmax
+ * cross-entropy on the last, He initialisation. The parameter vector holds each layer's weights
+ * (row-major, one row of inputs per unit) then its biases, first layer first.
+ *
+ * <p>The kind is {@code mlp} for hidden layers of 256 and 128 units, or {@code mlp:H1,H2,...} for
+ * others. Samples are processed in blocks of {@value #BLOCK}, so that each weight row is read
+ * once per block rather than once per sample; scratch is allocated per call, so one instance is
+ * safe to share between compute threads.
+ */
+public final class Mlp implements Model {
+
+    /** The name {@link Models#create} knows this model by. */
+    public static final String KIND = "mlp";
+    /** The hidden layers of {@code mlp} without a suffix. */
+    public static final List<Integer> DEFAULT_HIDDEN = List.of(256, 128);
+
+    /** Samples per block: 32 measured best of 1, 8, 32 and 64 in {@code MlpBlockBenchmark} (docs/benchmarks.md). */
+    static final int BLOCK = 32;
+
+    private final int inputs;
+    private final int classes;
+    private final List<Integer> hidden;
+    private final DenseLayer[] layers;
+    private final int block;
+
+    /** A perceptron of {@code inputs} features, the given hidden layer widths and {@code classes} classes. */
+    public Mlp(final int inputs, final List<Integer> hidden, final int classes) {
+        this(inputs, hidden, classes, BLOCK);
+    }
+
+    /** The same with another block size, for benchmarks. */
+    Mlp(final int inputs, final List<Integer> hidden, final int classes, final int block) {
+        if (inputs < 1) {
+            throw new IllegalArgumentException("mlp needs >= 1 input, got " + inputs);
+        }
+        if (classes < 2) {
+            throw new IllegalArgumentException("mlp needs >= 2 classes, got " + classes);
+        }
+        if (hidden.stream().anyMatch(width -> width < 1)) {
+            throw new IllegalArgumentException("mlp hidden layers need >= 1 unit each, got " + hidden);
+        }
+        if (block < 1) {
+            throw new IllegalArgumentException("mlp block needs >= 1 sample, got " + block);
+        }
+        this.block = block;
+        this.inputs = inputs;
+        this.classes = classes;
+        this.hidden = List.copyOf(hidden);
+        final List<DenseLayer> built = new ArrayList<>();
+        long offset = 0;
+        int width = inputs;
+        final List<Integer> widths = new ArrayList<>(hidden);
+        widths.add(classes);
+        for (final int next : widths) {
+            final long count = ((long) width + 1) * next;
+            if (offset + count > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("mlp " + inputs + "-" + hidden + "-" + classes + " is too large");
+            }
+            built.add(new DenseLayer(width, next, (int) offset));
+            offset += count;
+            width = next;
+        }
+        this.layers = built.toArray(new DenseLayer[0]);
+    }
+
+    @Override
+    public String kind() {
+        if (hidden.equals(DEFAULT_HIDDEN)) {
+            return KIND;
+        }
+        final StringBuilder kind = new StringBuilder(KIND).append(':');
+        for (int i = 0; i < hidden.size(); i++) {
+            kind.append(i == 0 ? "" : ",").append(hidden.get(i));
+        }
+        return kind.toString();
+    }
+
+    @Override
+    public int inputs() {
+        return inputs;
+    }
+
+    @Override
+    public int outputs() {
+        return classes;
+    }
+
+    @Override
+    public int parameterCount() {
+        return layers[layers.length - 1].end();
+    }
+
+    @Override
+    public float[] initialParameters(final long seed) {
+        final Random random = new Random(seed);
+        final float[] params = new float[parameterCount()];
+        for (final DenseLayer layer : layers) {
+            layer.initialize(params, random);
+        }
+        return params;
+    }
+
+    @Override
+    public double accumulateGradient(final float[] params, final Dataset data, final int[] samples,
+                                     final double[] gradientSum) {
+        ModelChecks.requireParams(this, params);
+        ModelChecks.requireClassification(this, data);
+        ModelChecks.requireGradient(this, gradientSum);
+        final float[][] activations = scratch(Math.min(block, samples.length));
+        final float[][] deltas = scratch(Math.min(block, samples.length));
+        final float[] gradient = new float[parameterCount()];
+        double loss = 0;
+        for (int start = 0; start < samples.length; start += block) {
+            final int size = Math.min(block, samples.length - start);
+            gather(data, samples, start, size, activations[0]);
+            forward(params, activations, size);
+            final float[] output = activations[layers.length];
+            for (int s = 0; s < size; s++) {
+                final int label = (int) data.y()[samples[start + s]];
+                loss += SoftmaxCrossEntropy.lossAndDelta(output, s * classes, classes, label);
+            }
+            System.arraycopy(output, 0, deltas[layers.length], 0, size * classes);
+            for (int l = layers.length - 1; l >= 0; l--) {
+                layers[l].accumulateGradient(activations[l], deltas[l + 1], gradient, size);
+                if (l > 0) {
+                    layers[l].backpropagate(params, deltas[l + 1], deltas[l], size);
+                    Relu.backward(activations[l], deltas[l], size * layers[l].inputs());
+                }
+            }
+        }
+        VectorOps.addTo(gradient, gradientSum, 0);
+        return loss;
+    }
+
+    @Override
+    public float predict(final float[] params, final Dataset data, final int sample) {
+        ModelChecks.requireParams(this, params);
+        ModelChecks.requireData(this, data);
+        final float[][] activations = scratch(1);
+        gather(data, new int[] {sample}, 0, 1, activations[0]);
+        forward(params, activations, 1);
+        return SoftmaxCrossEntropy.argmax(activations[layers.length], 0, classes);
+    }
+
+    /** Fills {@code activations[1..]}: ReLU after every layer but the last, whose logits stay raw. */
+    private void forward(final float[] params, final float[][] activations, final int size) {
+        for (int l = 0; l < layers.length; l++) {
+            layers[l].forward(params, activations[l], activations[l + 1], size);
+            if (l < layers.length - 1) {
+                Relu.apply(activations[l + 1], size * layers[l].outputs());
+            }
+        }
+    }
+
+    /** One {@code [block][units]} array per layer boundary, input first. */
+    private float[][] scratch(final int size) {
+        final float[][] arrays = new float[layers.length + 1][];
+        arrays[0] = new float[size * inputs];
+        for (int l = 0; l < layers.length; l++) {
+            arrays[l + 1] = new float[size * layers[l].outputs()];
+        }
+        return arrays;
+    }
+
+    private void gather(final Dataset data, final int[] samples, final int start, final int size,
+                        final float[] target) {
+        for (int s = 0; s < size; s++) {
+            System.arraycopy(data.x(), samples[start + s] * inputs, target, s * inputs, inputs);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Mlp[inputs=" + inputs + ", hidden=" + hidden + ", classes=" + classes + "]";
+    }
+}

@@ -1,0 +1,118 @@
+package io.paramhub.ml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** Tests the multi-layer perceptron's gradient, initialisation, shape and prediction. */
+class MlpTest {
+
+    @Test
+    void shouldMatchFiniteDifferencesOnEveryParameterWhenNetworkIsTiny() {
+        // given: 6 inputs, hidden 5 and 4, 3 classes = 35 + 24 + 15 = 74 parameters, 40 samples (two blocks)
+        final Random random = new Random(11);
+        final Dataset data = NetworkGradientCheck.randomImages(random, 40, 6, 3);
+        final Model model = new Mlp(6, List.of(5, 4), 3);
+        final float[] params = model.initialParameters(3);
+        addNoise(params, random);
+        final int[] samples = random.ints(40, 0, 40).toArray();
+
+        // when / then
+        NetworkGradientCheck.assertGradientMatches(model, params, data, samples,
+            NetworkGradientCheck.all(model.parameterCount()));
+    }
+
+    @Test
+    void shouldMatchFiniteDifferencesOnSampledParametersWhenNetworkIsMnistSized() {
+        // given: 784-32-16-10 on random images, 400 random parameters
+        final Random random = new Random(12);
+        final Dataset data = NetworkGradientCheck.randomImages(random, 6, 784, 10);
+        final Model model = new Mlp(784, List.of(32, 16), 10);
+        final float[] params = model.initialParameters(4);
+        addNoise(params, random);
+
+        // when / then
+        NetworkGradientCheck.assertGradientMatches(model, params, data, new int[] {0, 1, 2, 3, 4, 5, 2},
+            NetworkGradientCheck.subset(model.parameterCount(), 400, 5));
+    }
+
+    @Test
+    void shouldSumOverSamplesWhenSamplesSpanSeveralBlocks() {
+        // given
+        final Random random = new Random(13);
+        final Dataset data = NetworkGradientCheck.randomImages(random, 70, 6, 3);
+        final Model model = new Mlp(6, List.of(5), 3);
+        final float[] params = model.initialParameters(5);
+        final int[] all = NetworkGradientCheck.all(70);
+        final double[] whole = new double[model.parameterCount()];
+        final double[] parts = new double[model.parameterCount()];
+
+        // when
+        final double wholeLoss = model.accumulateGradient(params, data, all, whole);
+        double partLoss = 0;
+        for (int sample = 0; sample < 70; sample++) {
+            partLoss += model.accumulateGradient(params, data, new int[] {sample}, parts);
+        }
+
+        // then
+        assertThat(wholeLoss).isCloseTo(partLoss, within(1e-9 * partLoss));
+        assertThat(whole).containsExactly(parts, within(1e-4));
+    }
+
+    @Test
+    void shouldDrawHeScaledWeightsAndZeroBiasesWhenInitialised() {
+        // given
+        final Mlp model = new Mlp(784, List.of(256, 128), 10);
+
+        // when
+        final float[] params = model.initialParameters(42);
+
+        // then: first layer's weights have variance 2 / 784, its biases are 0, same seed same vector
+        double squares = 0;
+        for (int i = 0; i < 784 * 256; i++) {
+            squares += params[i] * params[i];
+        }
+        assertThat(squares / (784 * 256)).isCloseTo(2.0 / 784, within(0.05 * 2.0 / 784));
+        for (int i = 784 * 256; i < 785 * 256; i++) {
+            assertThat(params[i]).isZero();
+        }
+        assertThat(model.initialParameters(42)).isEqualTo(params);
+        assertThat(model.parameterCount()).isEqualTo(785 * 256 + 257 * 128 + 129 * 10);
+    }
+
+    @Test
+    void shouldPredictLargestLogitWhenPredicting() {
+        // given: no hidden layer, W rows (1, 0), (0, 1), b = 0
+        final Dataset data = new Dataset("points", 2, new float[] {2, 1, 0, 3}, new float[] {0, 1}, 2);
+        final Model model = new Mlp(2, List.of(), 2);
+        final float[] params = {1, 0, 0, 1, 0, 0};
+
+        // when / then
+        assertThat(model.predict(params, data, 0)).isEqualTo(0f);
+        assertThat(model.predict(params, data, 1)).isEqualTo(1f);
+    }
+
+    @Test
+    void shouldRejectDataWhenClassCountDiffers() {
+        // given
+        final Dataset data = new Dataset("two", 1, new float[] {1}, new float[] {0}, 2);
+        final Model model = new Mlp(1, List.of(2), 3);
+
+        // when / then
+        assertThatThrownBy(() -> model.accumulateGradient(new float[model.parameterCount()], data, new int[] {0},
+            new double[model.parameterCount()]))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("3 classes");
+    }
+
+    /** Moves biases off zero so that their gradients and the kinks of ReLU are exercised. */
+    private static void addNoise(final float[] params, final Random random) {
+        for (int i = 0; i < params.length; i++) {
+            params[i] += (float) (0.1 * random.nextGaussian());
+        }
+    }
+}
