@@ -143,7 +143,9 @@ public final class BenchCommand implements Callable<Integer> {
             final String stamp = Long.toString(System.currentTimeMillis());
             if (warmUp) {
                 console.println("warming up (one untimed epoch of bsp without emulation)...");
+                final long warmUpStart = System.nanoTime();
                 runner.warmUp(settings, "bench-warmup-" + stamp);
+                console.printf(Locale.ROOT, "warm-up took %.1f s%n", (System.nanoTime() - warmUpStart) / 1e9);
             }
             final List<PolicyRun> runs = new ArrayList<>();
             for (final Policy policy : settings.policies()) {

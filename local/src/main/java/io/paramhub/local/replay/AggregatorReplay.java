@@ -38,15 +38,20 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 final class AggregatorReplay {
 
-    private static final Duration TIMEOUT = Duration.ofMinutes(10);
+    private static final Duration TIMEOUT = Duration.ofMinutes(5);
 
     /** What a replay measured. */
     record Outcome(String job, String topicPrefix, String applicationId, long gradients, long gradientBytes,
                    double seconds, List<Double> updateLatenciesMs, long recordedVersion, long replayedVersion,
                    int differingParameters, int parameters) {
 
+        /** Gradient values (float32) a second, in MB of 2^20 bytes as Kafka's tools count them. */
         double megabytesPerSecond() {
-            return gradientBytes / 1e6 / seconds;
+            return gradientBytes / (1024.0 * 1024.0) / seconds;
+        }
+
+        double recordsPerSecond() {
+            return gradients / seconds;
         }
 
         double floatsPerSecond() {
@@ -87,7 +92,15 @@ final class AggregatorReplay {
                  new StringSerializer(), new ByteArraySerializer())) {
             final ModelView replayed = new ModelView(spec.getJob(), spec.getShards());
             long firstSend = 0;
+            boolean jobKnown = false;
             for (final ReplayFeed.Item item : recording.feedForAggregator()) {
+                if (!jobKnown && item.topic() != RecordedTopic.JOBS) {
+                    // as workers do: nothing before the aggregator has published version 0, else its shards
+                    // would take the first gradients for an unknown job's
+                    producer.flush();
+                    awaitVersion(models, replayed, spec.getJob(), seen, 0, failure);
+                    jobKnown = true;
+                }
                 final Object value = item.topic().decode(item.record().value());
                 final Topic<String, Object> topic = item.topic().in(topics);
                 final byte[] bytes = topic.valueSerde().serializer().serialize(topic.name(), value);
@@ -116,18 +129,7 @@ final class AggregatorReplay {
                 poll(models, replayed, spec.getJob(), seen);
             }
             producer.flush();
-            final long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (!replayed.complete() || replayed.minVersion() < targetVersion) {
-                if (failure.get() != null) {
-                    throw new IllegalStateException("replay could not produce: " + failure.get().getMessage(),
-                        failure.get());
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the replayed aggregator did not reach version " + targetVersion
-                        + " in " + TIMEOUT + "; it is at " + Arrays.toString(replayed.versions()));
-                }
-                poll(models, replayed, spec.getJob(), seen);
-            }
+            awaitVersion(models, replayed, spec.getJob(), seen, targetVersion, failure);
             final long lastModel = seen.values().stream().mapToLong(Long::longValue).max().orElseThrow();
             final float[] expected = recordedModel.assemble(spec.getParameters());
             final float[] actual = replayed.assemble(spec.getParameters());
@@ -140,6 +142,23 @@ final class AggregatorReplay {
             return new Outcome(spec.getJob(), topicPrefix, applicationId, gradients, gradientBytes,
                 (lastModel - firstSend) / 1e9, spec.getSyncMode() == SyncMode.BSP ? latencies(seen, acked)
                     : List.of(), targetVersion, replayed.minVersion(), differing, expected.length);
+        }
+    }
+
+    private static void awaitVersion(final TopicReader<String, ModelShard> models, final ModelView replayed,
+                                     final String job, final Map<String, Long> seen, final long version,
+                                     final AtomicReference<Exception> failure) {
+        final long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (!replayed.complete() || replayed.minVersion() < version) {
+            if (failure.get() != null) {
+                throw new IllegalStateException("replay could not produce: " + failure.get().getMessage(),
+                    failure.get());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the replayed aggregator did not reach version " + version
+                    + " in " + TIMEOUT + "; it is at " + Arrays.toString(replayed.versions()));
+            }
+            poll(models, replayed, job, seen);
         }
     }
 

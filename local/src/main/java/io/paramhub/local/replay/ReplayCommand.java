@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paramhub.local.Directories;
 import io.paramhub.local.LocalCluster;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -46,6 +48,15 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--topic-prefix", description = "Prefix of the replay's topics (default: replay-<time>.).")
     private String topicPrefix;
 
+    @Option(names = "--kafka-limits", description = "With --target aggregator: then measure Kafka's own limits on the "
+        + "same cluster with records of the gradients' mean size (ProducerPerformance, ConsumerPerformance, an "
+        + "exactly-once pass-through Streams app) and report the aggregator's throughput as a ratio of each.")
+    private boolean kafkaLimits;
+
+    @Option(names = "--limit-records", defaultValue = "50000",
+        description = "With --kafka-limits: records each Kafka measurement moves (default: ${DEFAULT-VALUE}).")
+    private long limitRecords;
+
     @Option(names = "--bootstrap-servers", description = "Use this Kafka cluster instead of an embedded broker.")
     private String bootstrapServers;
 
@@ -77,13 +88,16 @@ public final class ReplayCommand implements Callable<Integer> {
                 aggregatorJson(json, outcome);
                 out.printf(Locale.ROOT, "replayed %d gradients (%.2f MB) of job %s into a fresh aggregator in %.2f s: "
                         + "%.2f MB/s, %.0f floats/s; update latency after the barrier p50 %.1f ms, p99 %.1f ms%n",
-                    outcome.gradients(), outcome.gradientBytes() / 1e6, outcome.job(), outcome.seconds(),
+                    outcome.gradients(), outcome.gradientBytes() / (1024.0 * 1024.0), outcome.job(), outcome.seconds(),
                     outcome.megabytesPerSecond(), outcome.floatsPerSecond(),
                     AggregatorReplay.percentile(outcome.updateLatenciesMs(), 50),
                     AggregatorReplay.percentile(outcome.updateLatenciesMs(), 99));
                 out.printf(Locale.ROOT, "final model: version %d (recorded %d), %d of %d parameters differ: %s%n",
                     outcome.replayedVersion(), outcome.recordedVersion(), outcome.differingParameters(),
                     outcome.parameters(), outcome.bitIdentical() ? "bit-identical" : "DIFFERENT");
+                if (kafkaLimits) {
+                    limits(json, recording, outcome, cluster.bootstrapServers(), prefix, stateDir, out);
+                }
             } else {
                 final OrchestratorReplay.Outcome outcome = OrchestratorReplay.run(recording,
                     cluster.bootstrapServers(), cluster.registryUrl(), prefix, applicationId, stateDir);
@@ -109,10 +123,49 @@ public final class ReplayCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** Kafka's limits on the same cluster, with records of the recorded gradients' mean size, and the ratios. */
+    private void limits(final ObjectNode json, final Recording recording, final AggregatorReplay.Outcome outcome,
+                        final String bootstrap, final String prefix, final Path stateDir, final PrintStream out)
+        throws IOException, InterruptedException {
+        final List<RecordedRecord> gradients = recording.records(RecordedTopic.GRADIENTS);
+        // Avro binary plus the 5-byte Confluent wire header
+        final long bytes = gradients.stream().mapToLong(record -> record.value().length + 5L).sum();
+        final int recordSize = (int) Math.max(1, Math.round((double) bytes / Math.max(1, gradients.size())));
+        final KafkaLimits.Limits limits = KafkaLimits.measure(bootstrap, prefix, recordSize,
+            Math.max(limitRecords, outcome.gradients()), stateDir);
+        final double aggregatorRecords = outcome.recordsPerSecond();
+        final double aggregatorMb = bytes / (1024.0 * 1024.0) / outcome.seconds();
+        final ObjectNode node = json.putObject("kafka_limits");
+        node.put("record_size_bytes", recordSize);
+        node.put("records", limits.records());
+        node.put("aggregator_records_per_s", aggregatorRecords);
+        node.put("aggregator_record_mb_per_s", aggregatorMb);
+        rate(node.putObject("producer_performance"), limits.producer(), aggregatorRecords, aggregatorMb);
+        rate(node.putObject("consumer_performance"), limits.consumer(), aggregatorRecords, aggregatorMb);
+        rate(node.putObject("streams_pass_through_eos"), limits.streamsPassThrough(), aggregatorRecords,
+            aggregatorMb);
+        out.printf(Locale.ROOT, "Kafka's limits here with %d-byte records (%d of them): producer %.0f rec/s, consumer "
+                + "%.0f rec/s, exactly-once pass-through Streams %.0f rec/s; the aggregator %.0f rec/s = %.2f / %.2f / "
+                + "%.2f of them%n", recordSize, limits.records(), limits.producer().recordsPerSecond(),
+            limits.consumer().recordsPerSecond(), limits.streamsPassThrough().recordsPerSecond(), aggregatorRecords,
+            aggregatorRecords / limits.producer().recordsPerSecond(),
+            aggregatorRecords / limits.consumer().recordsPerSecond(),
+            aggregatorRecords / limits.streamsPassThrough().recordsPerSecond());
+    }
+
+    private static void rate(final ObjectNode node, final KafkaLimits.Rate rate, final double aggregatorRecords,
+                             final double aggregatorMb) {
+        node.put("records_per_s", rate.recordsPerSecond());
+        node.put("mb_per_s", rate.megabytesPerSecond());
+        node.put("aggregator_ratio_records", aggregatorRecords / rate.recordsPerSecond());
+        node.put("aggregator_ratio_mb", aggregatorMb / rate.megabytesPerSecond());
+    }
+
     private static void aggregatorJson(final ObjectNode json, final AggregatorReplay.Outcome outcome) {
         json.put("gradients", outcome.gradients());
         json.put("gradient_bytes", outcome.gradientBytes());
         json.put("seconds", outcome.seconds());
+        json.put("gradient_records_per_s", outcome.recordsPerSecond());
         json.put("gradient_mb_per_s", outcome.megabytesPerSecond());
         json.put("floats_per_s", outcome.floatsPerSecond());
         json.put("update_latency_p50_ms", AggregatorReplay.percentile(outcome.updateLatenciesMs(), 50));
