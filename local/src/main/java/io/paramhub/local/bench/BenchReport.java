@@ -58,7 +58,7 @@ final class BenchReport {
         final Optional<PolicyRun> bsp = runs.stream().filter(run -> run.policy() == Policy.BSP).findFirst();
         final ArrayNode policies = root.putArray("policies");
         for (final PolicyRun run : runs) {
-            policies.add(policy(run, bsp.orElse(null)));
+            policies.add(policy(run, bsp.orElse(null), settings.idealSeconds()));
         }
         final ObjectNode plotFiles = root.putObject("plots");
         plots.forEach(plotFiles::put);
@@ -87,7 +87,7 @@ final class BenchReport {
         return node;
     }
 
-    private static ObjectNode policy(final PolicyRun run, final PolicyRun bsp) {
+    private static ObjectNode policy(final PolicyRun run, final PolicyRun bsp, final double idealS) {
         final PolicyOutcome outcome = run.outcome();
         final ObjectNode node = JSON.createObjectNode();
         node.put("name", run.policy().label());
@@ -108,6 +108,9 @@ final class BenchReport {
         node.put("compute_time_sd_ms", outcome.computeTimeSdMs());
         node.put("idle_fraction", outcome.idleFraction());
         node.put("utilization", outcome.utilization());
+        node.put("compute_critical_path_s", outcome.computeCriticalPathS());
+        putNullable(node, "critical_path_efficiency_vs_ideal", idealS > 0 && outcome.computeCriticalPathS() > 0
+            ? idealS / outcome.computeCriticalPathS() : null);
         node.put("final_metric", outcome.finalMetric());
         node.put("wall_seconds", run.wallSeconds());
         final ArrayNode workers = node.putArray("per_worker");

@@ -56,8 +56,17 @@ final class PolicyMeasures {
             mean(steady, IterationRecord::iterationMs), sd(steady, IterationRecord::iterationMs),
             mean(steady, IterationRecord::computeMs), sd(steady, IterationRecord::computeMs),
             wait + compute == 0 ? 0 : wait / (wait + compute),
-            allCompute / 1000 / (workerCount * trainS), finalMetric, metric,
+            allCompute / 1000 / (workerCount * trainS), criticalPathS(iterations), finalMetric, metric,
             windows(steady, origin, trainS, windows), perWorker(iterations));
+    }
+
+    /** Σ over clocks of the largest compute any worker reported for that clock, in seconds. */
+    static double criticalPathS(final List<IterationRecord> iterations) {
+        final Map<Long, Double> slowest = new TreeMap<>();
+        for (final IterationRecord iteration : iterations) {
+            slowest.merge(iteration.clock(), iteration.computeMs(), Math::max);
+        }
+        return slowest.values().stream().mapToDouble(Double::doubleValue).sum() / 1000;
     }
 
     /** Every iteration but each worker's first. */

@@ -5,7 +5,9 @@ import java.util.List;
 /**
  * What one policy's run measured, in seconds from the start of training (the first compute of
  * clock 0). {@code timeToTargetS} is null when the target was never reached; {@code efficiencyVsIdeal}
- * is null when there is no emulated cost to define the ideal.
+ * is null when there is no emulated cost to define the ideal. {@code computeCriticalPathS} is the sum over
+ * clocks of the slowest worker's compute at that clock: the training time this policy's split of the
+ * work would take if communication were free (meaningful for the barrier policies, bsp and paramhub).
  */
 public record PolicyOutcome(
     String job,
@@ -18,6 +20,7 @@ public record PolicyOutcome(
     double computeTimeSdMs,
     double idleFraction,
     double utilization,
+    double computeCriticalPathS,
     double finalMetric,
     List<MetricPoint> metricOverTime,
     List<IterationWindow> iterTimeOverTime,

@@ -39,6 +39,7 @@ class PolicyMeasuresTest {
         assertThat(outcome.computeTimeMeanMs()).isCloseTo(25, within(1e-9));
         assertThat(outcome.computeTimeSdMs()).isCloseTo(15, within(1e-9));
         assertThat(outcome.utilization()).isCloseTo(0.150 / (2 * 0.12), within(1e-9));
+        assertThat(outcome.computeCriticalPathS()).isCloseTo(3 * 0.040, within(1e-12));
         assertThat(outcome.perWorker().get(0).waitS()).isCloseTo(0.06, within(1e-12));
         assertThat(outcome.perWorker().get(1).waitS()).isZero();
         assertThat(outcome.perWorker().get(0).speed()).isCloseTo(500, within(1e-9));
