@@ -93,6 +93,8 @@ final class AggregatorReplay {
             final ModelView replayed = new ModelView(spec.getJob(), spec.getShards());
             long firstSend = 0;
             boolean jobKnown = false;
+            Thread reader = null;
+            final AtomicReference<RuntimeException> readFailure = new AtomicReference<>();
             for (final ReplayFeed.Item item : recording.feedForAggregator()) {
                 if (!jobKnown && item.topic() != RecordedTopic.JOBS) {
                     // as workers do: nothing before the aggregator has published version 0, else its shards
@@ -100,6 +102,15 @@ final class AggregatorReplay {
                     producer.flush();
                     awaitVersion(models, replayed, spec.getJob(), seen, 0, failure);
                     jobKnown = true;
+                    // from here a thread of its own reads model, so that reading never slows the feed
+                    reader = new Thread(() -> {
+                        try {
+                            awaitVersion(models, replayed, spec.getJob(), seen, targetVersion, failure);
+                        } catch (final RuntimeException e) {
+                            readFailure.set(e);
+                        }
+                    }, "replay-model-reader");
+                    reader.start();
                 }
                 final Object value = item.topic().decode(item.record().value());
                 final Topic<String, Object> topic = item.topic().in(topics);
@@ -126,10 +137,15 @@ final class AggregatorReplay {
                         }
                     });
                 }
-                poll(models, replayed, spec.getJob(), seen);
             }
             producer.flush();
-            awaitVersion(models, replayed, spec.getJob(), seen, targetVersion, failure);
+            if (reader == null) {
+                throw new IllegalArgumentException("the recording of job " + spec.getJob() + " holds no gradient");
+            }
+            reader.join();
+            if (readFailure.get() != null) {
+                throw readFailure.get();
+            }
             final long lastModel = seen.values().stream().mapToLong(Long::longValue).max().orElseThrow();
             final float[] expected = recordedModel.assemble(spec.getParameters());
             final float[] actual = replayed.assemble(spec.getParameters());
