@@ -26,12 +26,14 @@ import org.apache.kafka.streams.StreamsConfig;
  * Feeds a recorded job's {@code jobs}, {@code membership} and {@code telemetry} records, with their
  * recorded timestamps and at full speed, into a fresh orchestrator (its own {@code application.id}
  * and topic prefix) with the default settings, and reads the {@code commands} it publishes until none
- * has come for {@link #QUIET}; reports its telemetry throughput and whether its newest command per
- * worker equals the recorded one (epoch, share, threads).
+ * has come for {@link #QUIET} (or none at all for {@link #FIRST}); reports its telemetry throughput
+ * (start-up included) and whether its newest command per worker equals the recorded one (epoch,
+ * share, threads).
  */
 final class OrchestratorReplay {
 
     static final Duration QUIET = Duration.ofSeconds(5);
+    static final Duration FIRST = Duration.ofSeconds(120);
 
     /** What an orchestrator replay measured. */
     record Outcome(String job, String topicPrefix, String applicationId, long telemetry, double seconds,
@@ -79,9 +81,12 @@ final class OrchestratorReplay {
                 }
             }
             producer.flush();
-            long lastCommand = System.nanoTime();
+            final long fed = System.nanoTime();
+            long lastCommand = fed;
             try (TopicReader<String, ResourceCommand> reader = new TopicReader<>(topics.commands(), client)) {
-                while (System.nanoTime() - lastCommand < QUIET.toNanos()) {
+                // a fresh Streams app may take a while to start: wait up to FIRST for its first command
+                while (commands == 0 ? System.nanoTime() - fed < FIRST.toNanos()
+                    : System.nanoTime() - lastCommand < QUIET.toNanos()) {
                     final int read = reader.poll(Duration.ofMillis(50), record -> {
                         if (record.value() != null && spec.getJob().equals(record.value().getJob())) {
                             replayed.put(record.value().getWorker(), record.value());

@@ -108,9 +108,9 @@ public final class ReplayCommand implements Callable<Integer> {
                 json.put("recorded_commands", outcome.recordedCommands());
                 json.put("same_final_plan", outcome.samePlan());
                 out.printf(Locale.ROOT, "replayed %d telemetry records of job %s into a fresh orchestrator: %.0f "
-                        + "records/s (%.2f s, including %d s of quiet at the end); %d commands (recorded %d, "
+                        + "records/s (%.2f s from the first record sent to the last command read); %d commands (recorded %d, "
                         + "compacted); newest plan per worker %s%n", outcome.telemetry(), outcome.job(),
-                    outcome.telemetryPerSecond(), outcome.seconds(), OrchestratorReplay.QUIET.toSeconds(),
+                    outcome.telemetryPerSecond(), outcome.seconds(),
                     outcome.commands(), outcome.recordedCommands(),
                     outcome.samePlan() ? "equals the recorded one" : "differs from the recorded one");
             }
