@@ -8,12 +8,12 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /** Deletes the temporary directories the embedded broker and apps leave behind. */
-final class Directories {
+public final class Directories {
 
     private Directories() {
     }
 
-    static void deleteRecursively(final Path dir) {
+    public static void deleteRecursively(final Path dir) {
         if (!Files.exists(dir)) {
             return;
         }

@@ -1,13 +1,17 @@
 package io.paramhub.local;
 
+import io.paramhub.local.bench.BenchCommand;
+import io.paramhub.local.replay.RecordCommand;
+import io.paramhub.local.replay.ReplayCommand;
 import io.paramhub.ml.DatasetUnavailableException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code paramhub} command: {@code demo} and {@code up}. */
+/** The {@code paramhub} command: {@code demo}, {@code up}, {@code bench}, {@code record} and {@code replay}. */
 @Command(name = "paramhub", mixinStandardHelpOptions = true, version = "paramhub 0.1.0",
     description = "ParamHub: a Kafka-native parameter server for distributed training.",
-    subcommands = {DemoCommand.class, UpCommand.class})
+    subcommands = {DemoCommand.class, UpCommand.class, BenchCommand.class, RecordCommand.class,
+        ReplayCommand.class})
 public final class ParamHubCli implements Runnable {
 
     @CommandLine.Spec

@@ -3,6 +3,7 @@ package io.paramhub.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ComputeEmulationTest {
@@ -44,6 +45,44 @@ class ComputeEmulationTest {
         // then: 32 x 0.5 ms x 3 on one thread, a quarter of it on four
         assertThat(oneThread).isEqualTo(48.0);
         assertThat(fourThreads).isEqualTo(12.0);
+    }
+
+    @Test
+    void shouldFollowTheScheduleStepByStepWhenOneIsGiven() {
+        // given: 1 ms a sample, 2x slower from clock 20, 4x from 40, back to 1x from 60
+        final ComputeEmulation emulation = ComputeEmulation.scheduled(1_000, Map.of(20L, 2.0, 40L, 4.0, 60L, 1.0));
+
+        // when
+        final double beforeFirstStep = emulation.targetMs(0.1, 10, 19, 1);
+        final double onFirstStep = emulation.targetMs(0.1, 10, 20, 1);
+        final double inSecondStep = emulation.targetMs(0.1, 10, 59, 1);
+        final double afterLastStep = emulation.targetMs(0.1, 10, 60, 1);
+
+        // then
+        assertThat(beforeFirstStep).isEqualTo(10.0);
+        assertThat(onFirstStep).isEqualTo(20.0);
+        assertThat(inSecondStep).isEqualTo(40.0);
+        assertThat(afterLastStep).isEqualTo(10.0);
+        assertThat(emulation.slowdown()).isEqualTo(4.0);
+        assertThat(emulation.slowdownFromClock()).isEqualTo(20);
+        assertThat(emulation.active()).isTrue();
+    }
+
+    @Test
+    void shouldKeepTheSingleStepWhenNoScheduleIsGiven() {
+        // given
+        final ComputeEmulation emulation = new ComputeEmulation(3.0, 50, 500);
+
+        // when / then
+        assertThat(emulation.slowdownAt(49)).isEqualTo(1.0);
+        assertThat(emulation.slowdownAt(50)).isEqualTo(3.0);
+        assertThat(emulation.schedule()).isEmpty();
+    }
+
+    @Test
+    void shouldRefuseAScheduleStepFasterThanTheBase() {
+        assertThatThrownBy(() -> ComputeEmulation.scheduled(1_000, Map.of(0L, 0.5)))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("factor >= 1");
     }
 
     @Test

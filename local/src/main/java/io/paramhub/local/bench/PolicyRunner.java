@@ -1,0 +1,121 @@
+package io.paramhub.local.bench;
+
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.OptimizerKind;
+import io.paramhub.avro.SyncMode;
+import io.paramhub.local.RunListener;
+import io.paramhub.local.TrainingRun;
+import io.paramhub.ml.Model;
+import io.paramhub.topology.SerdeFactory;
+import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.orchestrator.OrchestratorSettings;
+import io.paramhub.worker.ComputeEmulation;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.CommonClientConfigs;
+
+/**
+ * Runs one policy of a bench on a cluster: submits its job, runs the aggregator, the workers (with the
+ * scenario's emulation) and for {@code paramhub} the orchestrator in this JVM, while it records every
+ * worker iteration and samples the test metric from {@code model}; then computes the policy's figures.
+ * Writes {@code jobs}, {@code gradients}, {@code telemetry}, {@code membership} (and {@code commands});
+ * reads {@code model}.
+ */
+final class PolicyRunner {
+
+    /** How often, at most, the newest model is scored while a policy trains. */
+    static final Duration METRIC_INTERVAL = Duration.ofMillis(50);
+    /** Windows of the iteration-time series. */
+    static final int WINDOWS = 20;
+
+    private final String bootstrapServers;
+    private final String registryUrl;
+    private final String topicPrefix;
+    private final Path stateDir;
+    private final PrintStream out;
+    private final boolean terminal;
+
+    PolicyRunner(final String bootstrapServers, final String registryUrl, final String topicPrefix,
+                 final Path stateDir, final PrintStream out, final boolean terminal) {
+        this.bootstrapServers = bootstrapServers;
+        this.registryUrl = registryUrl;
+        this.topicPrefix = topicPrefix;
+        this.stateDir = stateDir;
+        this.out = out;
+        this.terminal = terminal;
+    }
+
+    PolicyRun run(final BenchSettings settings, final Policy policy, final String job) throws InterruptedException {
+        final JobSpec spec = jobSpec(settings, policy, job, settings.epochs());
+        final TelemetryLog log = new TelemetryLog();
+        final Properties client = new Properties();
+        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        final TopicCatalog topics = TopicCatalog.create(topicPrefix, SerdeFactory.forRegistry(registryUrl));
+        final long started = System.nanoTime();
+        final TrainingRun.Result result;
+        final BenchProgress progress;
+        try (MetricSampler sampler = new MetricSampler(topics, client, settings.task(), METRIC_INTERVAL)) {
+            progress = new BenchProgress(out, terminal, policy.label(), settings.clocks() * settings.workers(),
+                settings.task().metric(), sampler::samples);
+            final RunListener startSampler = new RunListener() {
+                @Override
+                public void onStarted(final TrainingRun.Plan plan) {
+                    sampler.start(plan.spec());
+                }
+            };
+            result = training(policy, settings.emulations(), policy.label())
+                .run(spec, settings.task().data(), RunListener.both(startSampler, RunListener.both(log, progress)));
+            sampler.close();
+            progress.finish();
+            final Model model = settings.task().newModel();
+            final double finalMetric = settings.task().evaluate(model, result.finalParameters());
+            final PolicyOutcome outcome = PolicyMeasures.compute(job, log.iterations(), sampler.samples(),
+                settings.task(), settings.target(), finalMetric, settings.idealSeconds(), WINDOWS);
+            return new PolicyRun(policy, spec.getStaleness(), outcome, log.iterations(),
+                (System.nanoTime() - started) / 1e9);
+        }
+    }
+
+    /** One untimed epoch of BSP without emulation, so that no policy pays for a cold JVM and fresh topics. */
+    void warmUp(final BenchSettings settings, final String job) throws InterruptedException {
+        training(Policy.BSP, Map.of(), "warm-up")
+            .run(jobSpec(settings, Policy.BSP, job, 1), settings.task().data(), RunListener.NONE);
+    }
+
+    private TrainingRun training(final Policy policy, final Map<Integer, ComputeEmulation> emulations,
+                                 final String dir) {
+        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir.resolve(dir))
+            .withEmulation(emulations)
+            .withOrchestrator(policy.orchestrated() ? OrchestratorSettings.defaults() : null);
+    }
+
+    static JobSpec jobSpec(final BenchSettings settings, final Policy policy, final String job, final int epochs) {
+        final Model model = settings.task().newModel();
+        final boolean synchronous = policy.sync() == SyncMode.BSP;
+        return JobSpec.newBuilder()
+            .setJob(job)
+            .setModel(model.kind())
+            .setDataset(settings.task().dataset())
+            .setInputs(model.inputs())
+            .setOutputs(model.outputs())
+            .setParameters(model.parameterCount())
+            .setShards(settings.shards())
+            .setSyncMode(policy.sync())
+            .setStaleness(policy.sync() == SyncMode.SSP ? settings.staleness() : 0)
+            .setMaxStaleness(-1)
+            .setSessionTimeoutMs(10_000)
+            .setOptimizer(OptimizerKind.SGD)
+            .setLearningRate(settings.learningRate())
+            .setMomentum(synchronous ? settings.momentum() : settings.asyncMomentum())
+            .setGlobalBatch(settings.batch())
+            .setExpectedWorkers(settings.workers())
+            .setEpochs(epochs)
+            .setSeed(settings.seed())
+            .setCreatedAt(Instant.now())
+            .build();
+    }
+}
