@@ -15,14 +15,21 @@ final class ModelKinds {
         return colon < 0 ? kind : kind.substring(0, colon);
     }
 
-    /** The comma-separated positive integers after the colon, or {@code defaults} when there is no suffix. */
+    /**
+     * The comma-separated whole numbers after the colon ({@code mlp:} gives none), or {@code defaults}
+     * when there is no colon.
+     */
     static List<Integer> numbers(final String kind, final List<Integer> defaults) {
         final int colon = kind.indexOf(':');
         if (colon < 0) {
             return defaults;
         }
         final List<Integer> numbers = new ArrayList<>();
-        for (final String part : kind.substring(colon + 1).split(",", -1)) {
+        final String suffix = kind.substring(colon + 1).trim();
+        if (suffix.isEmpty()) {
+            return numbers;
+        }
+        for (final String part : suffix.split(",", -1)) {
             try {
                 numbers.add(Integer.parseInt(part.trim()));
             } catch (final NumberFormatException e) {

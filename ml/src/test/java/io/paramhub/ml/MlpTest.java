@@ -97,6 +97,23 @@ class MlpTest {
     }
 
     @Test
+    void shouldParseHiddenLayersWhenKindHasSuffix() {
+        // given / when
+        final Model wide = Models.create("mlp:512,256", 784, 10);
+        final Model plain = Models.create("mlp:", 784, 10);
+        final Model standard = Models.create("MLP", 784, 10);
+
+        // then
+        assertThat(wide.kind()).isEqualTo("mlp:512,256");
+        assertThat(wide.parameterCount()).isEqualTo(785 * 512 + 513 * 256 + 257 * 10);
+        assertThat(plain.parameterCount()).isEqualTo(785 * 10);
+        assertThat(standard.kind()).isEqualTo("mlp");
+        assertThatThrownBy(() -> Models.create("mlp:256,x", 784, 10))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("'x' is not a whole number");
+    }
+
+    @Test
     void shouldRejectDataWhenClassCountDiffers() {
         // given
         final Dataset data = new Dataset("two", 1, new float[] {1}, new float[] {0}, 2);
