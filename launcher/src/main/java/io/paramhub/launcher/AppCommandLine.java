@@ -36,7 +36,8 @@ public final class AppCommandLine {
             + "environment (KAFKA_* for Kafka settings, e.g. KAFKA_BOOTSTRAP_SERVERS -> bootstrap.servers, "
             + "KAFKA_SCHEMA_REGISTRY_URL -> schema.registry.url; PARAMHUB_* for ParamHub's options, e.g. "
             + "PARAMHUB_HTTP_PORT -> --http-port); the command line (-D key=value, then the options).",
-        "Exit codes: 0 done or stopped by SIGTERM, 1 failed, 2 missing or malformed setting (one line on stderr)."};
+        "Exit codes: 0 done, 1 failed, 2 missing or malformed setting (one line on stderr), 143 (128 + SIGTERM) "
+            + "stopped by SIGTERM after a clean shutdown."};
 
     private static final Logger log = LoggerFactory.getLogger(AppCommandLine.class);
 

@@ -15,13 +15,17 @@ import io.vertx.ext.web.RoutingContext;
  */
 public record OpsEndpoints(AppMetrics metrics, Readiness readiness) {
 
+    public static final String LIVE = "/health/live";
+    public static final String READY = "/health/ready";
+    public static final String METRICS = "/metrics";
+
     /** Prometheus text exposition format 0.0.4. */
     public static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
     public void mount(final Router router) {
-        router.get("/health/live").handler(this::live);
-        router.get("/health/ready").handler(this::ready);
-        router.get("/metrics").handler(this::metrics);
+        router.get(LIVE).handler(this::live);
+        router.get(READY).handler(this::ready);
+        router.get(METRICS).handler(this::metrics);
     }
 
     private void live(final RoutingContext context) {

@@ -13,6 +13,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -31,6 +36,8 @@ public final class StreamsAppLauncher {
     /** Stream thread failures replaced within {@link #THREAD_FAILURE_WINDOW}; one more shuts the client down. */
     public static final int MAX_THREAD_FAILURES = 3;
     public static final Duration THREAD_FAILURE_WINDOW = Duration.ofMinutes(5);
+    /** What an app logs once a SIGTERM has stopped it cleanly (it then exits with 143, 128 + SIGTERM). */
+    public static final String SHUT_DOWN_CLEANLY = "shut down cleanly";
 
     private StreamsAppLauncher() {
     }
@@ -71,7 +78,17 @@ public final class StreamsAppLauncher {
         final Properties props = StreamsProperties.withDefaults(defaultApplicationId, given);
         requireSetting(props, StreamsConfig.BOOTSTRAP_SERVERS_CONFIG);
         requireSetting(props, StreamsProperties.SCHEMA_REGISTRY_URL);
-        new StreamsConfig(props);
+        final StreamsConfig config = new StreamsConfig(props);
+        // and the settings of the clients Streams will create, as they will see them
+        final Map<String, Object> producer = new HashMap<>(config.getProducerConfigs("validation"));
+        producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        producer.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        new ProducerConfig(producer);
+        final Map<String, Object> consumer = new HashMap<>(config.getMainConsumerConfigs("validation", "validation", 0));
+        consumer.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        consumer.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        new ConsumerConfig(consumer);
+        new AdminClientConfig(config.getAdminConfigs("validation"));
         return props;
     }
 
@@ -95,6 +112,7 @@ public final class StreamsAppLauncher {
         final CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             close.run();
+            log.info(SHUT_DOWN_CLEANLY);
             stopped.countDown();
         }, "paramhub-shutdown"));
         while (!stopped.await(1, TimeUnit.SECONDS)) {
@@ -124,7 +142,9 @@ public final class StreamsAppLauncher {
         final Thread hook = new Thread(() -> {
             stop.run();
             try {
-                if (!done.await(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                if (done.await(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                    log.info(SHUT_DOWN_CLEANLY);
+                } else {
                     log.warn("did not stop within {}", grace);
                 }
             } catch (final InterruptedException e) {

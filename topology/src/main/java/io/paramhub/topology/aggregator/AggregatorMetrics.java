@@ -44,7 +44,8 @@ public final class AggregatorMetrics {
             .description("Shard version at arrival minus the version a gradient was computed on")
             .baseUnit("versions")
             .publishPercentiles(0.5, 0.99)
-            .serviceLevelObjectives(0, 1, 2, 4, 8, 16, 32, 64, 128)
+            // buckets for Prometheus; 0.5 holds the gradients computed on the current version
+            .serviceLevelObjectives(0.5, 1, 2, 4, 8, 16, 32, 64, 128)
             .distributionStatisticExpiry(Duration.ofDays(7))
             .distributionStatisticBufferLength(1)
             .register(registry);
@@ -81,6 +82,12 @@ public final class AggregatorMetrics {
         });
         latest[0] = shard.getVersion();
         latest[1] = shard.getMinClock();
+    }
+
+    /** Version of the last model of {@code job}'s {@code shard} published by this instance, -1 before any. */
+    public long modelVersion(final String job, final int shard) {
+        final long[] latest = models.get(job + "/" + shard);
+        return latest == null ? -1 : latest[0];
     }
 
     void staleness(final long versions) {
