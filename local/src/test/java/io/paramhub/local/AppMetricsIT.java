@@ -11,6 +11,7 @@ import io.paramhub.ml.BatchPlan;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.JobSubmitter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -83,10 +84,14 @@ class AppMetricsIT extends ClusterTestBase {
                         return ready != null && ready.statusCode() == 503 && ready.body().contains("job is finished");
                     });
             }
-            final PrometheusText aggregatorMeters = PrometheusText.parse(aggregator.get("/metrics").body());
+            final String aggregatorScrape = aggregator.get("/metrics").body();
+            Files.writeString(Path.of("target", "metrics-it-aggregator.prom"), aggregatorScrape);
+            final PrometheusText aggregatorMeters = PrometheusText.parse(aggregatorScrape);
             final List<PrometheusText> workerMeters = new ArrayList<>();
-            for (final AppProcess worker : workers) {
-                workerMeters.add(PrometheusText.parse(worker.get("/metrics").body()));
+            for (int index = 0; index < WORKERS; index++) {
+                final String scrape = workers.get(index).get("/metrics").body();
+                Files.writeString(Path.of("target", "metrics-it-worker-" + index + ".prom"), scrape);
+                workerMeters.add(PrometheusText.parse(scrape));
             }
 
             // then: every worker's gradient for every shard and clock was applied once, none dead-lettered

@@ -19,12 +19,13 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * {@code paramhub.orchestrator.stragglers{job}}: the workers the orchestrator flags as stragglers now, per
  * job held by this instance, read from {@code orchestrator-job-store} at every scrape (interactive query).
  */
-final class StragglerGauges {
+public final class StragglerGauges {
 
     private StragglerGauges() {
     }
 
-    static void register(final AppMetrics metrics, final KafkaStreams streams) {
+    /** Registers the gauges on {@code metrics}, read from {@code streams}' store at every scrape. */
+    public static void register(final AppMetrics metrics, final KafkaStreams streams) {
         final MultiGauge gauges = MultiGauge.builder("paramhub.orchestrator.stragglers")
             .description("Workers flagged as stragglers, per job held by this instance")
             .register(metrics.registry());
