@@ -1,22 +1,31 @@
 package io.paramhub.aggregator;
 
 import io.paramhub.aggregator.http.ModelQueryServer;
+import io.paramhub.launcher.AppCommandLine;
+import io.paramhub.launcher.AppMetrics;
 import io.paramhub.launcher.HttpOptions;
+import io.paramhub.launcher.KafkaOptions;
+import io.paramhub.launcher.OpsEndpoints;
+import io.paramhub.launcher.Readiness;
 import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.launcher.StreamsAppOptions;
+import io.paramhub.topology.aggregator.AggregatorMetrics;
 import java.io.IOException;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** Command line of the aggregator: settings in, a running {@link AggregatorRunner} until SIGTERM. */
-@Command(name = "paramhub-aggregator", mixinStandardHelpOptions = true,
+@Command(name = "paramhub-aggregator", mixinStandardHelpOptions = true, sortOptions = false,
+    version = "paramhub-aggregator 0.1.0",
     description = "Runs the ParamHub aggregator (Kafka Streams, exactly-once): sums each clock's gradients per "
-        + "shard, applies the optimizer and publishes the model.%n"
-        + "Settings: --config file, then -D overrides, then the options.")
+        + "shard, applies the optimizer and publishes the model. Serves GET /jobs/{job}/model, /health/live, "
+        + "/health/ready and /metrics (Prometheus) on --http-port.")
 public final class AggregatorApp implements Callable<Integer> {
+
+    @Mixin
+    private KafkaOptions kafka;
 
     @Mixin
     private StreamsAppOptions options;
@@ -26,12 +35,17 @@ public final class AggregatorApp implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
-        final Properties props = options.properties(AggregatorRunner.DEFAULT_APPLICATION_ID);
-        final HttpOptions.Endpoint endpoint = http.endpoint(8090);
+        final Properties props = options.properties(kafka, AggregatorRunner.DEFAULT_APPLICATION_ID);
+        final HttpOptions.Endpoint endpoint = http.endpoint(AggregatorRunner.DEFAULT_HTTP_PORT);
         endpoint.advertise(props);
-        final AggregatorRunner runner = AggregatorRunner.start(props, options.topicPrefix(), options.topicSetup());
+        final AppMetrics metrics = AppMetrics.create(AggregatorRunner.DEFAULT_APPLICATION_ID);
+        final AggregatorRunner runner = AggregatorRunner.start(props, kafka.topicPrefix(), options.topicSetup(),
+            new AggregatorMetrics(metrics.registry()));
+        metrics.bind(runner.streams());
         final ModelQueryServer server = endpoint.enabled()
-            ? ModelQueryServer.start(runner.streams(), endpoint.bindHost(), endpoint.port()) : null;
+            ? ModelQueryServer.start(runner.streams(), endpoint.bindHost(), endpoint.port(),
+                new OpsEndpoints(metrics, Readiness.of(runner.streams())))
+            : null;
         if (server != null) {
             System.out.println("model query endpoint: http://" + endpoint.advertisedHost() + ":" + endpoint.port()
                 + "/jobs/{job}/model");
@@ -41,10 +55,11 @@ public final class AggregatorApp implements Callable<Integer> {
                 server.close();
             }
             runner.close();
+            metrics.close();
         });
     }
 
     public static void main(final String[] args) {
-        System.exit(new CommandLine(new AggregatorApp()).execute(args));
+        System.exit(AppCommandLine.run(new AggregatorApp(), args));
     }
 }

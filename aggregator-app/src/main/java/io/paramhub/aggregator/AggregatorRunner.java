@@ -17,6 +17,8 @@ import org.apache.kafka.streams.Topology;
 public final class AggregatorRunner implements AutoCloseable {
 
     public static final String DEFAULT_APPLICATION_ID = "paramhub-aggregator";
+    /** Port of the HTTP endpoint when none is given. */
+    public static final int DEFAULT_HTTP_PORT = 8090;
 
     private final KafkaStreams streams;
 

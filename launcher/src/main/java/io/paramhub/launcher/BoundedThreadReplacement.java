@@ -3,6 +3,7 @@ package io.paramhub.launcher;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.function.LongSupplier;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,16 +18,23 @@ public final class BoundedThreadReplacement implements StreamsUncaughtExceptionH
 
     private final int maxFailures;
     private final Duration window;
+    private final LongSupplier nanoClock;
     private final Deque<Long> failures = new ArrayDeque<>();
 
     public BoundedThreadReplacement(final int maxFailures, final Duration window) {
+        this(maxFailures, window, System::nanoTime);
+    }
+
+    /** As the other constructor, reading time from {@code nanoClock} (nanoseconds, as {@link System#nanoTime}). */
+    public BoundedThreadReplacement(final int maxFailures, final Duration window, final LongSupplier nanoClock) {
         this.maxFailures = maxFailures;
         this.window = window;
+        this.nanoClock = nanoClock;
     }
 
     @Override
     public synchronized StreamThreadExceptionResponse handle(final Throwable exception) {
-        final long now = System.nanoTime();
+        final long now = nanoClock.getAsLong();
         failures.addLast(now);
         while (!failures.isEmpty() && now - failures.peekFirst() > window.toNanos()) {
             failures.removeFirst();

@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 public final class HttpOptions {
 
     @Option(names = "--http-port", description = "Port of the HTTP endpoint; 0 = any free port, -1 = none "
-        + "(default: 8090 for the aggregator, 8091 for the orchestrator).")
+        + "(default: 8090 for the aggregator, 8091 for the orchestrator, 8092 for a worker).")
     private Integer port;
 
     @Option(names = "--http-host", defaultValue = "0.0.0.0",

@@ -8,10 +8,16 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -27,6 +33,11 @@ import org.slf4j.LoggerFactory;
 public final class StreamsAppLauncher {
 
     private static final Logger log = LoggerFactory.getLogger(StreamsAppLauncher.class);
+    /** Stream thread failures replaced within {@link #THREAD_FAILURE_WINDOW}; one more shuts the client down. */
+    public static final int MAX_THREAD_FAILURES = 3;
+    public static final Duration THREAD_FAILURE_WINDOW = Duration.ofMinutes(5);
+    /** What an app logs once a SIGTERM has stopped it cleanly (it then exits with 143, 128 + SIGTERM). */
+    public static final String SHUT_DOWN_CLEANLY = "shut down cleanly";
 
     private StreamsAppLauncher() {
     }
@@ -42,9 +53,7 @@ public final class StreamsAppLauncher {
     public static Prepared prepare(final String defaultApplicationId, final Properties given, final String topicPrefix,
                                    final TopicSetup topicSetup,
                                    final BiConsumer<TopicProvisioner, TopicCatalog> checks) {
-        final Properties props = StreamsProperties.withDefaults(defaultApplicationId, given);
-        requireSetting(props, StreamsConfig.BOOTSTRAP_SERVERS_CONFIG);
-        requireSetting(props, StreamsProperties.SCHEMA_REGISTRY_URL);
+        final Properties props = settings(defaultApplicationId, given);
         final SerdeFactory serdes = new SerdeFactory(registryConfig(props));
         final TopicCatalog topics = TopicCatalog.create(topicPrefix, serdes);
         // where Streams' own error handlers (poison pills) write their dead letters
@@ -60,12 +69,35 @@ public final class StreamsAppLauncher {
         return new Prepared(props, serdes, topics);
     }
 
+    /**
+     * ParamHub's Streams defaults under {@code given}, checked: fails with a {@link SettingException} naming a
+     * missing {@code bootstrap.servers} or {@code schema.registry.url}, and with Kafka's {@code ConfigException}
+     * naming a malformed setting, before anything connects.
+     */
+    public static Properties settings(final String defaultApplicationId, final Properties given) {
+        final Properties props = StreamsProperties.withDefaults(defaultApplicationId, given);
+        requireSetting(props, StreamsConfig.BOOTSTRAP_SERVERS_CONFIG);
+        requireSetting(props, StreamsProperties.SCHEMA_REGISTRY_URL);
+        final StreamsConfig config = new StreamsConfig(props);
+        // and the settings of the clients Streams will create, as they will see them
+        final Map<String, Object> producer = new HashMap<>(config.getProducerConfigs("validation"));
+        producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        producer.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        new ProducerConfig(producer);
+        final Map<String, Object> consumer = new HashMap<>(config.getMainConsumerConfigs("validation", "validation", 0));
+        consumer.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        consumer.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        new ConsumerConfig(consumer);
+        new AdminClientConfig(config.getAdminConfigs("validation"));
+        return props;
+    }
+
     /** Starts {@code topology} with the prepared settings; the caller closes the result. */
     public static KafkaStreams start(final Prepared prepared, final Topology topology) {
         log.debug("topology of {}:\n{}", prepared.properties().get(StreamsConfig.APPLICATION_ID_CONFIG),
             topology.describe());
         final KafkaStreams streams = new KafkaStreams(topology, prepared.properties());
-        streams.setUncaughtExceptionHandler(new BoundedThreadReplacement(3, Duration.ofMinutes(5)));
+        streams.setUncaughtExceptionHandler(new BoundedThreadReplacement(MAX_THREAD_FAILURES, THREAD_FAILURE_WINDOW));
         streams.start();
         log.info("{} started against {}", prepared.properties().get(StreamsConfig.APPLICATION_ID_CONFIG),
             prepared.properties().get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG));
@@ -80,6 +112,7 @@ public final class StreamsAppLauncher {
         final CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             close.run();
+            log.info(SHUT_DOWN_CLEANLY);
             stopped.countDown();
         }, "paramhub-shutdown"));
         while (!stopped.await(1, TimeUnit.SECONDS)) {
@@ -95,7 +128,34 @@ public final class StreamsAppLauncher {
     private static void requireSetting(final Properties props, final String name) {
         final Object value = props.get(name);
         if (value == null || value.toString().isBlank()) {
-            throw new IllegalArgumentException("missing setting " + name);
+            throw new SettingException(name, "missing setting " + name);
+        }
+    }
+
+    /**
+     * Runs {@code work} on this thread and returns its exit code; on SIGTERM (or any JVM shutdown) runs
+     * {@code stop} and waits up to {@code grace} for {@code work} to finish, so that it can end cleanly.
+     */
+    public static int runUntilDone(final Callable<Integer> work, final Runnable stop,
+                                   final Duration grace) throws Exception {
+        final CountDownLatch done = new CountDownLatch(1);
+        final Thread hook = new Thread(() -> {
+            stop.run();
+            try {
+                if (done.await(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                    log.info(SHUT_DOWN_CLEANLY);
+                } else {
+                    log.warn("did not stop within {}", grace);
+                }
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "paramhub-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            return work.call();
+        } finally {
+            done.countDown();
         }
     }
 

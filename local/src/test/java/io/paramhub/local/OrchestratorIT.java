@@ -5,12 +5,18 @@ import static org.awaitility.Awaitility.await;
 
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ResourceCommand;
+import io.paramhub.launcher.AppMetrics;
+import io.paramhub.launcher.OpsEndpoints;
+import io.paramhub.launcher.Readiness;
 import io.paramhub.launcher.TopicSetup;
+import io.paramhub.local.apps.PrometheusText;
 import io.paramhub.orchestrator.OrchestratorRunner;
+import io.paramhub.orchestrator.StragglerGauges;
 import io.paramhub.orchestrator.http.WorkersQueryServer;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.orchestrator.OrchestratorMetrics;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.worker.ComputeEmulation;
 import io.paramhub.ml.Evaluation;
@@ -84,16 +90,27 @@ class OrchestratorIT extends ClusterTestBase {
             .withEmulation(emulation).run(LinearJobs.job("unbalanced", 4, 4, 2), problem.data(), without);
         final TrainingRun.Result balanced;
         final io.vertx.core.json.JsonObject workersView;
-        try (OrchestratorRunner orchestrator = OrchestratorRunner.start(props, TopicCatalog.DEFAULT_PREFIX,
-                 TopicSetup.defaults(), OrchestratorSettings.defaults());
-             WorkersQueryServer http = WorkersQueryServer.start(orchestrator.streams(), "127.0.0.1", 0)) {
+        final PrometheusText meters;
+        try (AppMetrics metrics = AppMetrics.create(OrchestratorRunner.DEFAULT_APPLICATION_ID);
+             OrchestratorRunner orchestrator = OrchestratorRunner.start(props, TopicCatalog.DEFAULT_PREFIX,
+                 TopicSetup.defaults(), OrchestratorSettings.defaults(), new OrchestratorMetrics(metrics.registry()));
+             WorkersQueryServer http = WorkersQueryServer.start(orchestrator.streams(), "127.0.0.1", 0,
+                 new OpsEndpoints(metrics, Readiness.of(orchestrator.streams())))) {
+            StragglerGauges.register(metrics, orchestrator.streams());
             balanced = new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX,
                 dir.resolve("b")).withEmulation(emulation)
                 .run(LinearJobs.job("balanced", 4, 4, 2), problem.data(), with);
             workersView = getJson("http://127.0.0.1:" + http.port() + "/jobs/balanced/workers");
+            meters = PrometheusText.parse(getText("http://127.0.0.1:" + http.port() + OpsEndpoints.METRICS));
         }
 
-        // then: from the third iteration on, the fast workers wait at most a quarter as long
+        // then: the orchestrator's /metrics show one straggler, and one command per worker for each plan issued
+        final Map<String, String> balancedJob = Map.of("job", "balanced");
+        assertThat(meters.sum("paramhub_orchestrator_stragglers", balancedJob)).isEqualTo(1);
+        final double issued = meters.sum("paramhub_orchestrator_commands_issued_total", balancedJob);
+        assertThat(issued).isGreaterThanOrEqualTo(4);
+        assertThat(issued % 4).isZero();
+        // and from the third iteration on, the fast workers wait at most a quarter as long
         final double waitWithout = without.meanWait("worker-000", "worker-001", "worker-003");
         final double waitWith = with.meanWait("worker-000", "worker-001", "worker-003");
         org.slf4j.LoggerFactory.getLogger(OrchestratorIT.class).info(
@@ -223,6 +240,18 @@ class OrchestratorIT extends ClusterTestBase {
                 java.net.http.HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
             return new io.vertx.core.json.JsonObject(response.body());
+        } catch (final java.io.IOException | InterruptedException e) {
+            throw new IllegalStateException("GET " + url + " failed", e);
+        }
+    }
+
+    private static String getText(final String url) {
+        try {
+            final java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).GET().build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+            return response.body();
         } catch (final java.io.IOException | InterruptedException e) {
             throw new IllegalStateException("GET " + url + " failed", e);
         }

@@ -1,24 +1,33 @@
 package io.paramhub.orchestrator;
 
+import io.paramhub.launcher.AppCommandLine;
+import io.paramhub.launcher.AppMetrics;
 import io.paramhub.launcher.HttpOptions;
+import io.paramhub.launcher.KafkaOptions;
+import io.paramhub.launcher.OpsEndpoints;
+import io.paramhub.launcher.Readiness;
 import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.orchestrator.http.WorkersQueryServer;
 import io.paramhub.launcher.StreamsAppOptions;
+import io.paramhub.topology.orchestrator.OrchestratorMetrics;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import java.io.IOException;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Command line of the orchestrator: settings in, a running {@link OrchestratorRunner} until SIGTERM. */
-@Command(name = "paramhub-orchestrator", mixinStandardHelpOptions = true,
+@Command(name = "paramhub-orchestrator", mixinStandardHelpOptions = true, sortOptions = false,
+    version = "paramhub-orchestrator 0.1.0",
     description = "Runs the ParamHub orchestrator (Kafka Streams, exactly-once): windows each worker's telemetry, "
-        + "finds stragglers and publishes resource commands (batch shares, threads).%n"
-        + "Settings: --config file, then -D overrides, then the options.")
+        + "finds stragglers and publishes resource commands (batch shares, threads). Serves "
+        + "GET /jobs/{job}/workers, /health/live, /health/ready and /metrics (Prometheus) on --http-port.")
 public final class OrchestratorApp implements Callable<Integer> {
+
+    @Mixin
+    private KafkaOptions kafka;
 
     @Mixin
     private StreamsAppOptions options;
@@ -55,22 +64,28 @@ public final class OrchestratorApp implements Callable<Integer> {
             .withLoadLever(loadLever)
             .withResourceLever(resourceLever)
             .withThreadBudget(threadBudget);
-        final Properties props = options.properties(OrchestratorRunner.DEFAULT_APPLICATION_ID);
-        final HttpOptions.Endpoint endpoint = http.endpoint(8091);
+        final Properties props = options.properties(kafka, OrchestratorRunner.DEFAULT_APPLICATION_ID);
+        final HttpOptions.Endpoint endpoint = http.endpoint(OrchestratorRunner.DEFAULT_HTTP_PORT);
         endpoint.advertise(props);
-        final OrchestratorRunner runner = OrchestratorRunner.start(props, options.topicPrefix(),
-            options.topicSetup(), settings);
+        final AppMetrics metrics = AppMetrics.create(OrchestratorRunner.DEFAULT_APPLICATION_ID);
+        final OrchestratorRunner runner = OrchestratorRunner.start(props, kafka.topicPrefix(),
+            options.topicSetup(), settings, new OrchestratorMetrics(metrics.registry()));
+        metrics.bind(runner.streams());
+        StragglerGauges.register(metrics, runner.streams());
         final WorkersQueryServer server = endpoint.enabled()
-            ? WorkersQueryServer.start(runner.streams(), endpoint.bindHost(), endpoint.port()) : null;
+            ? WorkersQueryServer.start(runner.streams(), endpoint.bindHost(), endpoint.port(),
+                new OpsEndpoints(metrics, Readiness.of(runner.streams())))
+            : null;
         return StreamsAppLauncher.runUntilStopped(runner.streams(), () -> {
             if (server != null) {
                 server.close();
             }
             runner.close();
+            metrics.close();
         });
     }
 
     public static void main(final String[] args) {
-        System.exit(new CommandLine(new OrchestratorApp()).execute(args));
+        System.exit(AppCommandLine.run(new OrchestratorApp(), args));
     }
 }

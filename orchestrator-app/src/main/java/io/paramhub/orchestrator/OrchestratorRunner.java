@@ -2,6 +2,7 @@ package io.paramhub.orchestrator;
 
 import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.launcher.TopicSetup;
+import io.paramhub.topology.orchestrator.OrchestratorMetrics;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.topology.orchestrator.OrchestratorTopology;
 import java.time.Duration;
@@ -17,6 +18,8 @@ import org.apache.kafka.streams.KafkaStreams;
 public final class OrchestratorRunner implements AutoCloseable {
 
     public static final String DEFAULT_APPLICATION_ID = "paramhub-orchestrator";
+    /** Port of the HTTP endpoint when none is given. */
+    public static final int DEFAULT_HTTP_PORT = 8091;
 
     private final KafkaStreams streams;
 
@@ -30,11 +33,18 @@ public final class OrchestratorRunner implements AutoCloseable {
      */
     public static OrchestratorRunner start(final Properties given, final String topicPrefix,
                                            final TopicSetup topicSetup, final OrchestratorSettings settings) {
+        return start(given, topicPrefix, topicSetup, settings, OrchestratorMetrics.unregistered());
+    }
+
+    /** As {@link #start(Properties, String, TopicSetup, OrchestratorSettings)}, counting commands in {@code metrics}. */
+    public static OrchestratorRunner start(final Properties given, final String topicPrefix,
+                                           final TopicSetup topicSetup, final OrchestratorSettings settings,
+                                           final OrchestratorMetrics metrics) {
         final StreamsAppLauncher.Prepared prepared = StreamsAppLauncher.prepare(DEFAULT_APPLICATION_ID, given,
             topicPrefix, topicSetup, (provisioner, topics) -> provisioner.commonPartitionCount(
                 List.of(topics.telemetry().name())));
         return new OrchestratorRunner(StreamsAppLauncher.start(prepared,
-            OrchestratorTopology.build(prepared.topics(), prepared.serdes(), settings)));
+            OrchestratorTopology.build(prepared.topics(), prepared.serdes(), settings, metrics)));
     }
 
     public KafkaStreams streams() {

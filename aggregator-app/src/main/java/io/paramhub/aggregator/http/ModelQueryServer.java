@@ -1,5 +1,6 @@
 package io.paramhub.aggregator.http;
 
+import io.paramhub.launcher.OpsEndpoints;
 import io.vertx.core.Vertx;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -30,7 +31,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /internal/shards/{job}/{shard}}: one shard from this instance's stores only,
  *   {@code {"job", "shard", "shardCount", "parameterCount", "version", "minClock", "firstParameter",
  *   "values"}}; 404 when the job or shard is unknown. Other instances call it.</li>
- *   <li>{@code GET /health/live}: 200 {@code {"status": "UP"}}.</li>
+ *   <li>{@code GET /health/live}: 200 {@code {"status": "UP"}}; with {@link OpsEndpoints}, also
+ *   {@code GET /health/ready} (200 while Kafka Streams is RUNNING, else 503) and {@code GET /metrics}
+ *   (Prometheus).</li>
  * </ul>
  * Both model routes answer 503 {@code {"error": ...}} with {@code Retry-After: 1} while Kafka Streams
  * is not RUNNING (starting, rebalancing, stopping), a store is not queryable, or an instance hosting
@@ -57,12 +60,23 @@ public final class ModelQueryServer implements AutoCloseable {
      * port); blocks until it listens.
      */
     public static ModelQueryServer start(final KafkaStreams streams, final String host, final int port) {
-        return start(new StreamsShardLocator(streams), host, port);
+        return start(new StreamsShardLocator(streams), host, port, null);
+    }
+
+    /** As {@link #start(KafkaStreams, String, int)}, serving {@code ops} ({@code /health/ready}, {@code /metrics}) too. */
+    public static ModelQueryServer start(final KafkaStreams streams, final String host, final int port,
+                                         final OpsEndpoints ops) {
+        return start(new StreamsShardLocator(streams), host, port, ops);
     }
 
     static ModelQueryServer start(final ShardLocator locator, final String host, final int port) {
+        return start(locator, host, port, null);
+    }
+
+    static ModelQueryServer start(final ShardLocator locator, final String host, final int port,
+                                  final OpsEndpoints ops) {
         final Vertx vertx = Vertx.vertx();
-        final ModelQueryVerticle verticle = new ModelQueryVerticle(locator, host, port);
+        final ModelQueryVerticle verticle = new ModelQueryVerticle(locator, host, port, ops);
         try {
             vertx.deployVerticle(verticle).await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (final Exception e) {

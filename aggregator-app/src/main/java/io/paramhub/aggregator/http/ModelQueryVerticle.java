@@ -1,5 +1,6 @@
 package io.paramhub.aggregator.http;
 
+import io.paramhub.launcher.OpsEndpoints;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
@@ -16,13 +17,15 @@ final class ModelQueryVerticle extends VerticleBase {
     private final ShardLocator locator;
     private final String host;
     private final int port;
+    private final OpsEndpoints ops;
     private WebClient client;
     private volatile HttpServer server;
 
-    ModelQueryVerticle(final ShardLocator locator, final String host, final int port) {
+    ModelQueryVerticle(final ShardLocator locator, final String host, final int port, final OpsEndpoints ops) {
         this.locator = locator;
         this.host = host;
         this.port = port;
+        this.ops = ops;
     }
 
     @Override
@@ -49,7 +52,11 @@ final class ModelQueryVerticle extends VerticleBase {
 
     private Router router(final ModelHandlers handlers) {
         final Router router = Router.router(vertx);
-        router.get("/health/live").handler(handlers::live);
+        if (ops != null) {
+            ops.mount(router);
+        } else {
+            router.get("/health/live").handler(handlers::live);
+        }
         router.get("/jobs/:job/model").handler(handlers::model);
         router.get(RemoteShards.PATH + ":job/:shard").handler(handlers::internalShard);
         router.route().last().handler(handlers::notFound);

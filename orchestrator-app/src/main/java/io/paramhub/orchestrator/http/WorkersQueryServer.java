@@ -1,5 +1,6 @@
 package io.paramhub.orchestrator.http;
 
+import io.paramhub.launcher.OpsEndpoints;
 import io.paramhub.topology.orchestrator.JobState;
 import io.paramhub.topology.orchestrator.OrchestratorTopology;
 import io.vertx.core.Future;
@@ -26,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * share, threads, straggler flag and last applied command epoch from {@code orchestrator-job-store}
  * (interactive query); a job held by another instance is a 307 to it (its {@code application.server});
  * 404 for an unknown job, 503 with {@code Retry-After} while Streams is not RUNNING.
- * {@code GET /health/live} answers 200.
+ * {@code GET /health/live} answers 200; with {@link OpsEndpoints}, {@code /health/ready} and {@code /metrics} too.
  */
 public final class WorkersQueryServer implements AutoCloseable {
 
@@ -43,8 +44,14 @@ public final class WorkersQueryServer implements AutoCloseable {
 
     /** Starts the endpoint on {@code host}:{@code port} (0 = any free port); blocks until it listens. */
     public static WorkersQueryServer start(final KafkaStreams streams, final String host, final int port) {
+        return start(streams, host, port, null);
+    }
+
+    /** As {@link #start(KafkaStreams, String, int)}, serving {@code ops} ({@code /health/ready}, {@code /metrics}) too. */
+    public static WorkersQueryServer start(final KafkaStreams streams, final String host, final int port,
+                                           final OpsEndpoints ops) {
         final Vertx vertx = Vertx.vertx();
-        final Endpoint endpoint = new Endpoint(streams, host, port);
+        final Endpoint endpoint = new Endpoint(streams, host, port, ops);
         try {
             vertx.deployVerticle(endpoint).await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (final Exception e) {
@@ -73,18 +80,24 @@ public final class WorkersQueryServer implements AutoCloseable {
         private final KafkaStreams streams;
         private final String host;
         private final int port;
+        private final OpsEndpoints ops;
         private volatile HttpServer server;
 
-        Endpoint(final KafkaStreams streams, final String host, final int port) {
+        Endpoint(final KafkaStreams streams, final String host, final int port, final OpsEndpoints ops) {
             this.streams = streams;
             this.host = host;
             this.port = port;
+            this.ops = ops;
         }
 
         @Override
         public Future<?> start() {
             final Router router = Router.router(vertx);
-            router.get("/health/live").handler(this::live);
+            if (ops != null) {
+                ops.mount(router);
+            } else {
+                router.get("/health/live").handler(this::live);
+            }
             router.get("/jobs/:job/workers").handler(this::workers);
             return vertx.createHttpServer().requestHandler(router).listen(port, host)
                 .onSuccess(listening -> server = listening);

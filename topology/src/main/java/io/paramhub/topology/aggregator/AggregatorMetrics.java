@@ -2,19 +2,24 @@ package io.paramhub.topology.aggregator;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.distribution.HistogramSnapshot;
 import io.micrometer.core.instrument.distribution.ValueAtPercentile;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.paramhub.avro.DeadLetterReason;
+import io.paramhub.avro.ModelShard;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The aggregator's own metrics: gradients applied, model versions published, dead letters by
- * reason, and the observed staleness of applied gradients (shard version at arrival minus the
- * version the gradient was computed on).
+ * reason, the observed staleness of applied gradients (shard version at arrival minus the
+ * version the gradient was computed on; a histogram), and per job and shard the version and
+ * minClock of the last model published.
  */
 public final class AggregatorMetrics {
 
@@ -22,8 +27,11 @@ public final class AggregatorMetrics {
     private final Counter published;
     private final Map<DeadLetterReason, Counter> deadLetters = new EnumMap<>(DeadLetterReason.class);
     private final DistributionSummary staleness;
+    private final MeterRegistry registry;
+    private final Map<String, long[]> models = new ConcurrentHashMap<>();
 
     public AggregatorMetrics(final MeterRegistry registry) {
+        this.registry = registry;
         applied = Counter.builder("paramhub.aggregator.gradients.applied")
             .description("Gradient shards summed into a model update").register(registry);
         published = Counter.builder("paramhub.aggregator.model.updates")
@@ -36,6 +44,8 @@ public final class AggregatorMetrics {
             .description("Shard version at arrival minus the version a gradient was computed on")
             .baseUnit("versions")
             .publishPercentiles(0.5, 0.99)
+            // buckets for Prometheus; 0.5 holds the gradients computed on the current version
+            .serviceLevelObjectives(0.5, 1, 2, 4, 8, 16, 32, 64, 128)
             .distributionStatisticExpiry(Duration.ofDays(7))
             .distributionStatisticBufferLength(1)
             .register(registry);
@@ -56,6 +66,28 @@ public final class AggregatorMetrics {
 
     void deadLetter(final DeadLetterReason reason) {
         deadLetters.get(reason).increment();
+    }
+
+    /** The shard's version and minClock gauges follow {@code shard}, just published. */
+    void model(final ModelShard shard) {
+        final long[] latest = models.computeIfAbsent(shard.getJob() + "/" + shard.getShard(), key -> {
+            final long[] values = {-1, -1};
+            final Tags tags = Tags.of("job", shard.getJob(), "shard", Integer.toString(shard.getShard()));
+            Gauge.builder("paramhub.aggregator.model.version", values, v -> v[0]).tags(tags)
+                .description("Version of the shard's last published model").register(registry);
+            Gauge.builder("paramhub.aggregator.model.min.clock", values, v -> v[1]).tags(tags)
+                .description("minClock of the shard's last published model: clocks every live worker has finished")
+                .register(registry);
+            return values;
+        });
+        latest[0] = shard.getVersion();
+        latest[1] = shard.getMinClock();
+    }
+
+    /** Version of the last model of {@code job}'s {@code shard} published by this instance, -1 before any. */
+    public long modelVersion(final String job, final int shard) {
+        final long[] latest = models.get(job + "/" + shard);
+        return latest == null ? -1 : latest[0];
     }
 
     void staleness(final long versions) {

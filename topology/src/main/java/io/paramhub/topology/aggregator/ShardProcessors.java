@@ -40,8 +40,9 @@ final class ShardProcessors {
     }
 
     private static void publish(final ProcessorContext<String, SpecificRecord> context, final List<ModelShard> shards,
-                                final long timestamp) {
+                                final long timestamp, final AggregatorMetrics metrics) {
         for (final ModelShard shard : shards) {
+            metrics.model(shard);
             context.forward(new Record<String, SpecificRecord>(shard.getJob() + "/" + shard.getShard(), shard,
                 timestamp), AggregatorTopology.MODEL_SINK);
         }
@@ -81,7 +82,7 @@ final class ShardProcessors {
                 // the record's own time, not stream time: a heartbeat read late must not stamp its
                 // worker, or the shard's heartbeat clock, with the time of gradients read before it
                 publish(context, step.apply(engine, record.key(), record.value(), record.timestamp()),
-                    record.timestamp());
+                    record.timestamp(), metrics);
             }
         }
     }
@@ -124,7 +125,7 @@ final class ShardProcessors {
             }
             final ShardEngine.Outcome outcome = engine.gradient(key, gradient, now(context, record.timestamp()));
             outcome.rejection().ifPresent(rejection -> deadLetter(record, rejection));
-            publish(context, outcome.published(), record.timestamp());
+            publish(context, outcome.published(), record.timestamp(), metrics);
         }
 
         private void deadLetter(final Record<String, byte[]> record, final Rejection rejection) {

@@ -47,6 +47,12 @@ public final class OrchestratorTopology {
 
     public static Topology build(final TopicCatalog topics, final SerdeFactory serdes,
                                  final OrchestratorSettings settings) {
+        return build(topics, serdes, settings, OrchestratorMetrics.unregistered());
+    }
+
+    /** As {@link #build(TopicCatalog, SerdeFactory, OrchestratorSettings)}, counting commands in {@code metrics}. */
+    public static Topology build(final TopicCatalog topics, final SerdeFactory serdes,
+                                 final OrchestratorSettings settings, final OrchestratorMetrics metrics) {
         final StreamsBuilder builder = new StreamsBuilder();
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JOB_STATE_STORE),
             Serdes.String(), JobState.serde()).withCachingDisabled());
@@ -58,6 +64,7 @@ public final class OrchestratorTopology {
                 .withKeySerde(Serdes.String())
                 .withValueSerde(topics.telemetry().valueSerde()))
             .process(() -> new PlanningProcessor(settings), Named.as(PLANNER), JOB_STATE_STORE)
+            .peek((key, command) -> metrics.issued(command), Named.as("commands-counter"))
             .to(topics.commands().name(),
                 Produced.with(Serdes.String(), topics.commands().valueSerde()).withName("commands-sink"));
 

@@ -72,6 +72,8 @@ class AggregatorTopologyTest {
             final ModelShard updated = afterThree.get(0);
             assertThat(updated.getVersion()).isEqualTo(1);
             assertThat(updated.getMinClock()).isEqualTo(1);
+            assertThat(bed.metrics.appliedCount()).isEqualTo(3);
+            assertThat(bed.metrics.modelVersion(JOB, 0)).isEqualTo(1);
             // mean gradient = (2+3+3, 4+6+6) / 8 samples = (1, 2); plain SGD with lr 0.5
             assertThat(FloatPacking.unpack(updated.getValues()))
                 .containsExactly(before[0] - 0.5f * 1f, before[1] - 0.5f * 2f);

@@ -46,6 +46,7 @@ final class OrchestratorTestBed implements AutoCloseable {
     final TestInputTopic<String, JobSpec> jobs;
     final TestOutputTopic<String, ResourceCommand> commands;
     final List<ResourceCommand> issued = new ArrayList<>();
+    final OrchestratorMetrics metrics = OrchestratorMetrics.unregistered();
     private final Map<String, ResourceCommand> applied = new LinkedHashMap<>();
     private final String scope = "orchestrator-test-" + UUID.randomUUID();
     private long clock;
@@ -57,7 +58,7 @@ final class OrchestratorTestBed implements AutoCloseable {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsProperties.SCHEMA_REGISTRY_URL, "mock://" + scope);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir().toString());
-        driver = new TopologyTestDriver(OrchestratorTopology.build(topics, serdes, settings), props);
+        driver = new TopologyTestDriver(OrchestratorTopology.build(topics, serdes, settings, metrics), props);
         telemetry = driver.createInputTopic(topics.telemetry().name(), new StringSerializer(),
             topics.telemetry().valueSerde().serializer());
         jobs = driver.createInputTopic(topics.jobs().name(), new StringSerializer(),

@@ -33,6 +33,7 @@ class OrchestratorTopologyTest {
             assertThat(bed.state().workers().get(worker(0)).straggler()).isFalse();
             assertThat(bed.issued).extracting(ResourceCommand::getWorker)
                 .containsExactlyInAnyOrder(worker(0), worker(1), worker(2), worker(3));
+            assertThat(bed.metrics.issuedCount(OrchestratorTestBed.JOB)).isEqualTo(bed.issued.size());
             final ResourceCommand slow = bed.newest().get(worker(2));
             assertThat(slow.getEpoch()).isZero();
             assertThat(slow.getReason()).startsWith("worker-002 is a straggler: 333 samples/s vs median 1000");
@@ -99,6 +100,7 @@ class OrchestratorTopologyTest {
 
             // then
             assertThat(bed.issued).isEmpty();
+            assertThat(bed.metrics.issuedCount(OrchestratorTestBed.JOB)).isZero();
             assertThat(bed.state().workers().values()).noneMatch(JobState.Worker::straggler);
         }
     }
