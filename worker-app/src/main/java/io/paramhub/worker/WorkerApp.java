@@ -5,6 +5,7 @@ import io.paramhub.launcher.AppMetrics;
 import io.paramhub.launcher.HttpOptions;
 import io.paramhub.launcher.KafkaOptions;
 import io.paramhub.launcher.OpsEndpoints;
+import io.paramhub.launcher.HttpEndpoint;
 import io.paramhub.launcher.OpsHttpServer;
 import io.paramhub.launcher.SettingException;
 import io.paramhub.launcher.StreamsAppLauncher;
@@ -90,7 +91,7 @@ public final class WorkerApp implements Callable<Integer> {
 
         final AppMetrics metrics = AppMetrics.create("paramhub-worker");
         final WorkerMetrics meters = new WorkerMetrics(metrics.registry(), settings.job(), settings.workerId());
-        final OpsHttpServer server = endpoint.enabled()
+        final HttpEndpoint server = endpoint.enabled()
             ? OpsHttpServer.start(new OpsEndpoints(metrics, meters::notReadyBecause), endpoint.bindHost(),
                 endpoint.port())
             : null;

@@ -1,12 +1,8 @@
 package io.paramhub.aggregator.http;
 
+import io.paramhub.launcher.HttpEndpoint;
 import io.paramhub.launcher.OpsEndpoints;
-import io.vertx.core.Vertx;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.streams.KafkaStreams;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The aggregator's HTTP server (Vert.x): serves the current model of a job from the aggregator's
@@ -44,15 +40,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class ModelQueryServer implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(ModelQueryServer.class);
-    private static final long TIMEOUT_SECONDS = 30;
+    private final HttpEndpoint endpoint;
 
-    private final Vertx vertx;
-    private final int port;
-
-    private ModelQueryServer(final Vertx vertx, final int port) {
-        this.vertx = vertx;
-        this.port = port;
+    private ModelQueryServer(final HttpEndpoint endpoint) {
+        this.endpoint = endpoint;
     }
 
     /**
@@ -75,31 +66,17 @@ public final class ModelQueryServer implements AutoCloseable {
 
     static ModelQueryServer start(final ShardLocator locator, final String host, final int port,
                                   final OpsEndpoints ops) {
-        final Vertx vertx = Vertx.vertx();
-        final ModelQueryVerticle verticle = new ModelQueryVerticle(locator, host, port, ops);
-        try {
-            vertx.deployVerticle(verticle).await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (final Exception e) {
-            // await() rethrows a failed listen's checked cause (a BindException) as it is
-            vertx.close();
-            throw new IllegalStateException("cannot start the model query server on " + host + ":" + port, e);
-        }
-        log.info("model query server listening on {}:{}", host, verticle.actualPort());
-        return new ModelQueryServer(vertx, verticle.actualPort());
+        return new ModelQueryServer(HttpEndpoint.start("model query server",
+            new ModelQueryVerticle(locator, host, port, ops)));
     }
 
     /** The port the server listens on. */
     public int port() {
-        return port;
+        return endpoint.port();
     }
 
     @Override
     public void close() {
-        try {
-            vertx.close().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (final TimeoutException e) {
-            log.warn("model query server did not stop within {} s", TIMEOUT_SECONDS, e);
-        }
-        log.info("model query server stopped, port: {}", port);
+        endpoint.close();
     }
 }

@@ -1,17 +1,14 @@
 package io.paramhub.orchestrator.http;
 
+import io.paramhub.launcher.HttpEndpoint;
 import io.paramhub.launcher.OpsEndpoints;
+import io.paramhub.launcher.RouterVerticle;
 import io.paramhub.topology.orchestrator.JobState;
 import io.paramhub.topology.orchestrator.OrchestratorTopology;
-import io.vertx.core.Future;
-import io.vertx.core.VerticleBase;
-import io.vertx.core.Vertx;
-import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
@@ -19,8 +16,6 @@ import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The orchestrator's HTTP endpoint: {@code GET /jobs/{job}/workers} answers each worker's speed,
@@ -31,15 +26,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class WorkersQueryServer implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(WorkersQueryServer.class);
-    private static final long TIMEOUT_SECONDS = 30;
+    private final HttpEndpoint endpoint;
 
-    private final Vertx vertx;
-    private final int port;
-
-    private WorkersQueryServer(final Vertx vertx, final int port) {
-        this.vertx = vertx;
-        this.port = port;
+    private WorkersQueryServer(final HttpEndpoint endpoint) {
+        this.endpoint = endpoint;
     }
 
     /** Starts the endpoint on {@code host}:{@code port} (0 = any free port); blocks until it listens. */
@@ -50,57 +40,38 @@ public final class WorkersQueryServer implements AutoCloseable {
     /** As {@link #start(KafkaStreams, String, int)}, serving {@code ops} ({@code /health/ready}, {@code /metrics}) too. */
     public static WorkersQueryServer start(final KafkaStreams streams, final String host, final int port,
                                            final OpsEndpoints ops) {
-        final Vertx vertx = Vertx.vertx();
-        final Endpoint endpoint = new Endpoint(streams, host, port, ops);
-        try {
-            vertx.deployVerticle(endpoint).await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (final Exception e) {
-            vertx.close();
-            throw new IllegalStateException("cannot start the orchestrator's HTTP endpoint on " + host + ":" + port, e);
-        }
-        log.info("orchestrator endpoint listening on {}:{}", host, endpoint.server.actualPort());
-        return new WorkersQueryServer(vertx, endpoint.server.actualPort());
+        return new WorkersQueryServer(HttpEndpoint.start("orchestrator endpoint",
+            new Endpoint(streams, host, port, ops)));
     }
 
     public int port() {
-        return port;
+        return endpoint.port();
     }
 
     @Override
     public void close() {
-        try {
-            vertx.close().await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (final Exception e) {
-            log.warn("orchestrator endpoint did not stop within {} s", TIMEOUT_SECONDS, e);
-        }
+        endpoint.close();
     }
 
     /** The one verticle: routes as method references; store reads off the event loop. */
-    private static final class Endpoint extends VerticleBase {
+    private static final class Endpoint extends RouterVerticle {
         private final KafkaStreams streams;
-        private final String host;
-        private final int port;
         private final OpsEndpoints ops;
-        private volatile HttpServer server;
 
         Endpoint(final KafkaStreams streams, final String host, final int port, final OpsEndpoints ops) {
+            super(host, port);
             this.streams = streams;
-            this.host = host;
-            this.port = port;
             this.ops = ops;
         }
 
         @Override
-        public Future<?> start() {
-            final Router router = Router.router(vertx);
+        protected void mount(final Router router) {
             if (ops != null) {
                 ops.mount(router);
             } else {
                 router.get("/health/live").handler(this::live);
             }
             router.get("/jobs/:job/workers").handler(this::workers);
-            return vertx.createHttpServer().requestHandler(router).listen(port, host)
-                .onSuccess(listening -> server = listening);
         }
 
         private void live(final RoutingContext context) {
