@@ -262,10 +262,9 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private JobSpec jobSpec(final String datasetSpec, final TrainTest data, final SyncMode syncMode) {
-        final int outputs = data.train().isClassification() ? data.train().classes() : 1;
         final Model kind;
         try {
-            kind = Models.create(model, data.train().features(), outputs);
+            kind = Models.forData(model, data.train());
         } catch (final IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), "--model: " + e.getMessage());
         }
@@ -279,20 +278,16 @@ final class DemoCommand implements Callable<Integer> {
         if (shards < 1) {
             throw new ParameterException(command.commandLine(), "--shards must be >= 1, not " + shards);
         }
-        final int shardCount = ShardSizing.shards(kind.parameterCount(), shards);
+        final JobSpec.Builder spec = JobSpecs.forModel(kind, shards);
+        final int shardCount = spec.getShards();
         if (shardCount > shards) {
             System.out.printf(Locale.ROOT, "%s has %d parameters (%.1f MiB): %d shards instead of %d, so that each "
                 + "carries at most %d KiB%n", kind.kind(), kind.parameterCount(),
                 kind.parameterCount() * 4.0 / (1024 * 1024), shardCount, shards, ShardSizing.RECORD_BUDGET_BYTES / 1024);
         }
-        return JobSpec.newBuilder()
+        return spec
             .setJob(job != null ? job : "demo-" + System.currentTimeMillis())
-            .setModel(kind.kind())
             .setDataset(datasetSpec)
-            .setInputs(kind.inputs())
-            .setOutputs(kind.outputs())
-            .setParameters(kind.parameterCount())
-            .setShards(shardCount)
             .setSyncMode(syncMode)
             .setStaleness(syncMode == SyncMode.SSP ? staleness : 0)
             .setMaxStaleness(maxStaleness)

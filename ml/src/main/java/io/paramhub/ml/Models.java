@@ -22,6 +22,16 @@ public final class Models {
     }
 
     /**
+     * A model of the given kind shaped for {@code train}: its features as inputs, its classes (or 1
+     * for a regression data set) as outputs.
+     *
+     * @throws IllegalArgumentException as {@link #create}
+     */
+    public static Model forData(final String kind, final Dataset train) {
+        return create(kind, train.features(), train.isClassification() ? train.classes() : 1);
+    }
+
+    /**
      * A model of the given kind and shape.
      *
      * @param kind {@code "linear"} (outputs must be 1), {@code "softmax"}, {@code "mlp"} or

@@ -58,7 +58,8 @@ public final class SubmitJobApp implements Callable<Integer> {
     @Option(names = "--batch", defaultValue = "128", description = "Global batch (default: ${DEFAULT-VALUE}).")
     private int batch;
 
-    @Option(names = "--shards", defaultValue = "4", description = "Parameter shards (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--shards", defaultValue = "4", description = "Parameter shards, at least; raised so that "
+        + "no shard carries more than 256 KiB (default: ${DEFAULT-VALUE}).")
     private int shards;
 
     @Option(names = "--sync", defaultValue = "bsp", description = "bsp, ssp or asp (default: ${DEFAULT-VALUE}).")
@@ -97,22 +98,16 @@ public final class SubmitJobApp implements Callable<Integer> {
     }
 
     private JobSpec spec(final TrainTest data) {
-        final int outputs = data.train().isClassification() ? data.train().classes() : 1;
-        final Model kind = Models.create(model, data.train().features(), outputs);
+        final Model kind = Models.forData(model, data.train());
         final SyncMode mode;
         try {
             mode = SyncMode.valueOf(sync.toUpperCase(Locale.ROOT));
         } catch (final IllegalArgumentException e) {
             throw new SettingException("--sync", "--sync must be bsp, ssp or asp, not " + sync);
         }
-        return JobSpec.newBuilder()
+        return JobSpecs.forModel(kind, shards)
             .setJob(job)
-            .setModel(kind.kind())
             .setDataset(dataset)
-            .setInputs(kind.inputs())
-            .setOutputs(kind.outputs())
-            .setParameters(kind.parameterCount())
-            .setShards(shards)
             .setSyncMode(mode)
             .setStaleness(mode == SyncMode.SSP ? staleness : 0)
             .setSessionTimeoutMs(sessionTimeoutMs)

@@ -40,7 +40,7 @@ public record BenchTask(String name, String dataset, String model, String metric
     /** A model of this task's shape. */
     public Model newModel() {
         final Dataset train = data.train();
-        return Models.create(model, train.features(), train.isClassification() ? train.classes() : 1);
+        return Models.forData(model, train);
     }
 
     /** The metric of {@code params} on the test set. */

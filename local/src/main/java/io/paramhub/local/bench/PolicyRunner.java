@@ -8,6 +8,7 @@ import io.paramhub.local.TrainingRun;
 import io.paramhub.ml.Model;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.worker.ComputeEmulation;
 import java.io.PrintStream;
@@ -96,14 +97,9 @@ final class PolicyRunner {
     static JobSpec jobSpec(final BenchSettings settings, final Policy policy, final String job, final int epochs) {
         final Model model = settings.task().newModel();
         final boolean synchronous = policy.sync() == SyncMode.BSP;
-        return JobSpec.newBuilder()
+        return JobSpecs.forModel(model, settings.shards())
             .setJob(job)
-            .setModel(model.kind())
             .setDataset(settings.task().dataset())
-            .setInputs(model.inputs())
-            .setOutputs(model.outputs())
-            .setParameters(model.parameterCount())
-            .setShards(settings.shards())
             .setSyncMode(policy.sync())
             .setStaleness(policy.sync() == SyncMode.SSP ? settings.staleness() : 0)
             .setMaxStaleness(-1)

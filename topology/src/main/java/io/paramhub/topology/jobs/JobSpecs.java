@@ -7,6 +7,7 @@ import io.paramhub.ml.Models;
 import io.paramhub.ml.Optimizer;
 import io.paramhub.ml.Optimizers;
 import io.paramhub.ml.ShardLayout;
+import io.paramhub.ml.ShardSizing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -17,6 +18,20 @@ public final class JobSpecs {
     private static final Pattern JOB_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
 
     private JobSpecs() {
+    }
+
+    /**
+     * A job builder with the model's fields set: its kind, inputs, outputs and parameter count, and
+     * {@code requestedShards} raised as {@link ShardSizing} says, so that no shard's record outgrows
+     * what Kafka accepts by default. Every way of making a job starts here.
+     */
+    public static JobSpec.Builder forModel(final Model model, final int requestedShards) {
+        return JobSpec.newBuilder()
+            .setModel(model.kind())
+            .setInputs(model.inputs())
+            .setOutputs(model.outputs())
+            .setParameters(model.parameterCount())
+            .setShards(ShardSizing.shards(model.parameterCount(), requestedShards));
     }
 
     /** What is wrong with {@code spec}, one sentence a problem; empty when it can run. */
