@@ -60,16 +60,13 @@ public final class AggregatorMetrics {
         applied.increment(gradients);
     }
 
-    void published() {
-        published.increment();
-    }
-
     void deadLetter(final DeadLetterReason reason) {
         deadLetters.get(reason).increment();
     }
 
-    /** The shard's version and minClock gauges follow {@code shard}, just published. */
+    /** Counts {@code shard}, just published, and its version and minClock gauges follow it. */
     void model(final ModelShard shard) {
+        published.increment();
         final long[] latest = models.computeIfAbsent(shard.getJob() + "/" + shard.getShard(), key -> {
             final long[] values = {-1, -1};
             final Tags tags = Tags.of("job", shard.getJob(), "shard", Integer.toString(shard.getShard()));

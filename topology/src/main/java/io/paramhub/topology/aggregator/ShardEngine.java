@@ -313,7 +313,6 @@ final class ShardEngine {
     }
 
     private List<ModelShard> publish(final JobSpec spec, final ShardState state, final long now) {
-        metrics.published();
         return List.of(ShardUpdate.published(spec, state, Instant.ofEpochMilli(now)));
     }
 
