@@ -1,16 +1,16 @@
 package io.paramhub.local;
 
-import io.paramhub.topology.client.ClientProperties;
+import io.paramhub.topology.Topic;
+import io.paramhub.topology.client.TopicReader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
 
 /** Everything committed on a topic right now, read with {@code isolation.level=read_committed}. */
 final class TopicContents {
@@ -25,23 +25,17 @@ final class TopicContents {
                                                      final Deserializer<K> keys, final Deserializer<V> values) {
         final Properties props = new Properties();
         props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        try (KafkaConsumer<K, V> consumer = new KafkaConsumer<>(ClientProperties.assignedConsumer(props), keys,
-                 values)) {
-            final List<TopicPartition> partitions = consumer.partitionsFor(topic, TIMEOUT).stream()
-                .map(info -> new TopicPartition(topic, info.partition()))
-                .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            final Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, TIMEOUT);
+        try (TopicReader<K, V> reader = new TopicReader<>(new Topic<>(topic, readOnly(keys), readOnly(values)),
+                 props)) {
             final List<ConsumerRecord<K, V>> records = new ArrayList<>();
-            final long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (partitions.stream().anyMatch(partition -> consumer.position(partition) < ends.get(partition))) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("could not read " + topic + " up to " + ends + " in " + TIMEOUT);
-                }
-                consumer.poll(Duration.ofMillis(100)).forEach(records::add);
-            }
+            reader.catchUp(TIMEOUT, records::add);
             return records;
         }
+    }
+
+    private static <T> Serde<T> readOnly(final Deserializer<T> deserializer) {
+        return Serdes.serdeFrom((topic, value) -> {
+            throw new UnsupportedOperationException("TopicContents only reads");
+        }, deserializer);
     }
 }

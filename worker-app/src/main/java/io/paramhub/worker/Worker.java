@@ -236,9 +236,7 @@ public final class Worker implements Runnable, AutoCloseable {
     /** The clock to start from: the model's minClock once the reader has caught up with {@code model}. */
     private long joinAt(final TopicReader<String, ModelShard> models, final ModelView view) {
         awaitModel(models, view, 0, 0, 0);
-        while (models.poll(Duration.ofMillis(20), record -> view.offer(record.value())) > 0) {
-            failIfSendFailed();
-        }
+        models.catchUp(settings.modelTimeout(), record -> view.offer(record.value()));
         return Math.max(0, view.minClock());
     }
 

@@ -3,6 +3,7 @@ package io.paramhub.topology.client;
 import io.paramhub.topology.Topic;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -15,6 +16,8 @@ import org.apache.kafka.common.TopicPartition;
  * a compacted topic ({@code jobs}, {@code model}) needs; committed records only.
  */
 public final class TopicReader<K, V> implements AutoCloseable {
+
+    private static final Duration CATCH_UP_POLL = Duration.ofMillis(50);
 
     private final KafkaConsumer<K, V> consumer;
 
@@ -40,6 +43,30 @@ public final class TopicReader<K, V> implements AutoCloseable {
             count++;
         }
         return count;
+    }
+
+    /**
+     * Reads up to the end the topic had when called (the last stable offset of each partition), even
+     * while producers keep appending; returns the count. A reader that waited instead for a quiet poll
+     * would never catch up with a topic written to faster than its poll timeout.
+     */
+    public int catchUp(final Duration timeout, final Consumer<ConsumerRecord<K, V>> sink) {
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        final Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment(), timeout);
+        int count = 0;
+        while (!reached(end)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("could not read " + end.keySet() + " up to offsets " + end
+                    + " within " + timeout.toMillis() + " ms");
+            }
+            count += poll(CATCH_UP_POLL, sink);
+        }
+        return count;
+    }
+
+    private boolean reached(final Map<TopicPartition, Long> end) {
+        return end.entrySet().stream()
+            .allMatch(partition -> consumer.position(partition.getKey()) >= partition.getValue());
     }
 
     @Override
