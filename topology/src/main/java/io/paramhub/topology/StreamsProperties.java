@@ -38,7 +38,9 @@ public final class StreamsProperties {
         props.putAll(given);
         props.putIfAbsent(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.putIfAbsent(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 5);
+        // Kafka's exactly-once default; what workers wait for (new model versions, a departure, a plan)
+        // asks for a commit at once (ProcessorContext.commit), so commits do not cut into a barrier
+        props.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         props.putIfAbsent(StreamsConfig.POLL_MS_CONFIG, 1);
         props.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
         // brokers before transaction version 2 answer a new transaction's AddPartitionsToTxn with

@@ -154,6 +154,7 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
                 .build();
             context.forward(new Record<>(ShardKeys.worker(job, name), command, timestamp));
         });
+        context.commit();
     }
 
     static String reason(final Planner.Plan plan) {
