@@ -43,6 +43,9 @@ class DashboardBrowserIT {
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Path SCREENSHOTS = Path.of("target", "dashboard");
     private static final Duration LIVE = Duration.ofSeconds(90);
+    /** Two passes over the default linear problem (4096 samples, batch 128): 64 iterations. */
+    private static final int EPOCHS = 2;
+    private static final long ITERATIONS = EPOCHS * 4096 / 128;
 
     @Test
     void shouldListEveryWorkerFlagOnlyTheStragglerAndShowTheModelAdvance(@TempDir final Path dir) throws Exception {
@@ -53,7 +56,7 @@ class DashboardBrowserIT {
         final String url = "http://127.0.0.1:" + port + "/dashboard";
         final ExecutorService demo = Executors.newSingleThreadExecutor();
         final Future<Integer> exit = demo.submit(() -> ParamHubCli.execute("demo", "--model", "linear",
-            "--workers", "4", "--epochs", "3", "--policy", "paramhub", "--slowdown", "3:3",
+            "--workers", "4", "--epochs", Integer.toString(EPOCHS), "--policy", "paramhub", "--slowdown", "3:3",
             "--dashboard", "--dashboard-port", Integer.toString(port), "--job", "dashboard-it"));
         WebDriver browser = null;
         boolean saved = false;
@@ -70,7 +73,7 @@ class DashboardBrowserIT {
             // then
             final JavascriptExecutor page = (JavascriptExecutor) browser;
             await().alias("every worker listed").atMost(LIVE)
-                .until(() -> statusByWorker(page).keySet(),
+                .until(() -> List.copyOf(statusByWorker(page).keySet()),
                     workers -> workers.equals(List.of("worker-000", "worker-001", "worker-002", "worker-003")));
             await().alias("the straggler, and only it, flagged").atMost(LIVE)
                 .until(() -> statusByWorker(page), status -> status.get("worker-003").equals("straggler")
@@ -80,8 +83,10 @@ class DashboardBrowserIT {
             final long first = modelVersion(page);
             await().alias("the model version shown advances past " + first).atMost(LIVE)
                 .until(() -> modelVersion(page) > first);
-            await().alias("a test metric and a plan shown").atMost(LIVE)
-                .until(() -> text(page, "test-metric").matches("\\d+\\.\\d+")
+            // for the screenshot, a third of the job in: curves with some history, the plan applied
+            await().alias("a third of the job, a test metric and a plan shown").atMost(LIVE)
+                .until(() -> modelVersion(page) >= ITERATIONS / 3
+                    && text(page, "test-metric").matches("\\d+\\.\\d+")
                     && !text(page, "commands").contains("no command issued yet"));
             assertThat(text(page, "job-line")).contains("dashboard-it").contains("4 workers");
             assertThat(text(page, "orchestrator-mode")).isEqualTo("planning");
@@ -106,7 +111,7 @@ class DashboardBrowserIT {
         options.setBinary(CHROMIUM.toFile());
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=1280,900");
+            "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=1280,1100");
         // the driver named, so that Selenium Manager never looks for one on the network
         final ChromeDriverService service = new ChromeDriverService.Builder()
             .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();

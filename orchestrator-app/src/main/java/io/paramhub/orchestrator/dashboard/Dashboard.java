@@ -49,14 +49,15 @@ public final class Dashboard implements AutoCloseable {
     }
 
     /** The orchestrator's state of {@code job} in this instance's store; null if it holds none or is not running. */
-    private static JobState plannerState(final KafkaStreams streams, final String job) {
+    private static PlannerView plannerState(final KafkaStreams streams, final String job) {
         if (streams.state() != KafkaStreams.State.RUNNING) {
             return null;
         }
         try {
             final ReadOnlyKeyValueStore<String, JobState> store = streams.store(StoreQueryParameters.fromNameAndType(
                 OrchestratorTopology.JOB_STATE_STORE, QueryableStoreTypes.keyValueStore()));
-            return store.get(job);
+            final JobState state = store.get(job);
+            return state == null ? null : PlannerView.of(state);
         } catch (final InvalidStateStoreException e) {
             return null; // rebalancing
         }

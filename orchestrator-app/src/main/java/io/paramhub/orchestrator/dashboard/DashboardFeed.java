@@ -6,7 +6,6 @@ import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ResourceCommand;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.ClientProperties;
-import io.paramhub.topology.orchestrator.JobState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,7 +44,7 @@ final class DashboardFeed implements AutoCloseable {
     private final TopicCatalog topics;
     private final Properties connection;
     private final JobBoards boards;
-    private final Function<String, JobState> plannerStates;
+    private final Function<String, PlannerView> plannerStates;
     private final boolean planning;
     private final Map<String, long[]> publishedChanges = new HashMap<>();
     private final Thread thread;
@@ -54,7 +53,7 @@ final class DashboardFeed implements AutoCloseable {
     private long seq;
 
     private DashboardFeed(final TopicCatalog topics, final Properties connection, final JobBoards boards,
-                          final Function<String, JobState> plannerStates, final boolean planning) {
+                          final Function<String, PlannerView> plannerStates, final boolean planning) {
         this.topics = topics;
         this.connection = connection;
         this.boards = boards;
@@ -69,7 +68,7 @@ final class DashboardFeed implements AutoCloseable {
      * none; {@code planning} says whether the orchestrator issues commands.
      */
     static DashboardFeed start(final TopicCatalog topics, final Properties connection, final JobBoards boards,
-                               final Function<String, JobState> plannerStates, final boolean planning) {
+                               final Function<String, PlannerView> plannerStates, final boolean planning) {
         final DashboardFeed feed = new DashboardFeed(topics, connection, boards, plannerStates, planning);
         feed.thread.start();
         return feed;
@@ -128,10 +127,14 @@ final class DashboardFeed implements AutoCloseable {
                 log.warn("dashboard waits for topics {} to be created", missing);
                 warned = true;
             }
-            try {
-                Thread.sleep(TOPIC_RETRY_MS);
-            } catch (final InterruptedException e) {
-                return false;
+            final long until = System.currentTimeMillis() + TOPIC_RETRY_MS;
+            while (running && System.currentTimeMillis() < until) {
+                try {
+                    Thread.sleep(POLL.toMillis());
+                } catch (final InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
             }
         }
         return false;
@@ -175,7 +178,7 @@ final class DashboardFeed implements AutoCloseable {
             } else if (now - last[1] > SETTLE_MS) {
                 continue;
             }
-            final JobState planner = plannerStates.apply(board.job());
+            final PlannerView planner = plannerStates.apply(board.job());
             seq++;
             board.publish(new JobBoard.Published(seq,
                 board.snapshot(planner, planning, now).put("seq", seq).encode()));
@@ -187,9 +190,8 @@ final class DashboardFeed implements AutoCloseable {
         running = false;
         final KafkaConsumer<String, byte[]> reader = consumer;
         if (reader != null) {
-            reader.wakeup();
+            reader.wakeup(); // not an interrupt: the consumer must still close cleanly
         }
-        thread.interrupt();
         try {
             thread.join(10_000);
         } catch (final InterruptedException e) {

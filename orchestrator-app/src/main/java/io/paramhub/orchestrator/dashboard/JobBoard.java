@@ -4,7 +4,6 @@ import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ResourceCommand;
-import io.paramhub.topology.orchestrator.JobState;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.SortedMap;
@@ -15,7 +14,7 @@ import java.util.TreeSet;
  * Everything the dashboard shows of one job, built from the records of {@code jobs}, {@code telemetry},
  * {@code commands} and {@code model} and the test metrics the {@link ModelEvaluator} computes, turned
  * into one JSON snapshot ({@link #snapshot}) together with the orchestrator's own view of the job
- * (speeds, straggler flags and planned allocation, from its {@link JobState}). Thread-safe: the feed
+ * (speeds, straggler flags and planned allocation, a {@link PlannerView} of its store). Thread-safe: the feed
  * and the evaluator write, and the last published snapshot is read without a lock.
  */
 final class JobBoard {
@@ -126,7 +125,7 @@ final class JobBoard {
      * The whole board as JSON. {@code planner} is the orchestrator's state of the job, null when it holds
      * none here; {@code planning} says whether the orchestrator issues commands at all.
      */
-    synchronized JsonObject snapshot(final JobState planner, final boolean planning, final long nowMs) {
+    synchronized JsonObject snapshot(final PlannerView planner, final boolean planning, final long nowMs) {
         return new JsonObject()
             .put("job", job)
             .put("at", nowMs)
@@ -176,7 +175,7 @@ final class JobBoard {
             .put("createdAt", spec.getCreatedAt().toEpochMilli());
     }
 
-    private JsonArray workersJson(final JobState planner) {
+    private JsonArray workersJson(final PlannerView planner) {
         final TreeSet<String> names = new TreeSet<>(workers.keySet());
         if (planner != null) {
             names.addAll(planner.workers().keySet());
@@ -199,7 +198,7 @@ final class JobBoard {
                     .put("waitFraction", finite(track.waitFraction()))
                     .put("lastSeenAt", last.getTimestamp().toEpochMilli());
             }
-            final JobState.Worker judged = planner == null ? null : planner.workers().get(name);
+            final PlannerView.Judgement judged = planner == null ? null : planner.workers().get(name);
             if (judged != null) {
                 row.put("speed", judged.speed() > 0 ? finite(judged.speed()) : null)
                     .put("straggler", judged.straggler())

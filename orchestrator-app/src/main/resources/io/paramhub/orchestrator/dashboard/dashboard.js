@@ -289,7 +289,7 @@
       yMin = Math.floor(yMin);
     }
     yMax = Math.ceil(yMax / yStep) * yStep;
-    const xStep = niceStep(xMax - xMin, 6);
+    const xStep = Math.max(1, niceStep(xMax - xMin, 6)); // clocks are whole numbers
     const sx = (x) => m.left + (x - xMin) / (xMax - xMin) * (width - m.left - m.right);
     const sy = (y) => height - m.bottom - (y - yMin) / (yMax - yMin) * (height - m.top - m.bottom);
 
