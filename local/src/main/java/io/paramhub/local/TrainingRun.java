@@ -55,6 +55,7 @@ public final class TrainingRun {
 
     private static final Logger log = LoggerFactory.getLogger(TrainingRun.class);
     private static final int NO_DASHBOARD = -1;
+    private static final String OBSERVER_APPLICATION_ID = "paramhub-orchestrator-observer";
 
     /** What a run will do, known once the data is loaded. */
     public record Plan(JobSpec spec, long iterationsPerEpoch, long iterations) {
@@ -218,6 +219,10 @@ public final class TrainingRun {
     private OrchestratorRunner startOrchestrator() {
         final Properties props = aggregatorProperties();
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("orchestrator").toString());
+        if (orchestrator == null) {
+            // there only for the dashboard: never in the group of a planning orchestrator on the same cluster
+            props.put(StreamsConfig.APPLICATION_ID_CONFIG, OBSERVER_APPLICATION_ID);
+        }
         return OrchestratorRunner.start(props, topicPrefix, TopicSetup.defaults(),
             orchestrator != null ? orchestrator : OrchestratorSettings.defaults().observeOnly());
     }

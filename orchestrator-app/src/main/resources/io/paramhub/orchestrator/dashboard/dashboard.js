@@ -84,6 +84,7 @@
     if (source) {
       source.close();
     }
+    $('job-line').textContent = 'Waiting for the first snapshot of job ' + name + '…';
     setConnection('connecting', 'connecting…');
     source = new EventSource('/jobs/' + encodeURIComponent(name) + '/events');
     source.onopen = () => setConnection('live', 'live');
@@ -157,7 +158,7 @@
       ? (issued < 0 ? 'no plan yet'
         : inForce === issued ? 'plan ' + issued + ' in force'
         : 'plan ' + issued + ' issued' + (inForce >= 0 ? ', plan ' + inForce + ' in force' : ''))
-      : 'flags stragglers, issues no command')
+      : 'flags only, no commands')
       + ' · ' + (stragglers.length > 0 ? stragglers.length + ' straggler' + (stragglers.length > 1 ? 's' : '')
         : 'no straggler');
   }
