@@ -130,8 +130,8 @@
 
     const loss = s.loss.points;
     $('last-loss').textContent = loss.length > 0 ? loss[loss.length - 1][1].toFixed(4) : '–';
-    $('loss-note').textContent = 'mean per sample' + (s.loss.width > 1 ? ', ' + s.loss.width + ' clocks a point' : '')
-      + ', from telemetry';
+    $('loss-note').textContent = 'mean per sample' + (s.loss.width > 1 ? ' · ' + s.loss.width + ' clocks a point'
+      : ', from telemetry');
 
     const test = s.test;
     const name = test.metric === 'rmse' ? 'test RMSE' : 'test accuracy';
@@ -274,7 +274,7 @@
     }
     const xs = points.map((p) => p[0]);
     const ys = points.map((p) => options.log ? Math.log10(p[1]) : p[1]);
-    let xMin = Math.min(...xs);
+    let xMin = Math.min(0, ...xs); // clocks start at 0
     let xMax = Math.max(...xs);
     if (xMax === xMin) {
       xMin -= 1;
@@ -307,7 +307,7 @@
     }
     const path = points.map((p, i) => (i === 0 ? 'M' : 'L') + sx(p[0]).toFixed(1) + ' ' + sy(ys[i]).toFixed(1));
     node.appendChild(svg('path', {class: 'line ' + options.kind, d: path.join(' ')}));
-    if (options.dots && points.length <= 120) {
+    if (options.dots && points.length <= 40) {
       points.forEach((p, i) => node.appendChild(svg('circle', {class: 'dot', cx: sx(p[0]), cy: sy(ys[i]), r: 2.5})));
     }
     const last = points.length - 1;
