@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
+/** One job's board: what the snapshot says from hand-made records of jobs, telemetry, commands and model. */
 class JobBoardTest {
 
     private static final String JOB = "j";

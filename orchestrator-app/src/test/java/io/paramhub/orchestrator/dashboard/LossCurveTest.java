@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
+/** The loss curve: per-sample means over buckets of clocks, merged exactly when full. */
 class LossCurveTest {
 
     @Test
