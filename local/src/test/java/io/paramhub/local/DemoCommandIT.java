@@ -60,6 +60,27 @@ class DemoCommandIT {
     }
 
     @Test
+    void shouldRefuseADashboardPortWithoutTheDashboard() {
+        // given
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final PrintStream original = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        // when
+        final int code;
+        try {
+            code = ParamHubCli.execute("demo", "--dashboard-port", "8099");
+        } finally {
+            System.setErr(original);
+        }
+
+        // then
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--dashboard-port must be a port")
+            .contains("given with --dashboard");
+    }
+
+    @Test
     void shouldExplainAnInvalidJobInOneLine() {
         // given
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
