@@ -43,8 +43,8 @@ class DashboardBrowserIT {
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Path SCREENSHOTS = Path.of("target", "dashboard");
     private static final Duration LIVE = Duration.ofSeconds(90);
-    /** Two passes over the default linear problem (4096 samples, batch 128): 64 iterations. */
-    private static final int EPOCHS = 2;
+    /** Four passes over the default linear problem (4096 samples, batch 128): 128 iterations, time to look. */
+    private static final int EPOCHS = 4;
     private static final long ITERATIONS = EPOCHS * 4096 / 128;
 
     @Test
