@@ -10,9 +10,11 @@ import org.apache.kafka.streams.StreamsConfig;
  * The Kafka Streams configuration of a ParamHub app: given settings win, ParamHub's defaults fill
  * the rest ({@code putIfAbsent}).
  *
- * <p>The defaults are those measured in KAFKA-LOCAL.md to make an exactly-once parameter-server
- * round cost milliseconds instead of a hundred: the Streams producer does not linger, the thread
- * polls for 1 ms, and it commits (so makes output visible) every 5 ms.
+ * <p>The defaults are those measured to make an exactly-once parameter-server round cost tens of
+ * milliseconds instead of a hundred (README, "Latency settings"): the Streams producer does not
+ * linger and retries a busy transaction after 2 ms, the state store cache is off, and the processors
+ * request a commit whenever they produce what a worker waits for, so the 100 ms commit interval
+ * only bounds everything else.
  *
  * <p>A record Streams cannot deserialize, or on which a processor throws unexpectedly, becomes a
  * {@code DeadLetter} on the topic named by {@link #DEAD_LETTER_TOPIC} ({@link DeadLetterDeserializationHandler},
