@@ -1,6 +1,7 @@
 package io.paramhub.ml;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
@@ -113,29 +114,59 @@ public final class Mlp implements Model {
         ModelChecks.requireParams(this, params);
         ModelChecks.requireClassification(this, data);
         ModelChecks.requireGradient(this, gradientSum);
-        final float[][] activations = scratch(Math.min(block, samples.length));
-        final float[][] deltas = scratch(Math.min(block, samples.length));
-        final float[] gradient = new float[parameterCount()];
+        final int size = Math.min(block, samples.length);
+        final float[][][] activations = activations(size);
+        final float[][][] deltas = activations(size);
+        final float[][][] rows = new float[layers.length][][];
+        final float[][][] columns = new float[layers.length][][];
+        final float[][][] weightGradients = new float[layers.length][][];
+        final float[][] biasGradients = new float[layers.length][];
+        int widest = size;
+        for (int l = 0; l < layers.length; l++) {
+            final DenseLayer layer = layers[l];
+            rows[l] = new float[layer.outputs()][layer.inputs()];
+            columns[l] = new float[layer.inputs()][layer.outputs()];
+            layer.weightRows(params, rows[l]);
+            layer.weightColumns(params, columns[l]);
+            weightGradients[l] = new float[layer.outputs()][layer.inputs()];
+            biasGradients[l] = new float[layer.outputs()];
+            widest = Math.max(widest, Math.max(layer.inputs(), layer.outputs()));
+        }
+        final Gather gather = new Gather(widest);
         double loss = 0;
         for (int start = 0; start < samples.length; start += block) {
-            final int size = Math.min(block, samples.length - start);
-            gather(data, samples, start, size, activations[0]);
-            forward(params, activations, size);
-            final float[] output = activations[layers.length];
-            for (int s = 0; s < size; s++) {
-                final int label = (int) data.y()[samples[start + s]];
-                loss += SoftmaxCrossEntropy.lossAndDelta(output, s * classes, classes, label);
+            final int count = Math.min(block, samples.length - start);
+            for (int s = 0; s < count; s++) {
+                System.arraycopy(data.x(), samples[start + s] * inputs, activations[0][s], 0, inputs);
             }
-            System.arraycopy(output, 0, deltas[layers.length], 0, size * classes);
+            for (int l = 0; l < layers.length; l++) {
+                layers[l].forward(params, columns[l], activations[l], activations[l + 1], count, gather);
+                if (l < layers.length - 1) {
+                    for (int s = 0; s < count; s++) {
+                        Relu.apply(activations[l + 1][s], layers[l].outputs());
+                    }
+                }
+            }
+            final float[][] output = activations[layers.length];
+            for (int s = 0; s < count; s++) {
+                final int label = (int) data.y()[samples[start + s]];
+                loss += SoftmaxCrossEntropy.lossAndDelta(output[s], 0, classes, label);
+            }
             for (int l = layers.length - 1; l >= 0; l--) {
-                layers[l].accumulateGradient(activations[l], deltas[l + 1], gradient, size);
+                final float[][] delta = l == layers.length - 1 ? output : deltas[l + 1];
+                layers[l].accumulateGradient(activations[l], delta, weightGradients[l], biasGradients[l], count,
+                    gather);
                 if (l > 0) {
-                    layers[l].backpropagate(params, deltas[l + 1], deltas[l], size);
-                    Relu.backward(activations[l], deltas[l], size * layers[l].inputs());
+                    layers[l].backpropagate(rows[l], delta, deltas[l], count, gather);
+                    for (int s = 0; s < count; s++) {
+                        Relu.backward(activations[l][s], deltas[l][s], layers[l].inputs());
+                    }
                 }
             }
         }
-        VectorOps.addTo(gradient, gradientSum, 0);
+        for (int l = 0; l < layers.length; l++) {
+            layers[l].addTo(weightGradients[l], biasGradients[l], gradientSum);
+        }
         return loss;
     }
 
@@ -143,37 +174,26 @@ public final class Mlp implements Model {
     public float predict(final float[] params, final Dataset data, final int sample) {
         ModelChecks.requireParams(this, params);
         ModelChecks.requireData(this, data);
-        final float[][] activations = scratch(1);
-        gather(data, new int[] {sample}, 0, 1, activations[0]);
-        forward(params, activations, 1);
-        return SoftmaxCrossEntropy.argmax(activations[layers.length], 0, classes);
-    }
-
-    /** Fills {@code activations[1..]}: ReLU after every layer but the last, whose logits stay raw. */
-    private void forward(final float[] params, final float[][] activations, final int size) {
+        float[] in = Arrays.copyOfRange(data.x(), sample * inputs, (sample + 1) * inputs);
         for (int l = 0; l < layers.length; l++) {
-            layers[l].forward(params, activations[l], activations[l + 1], size);
+            final float[] out = new float[layers[l].outputs()];
+            layers[l].forwardOne(params, in, out);
             if (l < layers.length - 1) {
-                Relu.apply(activations[l + 1], size * layers[l].outputs());
+                Relu.apply(out, out.length);
             }
+            in = out;
         }
+        return SoftmaxCrossEntropy.argmax(in, 0, classes);
     }
 
-    /** One {@code [block][units]} array per layer boundary, input first. */
-    private float[][] scratch(final int size) {
-        final float[][] arrays = new float[layers.length + 1][];
-        arrays[0] = new float[size * inputs];
+    /** One {@code [sample][unit]} matrix per layer boundary, input first, for blocks of {@code size} samples. */
+    private float[][][] activations(final int size) {
+        final float[][][] arrays = new float[layers.length + 1][][];
+        arrays[0] = new float[size][inputs];
         for (int l = 0; l < layers.length; l++) {
-            arrays[l + 1] = new float[size * layers[l].outputs()];
+            arrays[l + 1] = new float[size][layers[l].outputs()];
         }
         return arrays;
-    }
-
-    private void gather(final Dataset data, final int[] samples, final int start, final int size,
-                        final float[] target) {
-        for (int s = 0; s < size; s++) {
-            System.arraycopy(data.x(), samples[start + s] * inputs, target, s * inputs, inputs);
-        }
     }
 
     @Override

@@ -48,7 +48,7 @@ public final class Models {
             case LinearRegression.KIND -> linear(normalized, inputs, outputs);
             case SoftmaxRegression.KIND -> new SoftmaxRegression(inputs, outputs);
             case Mlp.KIND -> new Mlp(inputs, ModelKinds.numbers(normalized, Mlp.DEFAULT_HIDDEN), outputs);
-            case ConvNet.KIND -> new ConvNet(inputs, ModelKinds.numbers(normalized, ConvNet.DEFAULT_SHAPE), outputs);
+            case ConvNet.KIND -> new ConvNet(inputs, ConvNet.Shape.of(normalized), outputs);
             default -> provided(normalized, inputs, outputs);
         };
     }

@@ -64,6 +64,23 @@ class MlpTest {
     }
 
     @Test
+    void shouldLowerTheLossWhenTrainedBriefly() {
+        // given: 64 random 64-pixel images of 10 classes
+        final Random random = new Random(14);
+        final Dataset data = NetworkGradientCheck.randomImages(random, 64, 64, 10);
+        final Model model = Models.create("mlp:32,16", 64, 10);
+        final BatchPlan plan = new BatchPlan(64, 16, 3);
+
+        // when: 20 epochs of Adam with a cosine schedule
+        final float[] trained = ReferenceTrainer.trainUnsharded(model, data, plan,
+            Optimizers.adam(0.01, 0.9, 0.999, 1e-8), LearningRateSchedule.cosine(80), 80, 16);
+
+        // then: random labels, so it can only memorise them, and it has begun to
+        assertThat(Evaluation.meanLoss(model, trained, data))
+            .isLessThan(0.8 * Evaluation.meanLoss(model, model.initialParameters(16), data));
+    }
+
+    @Test
     void shouldDrawHeScaledWeightsAndZeroBiasesWhenInitialised() {
         // given
         final Mlp model = new Mlp(784, List.of(256, 128), 10);

@@ -28,16 +28,25 @@ final class NetworkGradientCheck {
     /** The parameter indices whose analytic and numeric derivatives disagree, with both values. */
     static List<String> mismatches(final Model model, final float[] params, final Dataset data, final int[] samples,
                                    final int[] indices) {
+        return mismatches(model, params, data, samples, indices, 0, 0);
+    }
+
+    /**
+     * The same for the gradient of clock {@code clock} of a job seeded {@code seed}: training-time
+     * randomness (dropout masks) is fixed by them, so the loss is a function of the parameters alone.
+     */
+    static List<String> mismatches(final Model model, final float[] params, final Dataset data, final int[] samples,
+                                   final int[] indices, final long seed, final long clock) {
         final double[] analytic = new double[model.parameterCount()];
-        model.accumulateGradient(params, data, samples, analytic);
+        model.accumulateGradient(params, data, samples, analytic, seed, clock);
         final List<String> bad = new ArrayList<>();
         for (final int i : indices) {
             final float[] plus = params.clone();
             final float[] minus = params.clone();
             plus[i] = (float) (params[i] + STEP);
             minus[i] = (float) (params[i] - STEP);
-            final double numeric = (GradientCheck.loss(model, plus, data, samples)
-                    - GradientCheck.loss(model, minus, data, samples)) / ((double) plus[i] - minus[i]);
+            final double numeric = (loss(model, plus, data, samples, seed, clock)
+                    - loss(model, minus, data, samples, seed, clock)) / ((double) plus[i] - minus[i]);
             if (Math.abs(analytic[i] - numeric) > 2e-3 + 1e-2 * Math.abs(numeric)) {
                 bad.add("param " + i + ": analytic " + analytic[i] + ", numeric " + numeric);
             }
@@ -48,6 +57,17 @@ final class NetworkGradientCheck {
     static void assertGradientMatches(final Model model, final float[] params, final Dataset data,
                                       final int[] samples, final int[] indices) {
         assertThat(mismatches(model, params, data, samples, indices)).isEmpty();
+    }
+
+    static void assertGradientMatches(final Model model, final float[] params, final Dataset data,
+                                      final int[] samples, final int[] indices, final long seed, final long clock) {
+        assertThat(mismatches(model, params, data, samples, indices, seed, clock)).isEmpty();
+    }
+
+    /** The summed loss at clock {@code clock} of a job seeded {@code seed}. */
+    static double loss(final Model model, final float[] params, final Dataset data, final int[] samples,
+                       final long seed, final long clock) {
+        return model.accumulateGradient(params, data, samples, new double[model.parameterCount()], seed, clock);
     }
 
     /** Every index below {@code count}. */
