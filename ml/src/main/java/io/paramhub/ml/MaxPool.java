@@ -46,12 +46,12 @@ final class MaxPool {
                     final float b = image[topLeft + 1];
                     final float c2 = image[topLeft + side];
                     final float d = image[topLeft + side + 1];
-                    // pairwise, so that C2 can use conditional moves: which of four is largest is data, not a pattern
-                    final float top = b > a ? b : a;
-                    final int topAt = b > a ? topLeft + 1 : topLeft;
-                    final float bottom = d > c2 ? d : c2;
-                    final int bottomAt = d > c2 ? topLeft + side + 1 : topLeft + side;
-                    out[i] = Math.max(0f, bottom > top ? bottom : top);
+                    // branch-free where C2 allows (maxss, setcc): which of four is largest is data, not a pattern
+                    final float top = Math.max(a, b);
+                    final float bottom = Math.max(c2, d);
+                    final int topAt = topLeft + (b > a ? 1 : 0);
+                    final int bottomAt = topLeft + side + (d > c2 ? 1 : 0);
+                    out[i] = Math.max(0f, Math.max(top, bottom));
                     from[i] = bottom > top ? bottomAt : topAt;
                     i++;
                 }
