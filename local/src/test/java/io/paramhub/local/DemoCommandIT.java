@@ -60,6 +60,26 @@ class DemoCommandIT {
     }
 
     @Test
+    void shouldRefuseAnUnknownLearningRateSchedule() {
+        // given
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final PrintStream original = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        // when
+        final int code;
+        try {
+            code = ParamHubCli.execute("demo", "--model", "linear", "--lr-schedule", "triangle");
+        } finally {
+            System.setErr(original);
+        }
+
+        // then
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--lr-schedule must be constant or cosine, not triangle");
+    }
+
+    @Test
     void shouldExplainAnInvalidJobInOneLine() {
         // given
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
