@@ -104,14 +104,23 @@ final class ConvLayer {
     }
 
     /**
-     * Copies the image at {@code in[inOffset..]} into the middle of {@code padded}, whose border of
-     * {@code pad} pixels must be 0 (as in a new array; this never writes it).
+     * Copies the image at {@code in[inOffset..]}, mirrored left to right if {@code mirrored}, into the
+     * middle of {@code padded}, whose border of {@code pad} pixels must be 0 (as in a new array; this
+     * never writes it).
      */
-    void pad(final float[] in, final int inOffset, final float[] padded) {
+    void pad(final float[] in, final int inOffset, final float[] padded, final boolean mirrored) {
         final int wide = paddedSide();
         for (int c = 0; c < inChannels; c++) {
             for (int y = 0; y < side; y++) {
-                System.arraycopy(in, inOffset + (c * side + y) * side, padded, (c * wide + y + pad) * wide + pad, side);
+                final int from = inOffset + (c * side + y) * side;
+                final int to = (c * wide + y + pad) * wide + pad;
+                if (mirrored) {
+                    for (int x = 0; x < side; x++) {
+                        padded[to + x] = in[from + side - 1 - x];
+                    }
+                } else {
+                    System.arraycopy(in, from, padded, to, side);
+                }
             }
         }
     }

@@ -1,10 +1,11 @@
 package io.paramhub.ml;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
+import java.util.Set;
+import java.util.SplittableRandom;
 
 /**
  * A small convolutional classifier for square one-channel images: two blocks of convolution
@@ -12,9 +13,9 @@ import java.util.Random;
  * dropout and a dense softmax cross-entropy layer; He initialisation. The parameter vector holds the
  * layers in that order, each as weights then biases.
  *
- * <p>The kind is {@code cnn} for {@link #DEFAULT_SHAPE}, or {@code cnn:K,C1,C2,H[,PAD[,DROPOUT]]}
+ * <p>The kind is {@code cnn} for {@link #DEFAULT_SHAPE}, or {@code cnn:K,C1,C2,H[,PAD][,dropout=R][,flip]}
  * (kernel, channels of the two convolutions, hidden units, padding, dropout rate of the hidden layer;
- * PAD and DROPOUT default to 0, so {@code cnn:5,16,32,128} is the valid-convolution network without
+ * PAD and R default to 0, so {@code cnn:5,16,32,128} is the valid-convolution network without
  * dropout). Training runs the convolutions sample by sample and the dense layers on blocks of
  * {@value #BLOCK} samples (see {@link ConvLayer}, {@link DenseLayer}); scratch lives in a
  * {@link ThreadLocal}, so one instance is safe to share between compute threads.
@@ -24,10 +25,12 @@ public final class ConvNet implements Model {
     /** The name {@link Models#create} knows this model by. */
     public static final String KIND = "cnn";
     /** The shape of {@code cnn} without a suffix. */
-    public static final Shape DEFAULT_SHAPE = new Shape(3, 32, 64, 128, 1, 0.5);
+    public static final Shape DEFAULT_SHAPE = new Shape(3, 32, 64, 128, 1, 0.5, false);
 
     /** Samples per block of the dense layers. */
     static final int BLOCK = 32;
+    /** The {@link Dropout#key} layer number of the flip draws, apart from every dropout layer's. */
+    private static final int FLIP_STREAM = -1;
 
     private final int inputs;
     private final int classes;
@@ -43,49 +46,32 @@ public final class ConvNet implements Model {
 
     /**
      * The architecture: kernel side, channels of the first and second convolution, hidden units,
-     * zero padding of both convolutions and the dropout rate of the hidden layer.
+     * zero padding of both convolutions, the dropout rate of the hidden layer, and whether training
+     * mirrors half of the images left to right (which half: drawn from seed, clock and sample).
      */
-    public record Shape(int kernel, int channels1, int channels2, int hidden, int pad, double dropout) {
+    public record Shape(int kernel, int channels1, int channels2, int hidden, int pad, double dropout, boolean flip) {
 
-        /** Parses the suffix of {@code cnn:K,C1,C2,H[,PAD[,DROPOUT]]}; {@code cnn} alone is {@link #DEFAULT_SHAPE}. */
+        /** Parses the suffix of {@code cnn:K,C1,C2,H[,PAD][,dropout=R][,flip]}; {@code cnn} alone is {@link #DEFAULT_SHAPE}. */
         static Shape of(final String kind) {
-            final int colon = kind.indexOf(':');
-            if (colon < 0) {
+            if (kind.indexOf(':') < 0) {
                 return DEFAULT_SHAPE;
             }
-            final String[] parts = kind.substring(colon + 1).split(",", -1);
-            if (parts.length < 4 || parts.length > 6) {
-                throw new IllegalArgumentException("model kind '" + kind + "': cnn takes K,C1,C2,H[,PAD[,DROPOUT]]");
-            }
-            final List<Integer> numbers = new ArrayList<>();
-            for (int i = 0; i < Math.min(parts.length, 5); i++) {
-                try {
-                    numbers.add(Integer.parseInt(parts[i].trim()));
-                } catch (final NumberFormatException e) {
-                    throw new IllegalArgumentException("model kind '" + kind + "': '" + parts[i]
-                        + "' is not a whole number", e);
-                }
-            }
-            double rate = 0;
-            if (parts.length == 6) {
-                try {
-                    rate = Double.parseDouble(parts[5].trim());
-                } catch (final NumberFormatException e) {
-                    throw new IllegalArgumentException("model kind '" + kind + "': dropout '" + parts[5]
-                        + "' is not a number", e);
-                }
+            ModelKinds.options(kind, Set.of(ModelKinds.DROPOUT, ModelKinds.FLIP));
+            final List<Integer> numbers = ModelKinds.numbers(kind, List.of());
+            if (numbers.size() != 4 && numbers.size() != 5) {
+                throw new IllegalArgumentException("model kind '" + kind + "': cnn takes K,C1,C2,H[,PAD][,dropout=R]"
+                    + "[,flip]");
             }
             return new Shape(numbers.get(0), numbers.get(1), numbers.get(2), numbers.get(3),
-                numbers.size() > 4 ? numbers.get(4) : 0, rate);
+                numbers.size() > 4 ? numbers.get(4) : 0, ModelKinds.dropout(kind, 0),
+                ModelKinds.flag(kind, ModelKinds.FLIP, false));
         }
 
         /** The suffix {@link #of} reads back. */
         String suffix() {
             final String base = kernel + "," + channels1 + "," + channels2 + "," + hidden;
-            if (dropout != 0) {
-                return base + "," + pad + "," + dropout;
-            }
-            return pad != 0 ? base + "," + pad : base;
+            return (pad != 0 ? base + "," + pad : base) + ModelKinds.dropoutSuffix(dropout)
+                + (flip ? "," + ModelKinds.FLIP : "");
         }
     }
 
@@ -135,7 +121,7 @@ public final class ConvNet implements Model {
             throw new IllegalArgumentException("cnn shape is kernel,channels1,channels2,hidden[,pad], got " + numbers);
         }
         return new Shape(numbers.get(0), numbers.get(1), numbers.get(2), numbers.get(3),
-            numbers.size() == 5 ? numbers.get(4) : 0, 0);
+            numbers.size() == 5 ? numbers.get(4) : 0, 0, false);
     }
 
     private int requireEven(final int convolvedSide, final int side) {
@@ -201,14 +187,15 @@ public final class ConvNet implements Model {
         for (int start = 0; start < samples.length; start += BLOCK) {
             final int block = Math.min(BLOCK, samples.length - start);
             for (int j = 0; j < block; j++) {
-                forwardConvolutions(params, data.x(), samples[start + j] * inputs, s, j);
+                s.flipped[j] = shape.flip() && flipped(seed, clock, samples[start + j]);
+                forwardConvolutions(params, data.x(), samples[start + j] * inputs, s, j, s.flipped[j]);
             }
             dense1.forward(params, s.dense1Columns, s.flat, s.hidden, block, s.gather);
             for (int j = 0; j < block; j++) {
                 Relu.apply(s.hidden[j], shape.hidden());
             }
             if (dropout.active()) {
-                dropout.apply(s.hidden, s.mask, shape.hidden(), samples, start, block, seed, clock);
+                dropout.apply(s.hidden, s.mask, shape.hidden(), samples, start, block, seed, clock, 0);
             }
             dense2.forward(params, s.dense2Columns, s.hidden, s.logits, block, s.gather);
             for (int j = 0; j < block; j++) {
@@ -240,7 +227,7 @@ public final class ConvNet implements Model {
         ModelChecks.requireParams(this, params);
         ModelChecks.requireData(this, data);
         final Scratch s = scratch.get();
-        forwardConvolutions(params, data.x(), sample * inputs, s, 0);
+        forwardConvolutions(params, data.x(), sample * inputs, s, 0, false);
         final float[] hidden = new float[shape.hidden()];
         dense1.forwardOne(params, s.flat[0], hidden);
         Relu.apply(hidden, hidden.length);
@@ -249,14 +236,19 @@ public final class ConvNet implements Model {
         return SoftmaxCrossEntropy.argmax(logits, 0, classes);
     }
 
-    /** Both convolution blocks of one image, into row {@code j} of the block's flattened features. */
+    /** Whether training sees {@code sample} mirrored at {@code clock}: a fair coin drawn from (seed, clock, sample). */
+    static boolean flipped(final long seed, final long clock, final int sample) {
+        return new SplittableRandom(Dropout.key(seed, clock, sample, FLIP_STREAM)).nextBoolean();
+    }
+
+    /** Both convolution blocks of one image (mirrored or not), into row {@code j} of the block's flattened features. */
     private void forwardConvolutions(final float[] params, final float[] x, final int offset, final Scratch s,
-                                     final int j) {
-        conv1.pad(x, offset, s.padded1);
+                                     final int j, final boolean mirrored) {
+        conv1.pad(x, offset, s.padded1, mirrored);
         conv1.unroll(s.padded1, s.cols1T);
         conv1.forward(params, s.cols1T, s.conv1Out);
         pool1.forward(s.conv1Out, s.pooled1[j], s.from1[j]);
-        conv2.pad(s.pooled1[j], 0, s.padded2);
+        conv2.pad(s.pooled1[j], 0, s.padded2, false);
         conv2.unroll(s.padded2, s.cols2T);
         conv2.forward(params, s.cols2T, s.conv2Out);
         pool2.forward(s.conv2Out, s.flat[j], s.from2[j]);
@@ -265,12 +257,12 @@ public final class ConvNet implements Model {
     /** The convolutions' gradients of sample {@code j} of the block, from its flattened features' deltas. */
     private void backwardConvolutions(final float[] x, final int offset, final Scratch s, final int j) {
         pool2.backward(s.flat[j], s.flatDelta[j], s.from2[j], s.deltas2);
-        conv2.pad(s.pooled1[j], 0, s.padded2);
+        conv2.pad(s.pooled1[j], 0, s.padded2, false);
         conv2.unrollPositions(s.padded2, s.deltas2, s.cols2);
         conv2.accumulateGradient(s.deltas2, s.cols2, s.conv2Gradient, s.conv2BiasGradient, s.gather);
         conv2.backpropagate(s.conv2Rows, s.deltas2, s.cols2Delta, s.padded2Delta, s.pooled1Delta, s.gather);
         pool1.backward(s.pooled1[j], s.pooled1Delta, s.from1[j], s.deltas1);
-        conv1.pad(x, offset, s.padded1);
+        conv1.pad(x, offset, s.padded1, s.flipped[j]);
         conv1.unrollPositions(s.padded1, s.deltas1, s.cols1);
         conv1.accumulateGradient(s.deltas1, s.cols1, s.conv1Gradient, s.conv1BiasGradient, s.gather);
     }
@@ -291,6 +283,7 @@ public final class ConvNet implements Model {
         final float[][] hidden = RowOps.matrix(BLOCK, shape.hidden());
         final float[][] mask = RowOps.matrix(BLOCK, shape.hidden());
         final float[][] logits = RowOps.matrix(BLOCK, classes);
+        final boolean[] flipped = new boolean[BLOCK];
         final float[][] hiddenDelta = RowOps.matrix(BLOCK, shape.hidden());
         final float[][] flatDelta = RowOps.matrix(BLOCK, pool2.outputSize());
         final SparseDeltas deltas2 = new SparseDeltas(shape.channels2(), conv2.positions(), conv2.positions() / 4);

@@ -6,7 +6,7 @@ import java.util.SplittableRandom;
  * Inverted dropout: in training, each unit of a sample is kept with probability {@code 1 - rate} and
  * then scaled by {@code 1 / (1 - rate)}, else set to 0; predictions use every unit unscaled.
  *
- * <p>The mask is a function of (job seed, clock, sample index) alone, drawn from a
+ * <p>The mask is a function of (job seed, clock, sample index, layer) alone, drawn from a
  * {@link SplittableRandom} seeded with their mix, so a sample's mask is the same whichever worker,
  * thread or block computes it, and a BSP run stays bit-reproducible.
  */
@@ -37,11 +37,12 @@ final class Dropout {
      * ({@code 1 / (1 - rate)} or 0), which it keeps in {@code mask} for {@link #backward}.
      *
      * @param samples the data set indices of the block's samples, from {@code start} on
+     * @param layer which of the model's dropout layers this is, so that each draws its own masks
      */
     void apply(final float[][] activations, final float[][] mask, final int units, final int[] samples,
-               final int start, final int block, final long seed, final long clock) {
+               final int start, final int block, final long seed, final long clock, final int layer) {
         for (int s = 0; s < block; s++) {
-            final SplittableRandom random = new SplittableRandom(key(seed, clock, samples[start + s]));
+            final SplittableRandom random = new SplittableRandom(key(seed, clock, samples[start + s], layer));
             final float[] m = mask[s];
             final float[] a = activations[s];
             for (int u = 0; u < units; u++) {
@@ -62,9 +63,9 @@ final class Dropout {
         }
     }
 
-    /** The seed of one sample's mask: (seed, clock, sample) mixed with SplitMix64's finaliser. */
-    static long key(final long seed, final long clock, final int sample) {
-        return mix(mix(mix(seed) + clock) + sample);
+    /** The seed of one sample's mask in one layer: (seed, clock, sample, layer) mixed with SplitMix64's finaliser. */
+    static long key(final long seed, final long clock, final int sample, final int layer) {
+        return mix(mix(mix(mix(seed) + clock) + sample) + layer);
     }
 
     private static long mix(final long value) {

@@ -11,8 +11,10 @@ import java.util.Random;
  * (row-major, one row of inputs per unit) then its biases, first layer first.
  *
  * <p>The kind is {@code mlp} for hidden layers of 256 and 128 units, or {@code mlp:H1,H2,...} for
- * others. Samples are processed in blocks of {@value #BLOCK}, so that each weight row is read
- * once per block rather than once per sample; scratch is allocated per call, so one instance is
+ * others, {@code mlp:H1,H2,...,dropout=R} with dropout of rate R after every hidden layer (masks
+ * drawn from the job's seed, the clock and the sample, see {@link Dropout}). Samples are processed
+ * in blocks of {@value #BLOCK}, each layer as {@link RowOps} weighted sums over copies of its
+ * weights taken once per call (see {@link DenseLayer}); scratch is allocated per call, so one instance is
  * safe to share between compute threads.
  */
 public final class Mlp implements Model {
@@ -21,6 +23,8 @@ public final class Mlp implements Model {
     public static final String KIND = "mlp";
     /** The hidden layers of {@code mlp} without a suffix. */
     public static final List<Integer> DEFAULT_HIDDEN = List.of(256, 128);
+    /** The dropout rate after each hidden layer of {@code mlp} without a suffix. */
+    public static final double DEFAULT_DROPOUT = 0;
 
     /** Samples per block: 32 measured best of 1, 8, 32 and 64 in {@code MlpBlockBenchmark} (docs/benchmarks.md). */
     static final int BLOCK = 32;
@@ -30,14 +34,20 @@ public final class Mlp implements Model {
     private final List<Integer> hidden;
     private final DenseLayer[] layers;
     private final int block;
+    private final Dropout dropout;
 
     /** A perceptron of {@code inputs} features, the given hidden layer widths and {@code classes} classes. */
     public Mlp(final int inputs, final List<Integer> hidden, final int classes) {
-        this(inputs, hidden, classes, BLOCK);
+        this(inputs, hidden, classes, 0);
+    }
+
+    /** The same with dropout of {@code dropout} after every hidden layer. */
+    public Mlp(final int inputs, final List<Integer> hidden, final int classes, final double dropout) {
+        this(inputs, hidden, classes, dropout, BLOCK);
     }
 
     /** The same with another block size, for benchmarks. */
-    Mlp(final int inputs, final List<Integer> hidden, final int classes, final int block) {
+    Mlp(final int inputs, final List<Integer> hidden, final int classes, final double dropout, final int block) {
         if (inputs < 1) {
             throw new IllegalArgumentException("mlp needs >= 1 input, got " + inputs);
         }
@@ -51,6 +61,7 @@ public final class Mlp implements Model {
             throw new IllegalArgumentException("mlp block needs >= 1 sample, got " + block);
         }
         this.block = block;
+        this.dropout = new Dropout(dropout);
         this.inputs = inputs;
         this.classes = classes;
         this.hidden = List.copyOf(hidden);
@@ -73,14 +84,14 @@ public final class Mlp implements Model {
 
     @Override
     public String kind() {
-        if (hidden.equals(DEFAULT_HIDDEN)) {
+        if (hidden.equals(DEFAULT_HIDDEN) && dropout.rate() == DEFAULT_DROPOUT) {
             return KIND;
         }
         final StringBuilder kind = new StringBuilder(KIND).append(':');
         for (int i = 0; i < hidden.size(); i++) {
             kind.append(i == 0 ? "" : ",").append(hidden.get(i));
         }
-        return kind.toString();
+        return kind.append(ModelKinds.dropoutSuffix(dropout.rate())).toString();
     }
 
     @Override
@@ -108,15 +119,23 @@ public final class Mlp implements Model {
         return params;
     }
 
+    /** The gradient with the dropout masks of seed 0, clock 0. */
     @Override
     public double accumulateGradient(final float[] params, final Dataset data, final int[] samples,
                                      final double[] gradientSum) {
+        return accumulateGradient(params, data, samples, gradientSum, 0, 0);
+    }
+
+    @Override
+    public double accumulateGradient(final float[] params, final Dataset data, final int[] samples,
+                                     final double[] gradientSum, final long seed, final long clock) {
         ModelChecks.requireParams(this, params);
         ModelChecks.requireClassification(this, data);
         ModelChecks.requireGradient(this, gradientSum);
         final int size = Math.min(block, samples.length);
         final float[][][] activations = activations(size);
         final float[][][] deltas = activations(size);
+        final float[][][] masks = dropout.active() ? activations(size) : null;
         final float[][][] rows = new float[layers.length][][];
         final float[][][] columns = new float[layers.length][][];
         final float[][][] weightGradients = new float[layers.length][][];
@@ -145,6 +164,10 @@ public final class Mlp implements Model {
                     for (int s = 0; s < count; s++) {
                         Relu.apply(activations[l + 1][s], layers[l].outputs());
                     }
+                    if (masks != null) {
+                        dropout.apply(activations[l + 1], masks[l + 1], layers[l].outputs(), samples, start, count,
+                            seed, clock, l);
+                    }
                 }
             }
             final float[][] output = activations[layers.length];
@@ -158,6 +181,9 @@ public final class Mlp implements Model {
                     gather);
                 if (l > 0) {
                     layers[l].backpropagate(rows[l], delta, deltas[l], count, gather);
+                    if (masks != null) {
+                        dropout.backward(deltas[l], masks[l], layers[l].inputs(), count);
+                    }
                     for (int s = 0; s < count; s++) {
                         Relu.backward(activations[l][s], deltas[l][s], layers[l].inputs());
                     }
@@ -198,6 +224,6 @@ public final class Mlp implements Model {
 
     @Override
     public String toString() {
-        return "Mlp[inputs=" + inputs + ", hidden=" + hidden + ", classes=" + classes + "]";
+        return "Mlp[inputs=" + inputs + ", hidden=" + hidden + ", classes=" + classes + ", dropout=" + dropout.rate() + "]";
     }
 }

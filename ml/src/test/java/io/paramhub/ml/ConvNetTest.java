@@ -65,7 +65,7 @@ class ConvNetTest {
         // given: the padded network with dropout 0.5 on its 8 hidden units; (seed, clock) fix the masks
         final Random random = new Random(26);
         final Dataset data = NetworkGradientCheck.randomImages(random, 6, 144, 5);
-        final Model model = Models.create("cnn:3,2,3,8,1,0.5", 144, 5);
+        final Model model = Models.create("cnn:3,2,3,8,1,dropout=0.5", 144, 5);
         final float[] params = model.initialParameters(12);
         addNoise(params, random);
 
@@ -81,7 +81,7 @@ class ConvNetTest {
         // given
         final Random random = new Random(27);
         final Dataset data = NetworkGradientCheck.randomImages(random, 8, 144, 5);
-        final Model model = Models.create("cnn:3,2,3,16,1,0.5", 144, 5);
+        final Model model = Models.create("cnn:3,2,3,16,1,dropout=0.5", 144, 5);
         final float[] params = model.initialParameters(13);
         final int[] all = NetworkGradientCheck.all(8);
 
@@ -104,11 +104,59 @@ class ConvNetTest {
     }
 
     @Test
+    void shouldTrainOnTheMirroredImageWhenTheSampleIsDrawnForFlipping() {
+        // given: an image, its mirror image as sample 1, and a clock at which sample 0 is drawn for flipping
+        final Random random = new Random(30);
+        final Dataset one = NetworkGradientCheck.randomImages(random, 1, 144, 5);
+        final float[] x = Arrays.copyOf(one.x(), 288);
+        for (int y = 0; y < 12; y++) {
+            for (int col = 0; col < 12; col++) {
+                x[144 + y * 12 + col] = one.x()[y * 12 + 11 - col];
+            }
+        }
+        final Dataset data = new Dataset("mirrored", 144, x, new float[] {one.y()[0], one.y()[0]}, 5);
+        final Model flipping = Models.create("cnn:3,2,3,8,1,flip", 144, 5);
+        final Model plain = Models.create("cnn:3,2,3,8,1", 144, 5);
+        final float[] params = plain.initialParameters(16);
+        long flipClock = 0;
+        while (!ConvNet.flipped(42, flipClock, 0)) {
+            flipClock++;
+        }
+        long keepClock = 0;
+        while (ConvNet.flipped(42, keepClock, 0)) {
+            keepClock++;
+        }
+
+        // when
+        final double[] flipped = gradient(flipping, params, data, new int[] {0}, 42, flipClock);
+        final double[] kept = gradient(flipping, params, data, new int[] {0}, 42, keepClock);
+
+        // then: the same bits as the plain network's on the mirror image, or on the image itself
+        assertThat(flipped).isEqualTo(gradient(plain, params, data, new int[] {1}, 42, flipClock));
+        assertThat(kept).isEqualTo(gradient(plain, params, data, new int[] {0}, 42, keepClock));
+        assertThat(flipping.predict(params, data, 0)).isEqualTo(plain.predict(params, data, 0));
+    }
+
+    @Test
+    void shouldMatchFiniteDifferencesOnEveryParameterWhenFlipsAndDropoutAreFixedBySeedAndClock() {
+        // given
+        final Random random = new Random(32);
+        final Dataset data = NetworkGradientCheck.randomImages(random, 6, 144, 5);
+        final Model model = Models.create("cnn:3,2,3,8,1,dropout=0.5,flip", 144, 5);
+        final float[] params = model.initialParameters(17);
+        addNoise(params, random);
+
+        // when / then
+        NetworkGradientCheck.assertGradientMatches(model, params, data, new int[] {0, 1, 2, 3, 4, 5},
+            NetworkGradientCheck.all(model.parameterCount()), 42, 9);
+    }
+
+    @Test
     void shouldPredictWithEveryUnitWhenTheNetworkHasDropout() {
         // given: the same parameters with and without dropout
         final Random random = new Random(28);
         final Dataset data = NetworkGradientCheck.randomImages(random, 20, 144, 5);
-        final Model dropout = Models.create("cnn:3,2,3,16,1,0.5", 144, 5);
+        final Model dropout = Models.create("cnn:3,2,3,16,1,dropout=0.5", 144, 5);
         final Model plain = Models.create("cnn:3,2,3,16,1", 144, 5);
         final float[] params = dropout.initialParameters(14);
 
@@ -123,7 +171,7 @@ class ConvNetTest {
         // given: 48 random images of 4 classes, the padded network with dropout
         final Random random = new Random(29);
         final Dataset data = NetworkGradientCheck.randomImages(random, 48, 144, 4);
-        final Model model = Models.create("cnn:3,4,8,16,1,0.25", 144, 4);
+        final Model model = Models.create("cnn:3,4,8,16,1,dropout=0.25", 144, 4);
         final BatchPlan plan = new BatchPlan(48, 16, 3);
 
         // when: 10 epochs of Adam with a cosine schedule
@@ -143,7 +191,7 @@ class ConvNetTest {
 
         // then: conv 32 x 1 x 3 x 3, conv 64 x 32 x 3 x 3 (padded: 28 -> 14 -> 7), dense 3136 -> 128, dense 128 -> 10
         assertThat(model.kind()).isEqualTo("cnn");
-        assertThat(model.shape()).isEqualTo(new ConvNet.Shape(3, 32, 64, 128, 1, 0.5));
+        assertThat(model.shape()).isEqualTo(new ConvNet.Shape(3, 32, 64, 128, 1, 0.5, false));
         assertThat(model.parameterCount()).isEqualTo(32 * 10 + 64 * 289 + 128 * 3137 + 10 * 129);
     }
 
@@ -153,7 +201,7 @@ class ConvNetTest {
         final ConvNet model = (ConvNet) Models.create("cnn:5,16,32,128", 784, 10);
 
         // then: the network that was the default cnn before padding and dropout
-        assertThat(model.shape()).isEqualTo(new ConvNet.Shape(5, 16, 32, 128, 0, 0));
+        assertThat(model.shape()).isEqualTo(new ConvNet.Shape(5, 16, 32, 128, 0, 0, false));
         assertThat(model.parameterCount()).isEqualTo(16 * 26 + 32 * 401 + 128 * 513 + 10 * 129);
         assertThat(model.kind()).isEqualTo("cnn:5,16,32,128");
     }
@@ -161,7 +209,8 @@ class ConvNetTest {
     @Test
     void shouldKeepArchitectureInKindWhenShapeIsNotDefault() {
         // 14 x 14 images for the valid convolutions (14 -> 12 -> 6 -> 4 -> 2), 12 x 12 for the padded ones
-        final Map<String, Integer> kinds = Map.of("cnn:3,4,8,16", 196, "cnn:3,4,8,16,1", 144, "cnn:3,4,8,16,1,0.25", 144);
+        final Map<String, Integer> kinds = Map.of("cnn:3,4,8,16", 196, "cnn:3,4,8,16,1", 144,
+            "cnn:3,4,8,16,1,dropout=0.25", 144, "cnn:3,4,8,16,1,dropout=0.25,flip", 144, "cnn:3,4,8,16,1,flip", 144);
         for (final Map.Entry<String, Integer> entry : kinds.entrySet()) {
             // given
             final String kind = entry.getKey();
@@ -176,8 +225,10 @@ class ConvNetTest {
             assertThat(((ConvNet) again).shape()).isEqualTo(((ConvNet) model).shape());
         }
         assertThatThrownBy(() -> Models.create("cnn:3,4,8", 144, 10)).hasMessageContaining("K,C1,C2,H");
-        assertThatThrownBy(() -> Models.create("cnn:3,4,8,16,1,half", 144, 10)).hasMessageContaining("half");
-        assertThatThrownBy(() -> Models.create("cnn:3,4,8,16,1,1.0", 144, 10)).hasMessageContaining("dropout");
+        assertThatThrownBy(() -> Models.create("cnn:3,4,8,16,1,dropout=half", 144, 10)).hasMessageContaining("half");
+        assertThatThrownBy(() -> Models.create("cnn:3,4,8,16,1,dropout=1.0", 144, 10)).hasMessageContaining("dropout");
+        assertThatThrownBy(() -> Models.create("cnn:3,4,8,16,1,rotate", 144, 10)).hasMessageContaining("unknown option");
+        assertThatThrownBy(() -> Models.create("cnn:3,4,8,16,flip,1", 144, 10)).hasMessageContaining("after the numbers");
     }
 
     @Test

@@ -59,7 +59,7 @@ class ReferenceTrainerTest {
         // given: a small CNN with dropout on random images; each worker draws the masks of its own samples
         final java.util.Random random = new java.util.Random(31);
         final Dataset train = NetworkGradientCheck.randomImages(random, 96, 144, 4);
-        final Model model = Models.create("cnn:3,2,3,8,1,0.5", 144, 4);
+        final Model model = Models.create("cnn:3,2,3,8,1,dropout=0.5", 144, 4);
         final BatchPlan plan = new BatchPlan(train.size(), 12, 13);
         final LearningRateSchedule schedule = LearningRateSchedule.cosine(24);
 
