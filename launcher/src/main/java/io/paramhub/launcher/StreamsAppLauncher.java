@@ -170,6 +170,14 @@ public final class StreamsAppLauncher {
         return config;
     }
 
+    /**
+     * The settings a plain client of the app's cluster needs from {@code props}: {@code bootstrap.servers}
+     * and the {@code security.*}, {@code sasl.*} and {@code ssl.*} ones.
+     */
+    public static Properties connection(final Properties props) {
+        return adminConfig(props);
+    }
+
     private static Properties adminConfig(final Properties props) {
         final Properties admin = new Properties();
         props.forEach((key, value) -> {

@@ -58,8 +58,8 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--model", defaultValue = "softmax",
         description = "softmax, mlp (784-256-128-10, ReLU), cnn (2 x conv 3x3 padded + max pool, 32 and 64 channels, "
-            + "dense 128 with dropout 0.5) on Fashion-MNIST, or linear (generated regression); mlp:H1,H2,.. and "
-            + "cnn:K,C1,C2,H[,PAD[,DROPOUT]] choose other layer sizes (default: ${DEFAULT-VALUE}).")
+            + "dense 128 with dropout 0.5) on Fashion-MNIST, or linear (generated regression); mlp:H1,H2,..[,dropout=R] and "
+            + "cnn:K,C1,C2,H[,PAD][,dropout=R][,flip] choose other layers (default: ${DEFAULT-VALUE}).")
     private String model;
 
     @Option(names = "--dataset", description = "Data set: fashion-mnist[:DIR] or linear[:n=..,d=..,noise=..,seed=..]; "
@@ -114,7 +114,7 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--policy", defaultValue = "none",
         description = "paramhub: run the orchestrator, which gives stragglers smaller batch shares (under bsp); "
-            + "none: equal shares (default: ${DEFAULT-VALUE}).")
+            + "none: equal shares, no orchestrator (an observe-only one with --dashboard) (default: ${DEFAULT-VALUE}).")
     private String policy;
 
     @Option(names = "--threads", defaultValue = "1",
@@ -143,6 +143,15 @@ final class DemoCommand implements Callable<Integer> {
         description = "With --policy paramhub: most compute threads the orchestrator gives one worker "
             + "(default: ${DEFAULT-VALUE}).")
     private int maxThreads;
+
+    @Option(names = "--dashboard",
+        description = "Serve the orchestrator's live dashboard on 127.0.0.1 while training and print its address; "
+            + "with --policy none the orchestrator runs observe-only: it flags stragglers and issues no command.")
+    private boolean dashboard;
+
+    @Option(names = "--dashboard-port", defaultValue = "0",
+        description = "With --dashboard: its port; 0 = any free port (default: ${DEFAULT-VALUE}).")
+    private int dashboardPort;
 
     @Option(names = "--job", description = "Job name (default: demo-<time>).")
     private String job;
@@ -176,6 +185,10 @@ final class DemoCommand implements Callable<Integer> {
             throw new ParameterException(command.commandLine(), "--aggregators must be >= 1, or 0 together with "
                 + "--bootstrap-servers of a cluster where aggregators already run");
         }
+        if (dashboardPort != 0 && !dashboard || dashboardPort < 0 || dashboardPort > 65_535) {
+            throw new ParameterException(command.commandLine(), "--dashboard-port must be a port (0 = any free one) "
+                + "given with --dashboard, not " + dashboardPort);
+        }
         final Map<Integer, ComputeEmulation> emulations = emulations();
         final OrchestratorSettings orchestration = orchestratorSettings();
         final PrintStream out = System.out;
@@ -187,10 +200,11 @@ final class DemoCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "Kafka at %s%s, schema registry at %s%n", cluster.bootstrapServers(),
                 cluster.embedded() ? " (embedded)" : "", cluster.registryUrl());
             final WorkerTally tally = new WorkerTally();
-            final TrainingRun.Result result = new TrainingRun(cluster.bootstrapServers(), cluster.registryUrl(),
+            final TrainingRun run = new TrainingRun(cluster.bootstrapServers(), cluster.registryUrl(),
                 topicPrefix, stateDir).withAggregators(aggregators).withEmulation(emulations)
                 .withWorkerThreads(threads)
-                .withOrchestrator(orchestrated ? orchestration : null)
+                .withOrchestrator(orchestrated ? orchestration : null);
+            final TrainingRun.Result result = (dashboard ? run.withDashboard(dashboardPort) : run)
                 .run(spec, data, RunListener.both(new ProgressPrinter(out, System.console() != null), tally));
             out.printf(Locale.ROOT, "%ndone: %d iterations of %d workers in %.1f s; final test %s %.4f; "
                     + "staleness max %.0f, p99 %.0f versions; dead letters %d%n", result.plan().iterations(), workers,

@@ -77,6 +77,9 @@ public final class EmbeddedKafka implements AutoCloseable {
         props.put("share.coordinator.state.topic.replication.factor", "1");
         props.put("share.coordinator.state.topic.min.isr", "1");
         props.put("group.initial.rebalance.delay.ms", "0");
+        // a transaction's first write waits while the previous one's markers are written; the broker
+        // retries adding the partition after this backoff (default 20 ms, once per exactly-once round)
+        props.put("add.partitions.to.txn.retry.backoff.ms", "1");
         props.put("auto.create.topics.enable", "false");
         props.put("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));
         props.put("message.max.bytes", String.valueOf(8 * 1024 * 1024));

@@ -38,6 +38,11 @@ final class ProgressPrinter implements RunListener {
     }
 
     @Override
+    public void onDashboard(final String url) {
+        out.println("dashboard: " + url + " (up while training)");
+    }
+
+    @Override
     public synchronized void onIteration(final IterationTelemetry telemetry) {
         lossSum += telemetry.getLoss();
         samples += telemetry.getSamples();

@@ -16,6 +16,10 @@ public interface RunListener {
     default void onEpoch(final EpochResult epoch) {
     }
 
+    /** The orchestrator's dashboard is up at {@code url}, until the run ends. */
+    default void onDashboard(final String url) {
+    }
+
     /** Tells {@code first}, then {@code second}. */
     static RunListener both(final RunListener first, final RunListener second) {
         return new RunListener() {
@@ -35,6 +39,12 @@ public interface RunListener {
             public void onEpoch(final EpochResult epoch) {
                 first.onEpoch(epoch);
                 second.onEpoch(epoch);
+            }
+
+            @Override
+            public void onDashboard(final String url) {
+                first.onDashboard(url);
+                second.onDashboard(url);
             }
         };
     }

@@ -7,6 +7,9 @@ import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.ml.BatchPlan;
 import io.paramhub.orchestrator.OrchestratorRunner;
+import io.paramhub.orchestrator.dashboard.Dashboard;
+import io.paramhub.orchestrator.dashboard.TestSets;
+import io.paramhub.orchestrator.http.WorkersQueryServer;
 import io.paramhub.ml.Evaluation;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.TrainTest;
@@ -45,12 +48,14 @@ import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * One training job end to end on a cluster: submits the job, runs an aggregator and N workers in
- * this JVM, and evaluates the model published on {@code model} at the end of every epoch, as any
- * service consuming {@code model} could.
+ * this JVM (and the orchestrator, with its dashboard, when asked), and evaluates the model published on
+ * {@code model} at the end of every epoch, as any service consuming {@code model} could.
  */
 public final class TrainingRun {
 
     private static final Logger log = LoggerFactory.getLogger(TrainingRun.class);
+    private static final int NO_DASHBOARD = -1;
+    private static final String OBSERVER_APPLICATION_ID = "paramhub-orchestrator-observer";
 
     /** What a run will do, known once the data is loaded. */
     public record Plan(JobSpec spec, long iterationsPerEpoch, long iterations) {
@@ -74,16 +79,17 @@ public final class TrainingRun {
     private final Map<Integer, ComputeEmulation> emulations;
     private final int workerThreads;
     private final OrchestratorSettings orchestrator;
+    private final int dashboardPort;
 
     public TrainingRun(final String bootstrapServers, final String registryUrl, final String topicPrefix,
                        final Path stateDir) {
-        this(bootstrapServers, registryUrl, topicPrefix, stateDir, 1, null, Map.of(), 1, null);
+        this(bootstrapServers, registryUrl, topicPrefix, stateDir, 1, null, Map.of(), 1, null, NO_DASHBOARD);
     }
 
     private TrainingRun(final String bootstrapServers, final String registryUrl, final String topicPrefix,
                         final Path stateDir, final int aggregators, final Duration workerRestartDelay,
                         final Map<Integer, ComputeEmulation> emulations, final int threads,
-                        final OrchestratorSettings orchestrator) {
+                        final OrchestratorSettings orchestrator, final int dashboardPort) {
         this.bootstrapServers = bootstrapServers;
         this.registryUrl = registryUrl;
         this.topicPrefix = topicPrefix;
@@ -93,36 +99,47 @@ public final class TrainingRun {
         this.emulations = Map.copyOf(emulations);
         this.workerThreads = threads;
         this.orchestrator = orchestrator;
+        this.dashboardPort = dashboardPort;
     }
 
     /** The same run with {@code count} aggregator instances in this JVM; 0 when one runs elsewhere. */
     public TrainingRun withAggregators(final int count) {
         return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, count, workerRestartDelay,
-            emulations, workerThreads, orchestrator);
+            emulations, workerThreads, orchestrator, dashboardPort);
     }
 
     /** The same run, restarting a worker that fails after {@code delay} (it rejoins at the current model). */
     public TrainingRun restartingFailedWorkersAfter(final Duration delay) {
         return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, delay, emulations,
-            workerThreads, orchestrator);
+            workerThreads, orchestrator, dashboardPort);
     }
 
     /** The same run with emulated compute cost or slowdown for the workers of the given indices. */
     public TrainingRun withEmulation(final Map<Integer, ComputeEmulation> byWorker) {
         return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, workerRestartDelay,
-            byWorker, workerThreads, orchestrator);
+            byWorker, workerThreads, orchestrator, dashboardPort);
     }
 
     /** The same run with {@code count} compute threads on every worker. */
     public TrainingRun withWorkerThreads(final int count) {
         return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, workerRestartDelay,
-            emulations, count, orchestrator);
+            emulations, count, orchestrator, dashboardPort);
     }
 
     /** The same run with an orchestrator in this JVM, planning with {@code settings}. */
     public TrainingRun withOrchestrator(final OrchestratorSettings settings) {
         return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, workerRestartDelay,
-            emulations, workerThreads, settings);
+            emulations, workerThreads, settings, dashboardPort);
+    }
+
+    /**
+     * The same run serving the orchestrator's live dashboard on 127.0.0.1:{@code port} (0 = any free port)
+     * while it trains; without {@link #withOrchestrator}, an observe-only orchestrator runs to serve it
+     * (it flags stragglers and issues no command, so training is the same as without it).
+     */
+    public TrainingRun withDashboard(final int port) {
+        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, workerRestartDelay,
+            emulations, workerThreads, orchestrator, port);
     }
 
     public Result run(final JobSpec spec, final TrainTest data, final RunListener listener)
@@ -137,8 +154,17 @@ public final class TrainingRun {
 
         final AggregatorMetrics metrics = AggregatorMetrics.unregistered();
         final List<AggregatorRunner> runners = startAggregators(metrics);
-        final OrchestratorRunner planner = orchestrator == null ? null : startOrchestrator();
+        final OrchestratorRunner planner = orchestrator == null && dashboardPort == NO_DASHBOARD ? null
+            : startOrchestrator();
+        Dashboard dashboard = null;
+        WorkersQueryServer http = null;
         try {
+            if (dashboardPort != NO_DASHBOARD) {
+                // the orchestrator's own endpoint, as in its app: /dashboard, /jobs/{job}/events, /jobs/{job}/workers
+                dashboard = Dashboard.start(planner, TestSets.loading().with(spec.getDataset(), data.test()));
+                http = WorkersQueryServer.start(planner.streams(), "127.0.0.1", dashboardPort, null, dashboard);
+                listener.onDashboard("http://127.0.0.1:" + http.port() + "/dashboard");
+            }
             JobSubmitter.submit(topics().jobs(), client, spec);
             listener.onStarted(plan);
             final LossTally losses = new LossTally(iterationsPerEpoch);
@@ -177,6 +203,12 @@ public final class TrainingRun {
                 threads.awaitTermination(30, TimeUnit.SECONDS);
             }
         } finally {
+            if (http != null) {
+                http.close();
+            }
+            if (dashboard != null) {
+                dashboard.close();
+            }
             if (planner != null) {
                 planner.close();
             }
@@ -187,7 +219,12 @@ public final class TrainingRun {
     private OrchestratorRunner startOrchestrator() {
         final Properties props = aggregatorProperties();
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("orchestrator").toString());
-        return OrchestratorRunner.start(props, topicPrefix, TopicSetup.defaults(), orchestrator);
+        if (orchestrator == null) {
+            // there only for the dashboard: never in the group of a planning orchestrator on the same cluster
+            props.put(StreamsConfig.APPLICATION_ID_CONFIG, OBSERVER_APPLICATION_ID);
+        }
+        return OrchestratorRunner.start(props, topicPrefix, TopicSetup.defaults(),
+            orchestrator != null ? orchestrator : OrchestratorSettings.defaults().observeOnly());
     }
 
     private List<AggregatorRunner> startAggregators(final AggregatorMetrics metrics) {

@@ -7,10 +7,10 @@ import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.SyncMode;
 import io.paramhub.ml.LinearProblem;
 import io.paramhub.topology.TopicCatalog;
+import io.paramhub.worker.ComputeEmulation;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,12 +20,13 @@ import org.junit.jupiter.api.io.TempDir;
 class SspBoundIT extends ClusterTestBase {
 
     private static final int STALENESS = 2;
-
+    private static final long SLOW_SAMPLE_COST_MICROS = 1_500;
 
     @Test
     void shouldNeverLetAWorkerRunMoreThanStalenessClocksAheadOfTheSlowest(@TempDir final Path stateDir)
         throws InterruptedException {
-        // given: worker-000 is slowed down after each iteration
+        // given: worker-000 computes each iteration for ~60 ms before it publishes its gradient (about 43
+        // samples at 1.5 ms each), the others as fast as they can, so without the bound they would run away
         final LinearProblem problem = LinearJobs.problem();
         final JobSpec spec = JobSpec.newBuilder(LinearJobs.job("ssp-bound", 3, 4, 3))
             .setSyncMode(SyncMode.SSP).setStaleness(STALENESS).build();
@@ -33,6 +34,7 @@ class SspBoundIT extends ClusterTestBase {
 
         // when
         new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, stateDir)
+            .withEmulation(Map.of(0, new ComputeEmulation(1.0, 0, SLOW_SAMPLE_COST_MICROS)))
             .run(spec, problem.data(), leads);
 
         // then
@@ -61,13 +63,6 @@ class SspBoundIT extends ClusterTestBase {
                     final long slowestWorkingOn = finished.values().stream().mapToLong(Long::longValue).min()
                         .orElseThrow() + 1;
                     maxLead = Math.max(maxLead, telemetry.getClock() - slowestWorkingOn);
-                }
-            }
-            if ("worker-000".equals(telemetry.getWorker())) {
-                try {
-                    TimeUnit.MILLISECONDS.sleep(15);
-                } catch (final InterruptedException e) {
-                    Thread.currentThread().interrupt();
                 }
             }
         }

@@ -7,8 +7,10 @@ import io.paramhub.launcher.KafkaOptions;
 import io.paramhub.launcher.OpsEndpoints;
 import io.paramhub.launcher.Readiness;
 import io.paramhub.launcher.StreamsAppLauncher;
-import io.paramhub.orchestrator.http.WorkersQueryServer;
 import io.paramhub.launcher.StreamsAppOptions;
+import io.paramhub.orchestrator.dashboard.Dashboard;
+import io.paramhub.orchestrator.dashboard.TestSets;
+import io.paramhub.orchestrator.http.WorkersQueryServer;
 import io.paramhub.topology.orchestrator.OrchestratorMetrics;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import java.io.IOException;
@@ -23,7 +25,8 @@ import picocli.CommandLine.Option;
     version = "paramhub-orchestrator 0.1.0",
     description = "Runs the ParamHub orchestrator (Kafka Streams, exactly-once): windows each worker's telemetry, "
         + "finds stragglers and publishes resource commands (batch shares, threads). Serves "
-        + "GET /jobs/{job}/workers, /health/live, /health/ready and /metrics (Prometheus) on --http-port.")
+        + "GET /jobs/{job}/workers, the live dashboard (GET /dashboard, feed GET /jobs/{job}/events), "
+        + "/health/live, /health/ready and /metrics (Prometheus) on --http-port.")
 public final class OrchestratorApp implements Callable<Integer> {
 
     @Mixin
@@ -53,6 +56,11 @@ public final class OrchestratorApp implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     private int threadBudget;
 
+    @Option(names = "--no-dashboard", negatable = true, defaultValue = "true",
+        description = "Serve the live dashboard on the HTTP port: reads jobs, telemetry, commands and model, and "
+            + "scores each model on its job's test set when that can be loaded here (default: ${DEFAULT-VALUE}).")
+    private boolean dashboard;
+
     @Mixin
     private HttpOptions http;
 
@@ -72,13 +80,17 @@ public final class OrchestratorApp implements Callable<Integer> {
             options.topicSetup(), settings, new OrchestratorMetrics(metrics.registry()));
         metrics.bind(runner.streams());
         StragglerGauges.register(metrics, runner.streams());
+        final Dashboard board = endpoint.enabled() && dashboard ? Dashboard.start(runner, TestSets.loading()) : null;
         final WorkersQueryServer server = endpoint.enabled()
             ? WorkersQueryServer.start(runner.streams(), endpoint.bindHost(), endpoint.port(),
-                new OpsEndpoints(metrics, Readiness.of(runner.streams())))
+                new OpsEndpoints(metrics, Readiness.of(runner.streams())), board)
             : null;
         return StreamsAppLauncher.runUntilStopped(runner.streams(), () -> {
             if (server != null) {
                 server.close();
+            }
+            if (board != null) {
+                board.close();
             }
             runner.close();
             metrics.close();

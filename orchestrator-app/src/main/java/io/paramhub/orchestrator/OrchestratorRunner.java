@@ -2,6 +2,7 @@ package io.paramhub.orchestrator;
 
 import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.launcher.TopicSetup;
+import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.orchestrator.OrchestratorMetrics;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.topology.orchestrator.OrchestratorTopology;
@@ -22,9 +23,14 @@ public final class OrchestratorRunner implements AutoCloseable {
     public static final int DEFAULT_HTTP_PORT = 8091;
 
     private final KafkaStreams streams;
+    private final StreamsAppLauncher.Prepared prepared;
+    private final OrchestratorSettings settings;
 
-    private OrchestratorRunner(final KafkaStreams streams) {
+    private OrchestratorRunner(final KafkaStreams streams, final StreamsAppLauncher.Prepared prepared,
+                               final OrchestratorSettings settings) {
         this.streams = streams;
+        this.prepared = prepared;
+        this.settings = settings;
     }
 
     /**
@@ -44,11 +50,25 @@ public final class OrchestratorRunner implements AutoCloseable {
             topicPrefix, topicSetup, (provisioner, topics) -> provisioner.commonPartitionCount(
                 List.of(topics.telemetry().name())));
         return new OrchestratorRunner(StreamsAppLauncher.start(prepared,
-            OrchestratorTopology.build(prepared.topics(), prepared.serdes(), settings, metrics)));
+            OrchestratorTopology.build(prepared.topics(), prepared.serdes(), settings, metrics)), prepared, settings);
     }
 
     public KafkaStreams streams() {
         return streams;
+    }
+
+    /** The topics it reads and writes, with the serdes of its schema registry. */
+    public TopicCatalog topics() {
+        return prepared.topics();
+    }
+
+    /** What a plain client of its cluster needs: bootstrap servers and security settings. */
+    public Properties connection() {
+        return StreamsAppLauncher.connection(prepared.properties());
+    }
+
+    public OrchestratorSettings settings() {
+        return settings;
     }
 
     @Override

@@ -38,9 +38,16 @@ public final class StreamsProperties {
         props.putAll(given);
         props.putIfAbsent(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.putIfAbsent(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 5);
-        props.putIfAbsent(StreamsConfig.POLL_MS_CONFIG, 1);
+        // Kafka's exactly-once default; what workers wait for (new model versions, a departure, a plan)
+        // asks for a commit at once (ProcessorContext.commit), so commits do not cut into a barrier, and
+        // poll.ms keeps Kafka's 100 ms: a poll returns as soon as records come, and a thread that does
+        // not spin leaves the CPU to the round's other hops
+        props.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         props.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
+        // brokers before transaction version 2 answer a new transaction's AddPartitionsToTxn with
+        // CONCURRENT_TRANSACTIONS while the last one's markers are written; the producer retries after
+        // min(20 ms, retry.backoff.ms), once per commit (retries back off exponentially from there)
+        props.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 2);
         props.putIfAbsent(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         props.putIfAbsent(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
         props.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), 8 * 1024 * 1024);

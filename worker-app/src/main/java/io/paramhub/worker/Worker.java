@@ -53,7 +53,8 @@ import org.slf4j.LoggerFactory;
 public final class Worker implements Runnable, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Worker.class);
-    private static final Duration MODEL_POLL = Duration.ofMillis(2);
+    /** A poll returns as soon as a model record comes; the bound only paces the stop and send checks. */
+    private static final Duration MODEL_POLL = Duration.ofMillis(50);
 
     private final WorkerSettings settings;
     private final TopicCatalog topics;

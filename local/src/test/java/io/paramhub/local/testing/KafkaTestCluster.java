@@ -79,7 +79,8 @@ public final class KafkaTestCluster implements AutoCloseable {
             "transaction.state.log.replication.factor", "1",
             "transaction.state.log.min.isr", "1",
             "transaction.state.log.num.partitions", "5",
-            "group.initial.rebalance.delay.ms", "0");
+            "group.initial.rebalance.delay.ms", "0",
+            "add.partitions.to.txn.retry.backoff.ms", "1");
     }
 
     /** The {@code bootstrap.servers} of the cluster's broker. */

@@ -3,6 +3,7 @@ package io.paramhub.orchestrator.http;
 import io.paramhub.launcher.HttpEndpoint;
 import io.paramhub.launcher.OpsEndpoints;
 import io.paramhub.launcher.RouterVerticle;
+import io.paramhub.orchestrator.dashboard.Dashboard;
 import io.paramhub.topology.orchestrator.JobState;
 import io.paramhub.topology.orchestrator.OrchestratorTopology;
 import io.vertx.core.json.JsonArray;
@@ -22,7 +23,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * share, threads, straggler flag and last applied command epoch from {@code orchestrator-job-store}
  * (interactive query); a job held by another instance is a 307 to it (its {@code application.server});
  * 404 for an unknown job, 503 with {@code Retry-After} while Streams is not RUNNING.
- * {@code GET /health/live} answers 200; with {@link OpsEndpoints}, {@code /health/ready} and {@code /metrics} too.
+ * {@code GET /health/live} answers 200; with {@link OpsEndpoints}, {@code /health/ready} and {@code /metrics} too;
+ * with a {@link Dashboard}, its page ({@code /dashboard}) and feeds ({@code /jobs}, {@code /jobs/{job}/events}).
  */
 public final class WorkersQueryServer implements AutoCloseable {
 
@@ -40,8 +42,17 @@ public final class WorkersQueryServer implements AutoCloseable {
     /** As {@link #start(KafkaStreams, String, int)}, serving {@code ops} ({@code /health/ready}, {@code /metrics}) too. */
     public static WorkersQueryServer start(final KafkaStreams streams, final String host, final int port,
                                            final OpsEndpoints ops) {
+        return start(streams, host, port, ops, null);
+    }
+
+    /**
+     * As {@link #start(KafkaStreams, String, int, OpsEndpoints)}, serving the {@code dashboard}'s page and
+     * feed too when it is not null.
+     */
+    public static WorkersQueryServer start(final KafkaStreams streams, final String host, final int port,
+                                           final OpsEndpoints ops, final Dashboard dashboard) {
         return new WorkersQueryServer(HttpEndpoint.start("orchestrator endpoint",
-            new Endpoint(streams, host, port, ops)));
+            new Endpoint(streams, host, port, ops, dashboard)));
     }
 
     public int port() {
@@ -57,11 +68,14 @@ public final class WorkersQueryServer implements AutoCloseable {
     private static final class Endpoint extends RouterVerticle {
         private final KafkaStreams streams;
         private final OpsEndpoints ops;
+        private final Dashboard dashboard;
 
-        Endpoint(final KafkaStreams streams, final String host, final int port, final OpsEndpoints ops) {
+        Endpoint(final KafkaStreams streams, final String host, final int port, final OpsEndpoints ops,
+                 final Dashboard dashboard) {
             super(host, port);
             this.streams = streams;
             this.ops = ops;
+            this.dashboard = dashboard;
         }
 
         @Override
@@ -72,6 +86,9 @@ public final class WorkersQueryServer implements AutoCloseable {
                 router.get("/health/live").handler(this::live);
             }
             router.get("/jobs/:job/workers").handler(this::workers);
+            if (dashboard != null) {
+                dashboard.mount(router);
+            }
         }
 
         private void live(final RoutingContext context) {

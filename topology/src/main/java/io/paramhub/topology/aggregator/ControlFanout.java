@@ -52,6 +52,7 @@ final class ControlFanout {
             for (int shard = 0; shard < spec.getShards(); shard++) {
                 context.forward(record.withKey(ShardKeys.shard(spec.getJob(), shard)));
             }
+            context.commit();
         }
     }
 
@@ -74,6 +75,7 @@ final class ControlFanout {
             final ResourceCommand command = record.value();
             if (command != null && specs.get(command.getJob()) != null) {
                 context.forward(record.withKey(ShardKeys.shard(command.getJob(), 0)));
+                context.commit();
             }
         }
     }
@@ -103,6 +105,8 @@ final class ControlFanout {
             for (int shard = 0; shard < spec.getShards(); shard++) {
                 context.forward(record.withKey(ShardKeys.shard(spec.getJob(), shard)));
             }
+            // a departure can complete a clock the others wait for
+            context.commit();
         }
     }
 }

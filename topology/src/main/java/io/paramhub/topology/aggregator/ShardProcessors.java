@@ -39,12 +39,19 @@ final class ShardProcessors {
         return Math.max(timestamp, context.currentStreamTimeMs());
     }
 
+    /**
+     * Forwards new model versions and asks for a commit at once: under exactly-once they are visible
+     * only when committed, and the workers wait for them; the commit interval is left for the rest.
+     */
     private static void publish(final ProcessorContext<String, SpecificRecord> context, final List<ModelShard> shards,
                                 final long timestamp, final AggregatorMetrics metrics) {
         for (final ModelShard shard : shards) {
             metrics.model(shard);
             context.forward(new Record<String, SpecificRecord>(shard.getJob() + "/" + shard.getShard(), shard,
                 timestamp), AggregatorTopology.MODEL_SINK);
+        }
+        if (!shards.isEmpty()) {
+            context.commit();
         }
     }
 

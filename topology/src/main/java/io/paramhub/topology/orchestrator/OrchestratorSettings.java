@@ -54,6 +54,20 @@ public record OrchestratorSettings(
         return new OrchestratorSettings(3, 0.2, 5, 0.05, true, true, 0, 8, 0.02);
     }
 
+    /**
+     * These settings with both levers off: the orchestrator still measures speeds and flags stragglers
+     * (its store, its HTTP endpoint and the dashboard show them) but issues no command, so training runs
+     * exactly as without it.
+     */
+    public OrchestratorSettings observeOnly() {
+        return withLoadLever(false).withResourceLever(false);
+    }
+
+    /** Whether plans go out as commands: at least one lever is on. */
+    public boolean issuesCommands() {
+        return loadLever || resourceLever;
+    }
+
     public OrchestratorSettings withWindow(final int value) {
         return new OrchestratorSettings(value, stragglerThreshold, minInterval, minGain, loadLever, resourceLever,
             threadBudget, maxThreadsPerWorker, minShare);

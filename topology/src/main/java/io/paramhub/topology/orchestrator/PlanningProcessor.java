@@ -36,6 +36,7 @@ import org.slf4j.LoggerFactory;
  *   least {@code minInterval} clocks have passed since the last plan (noise rarely persists that long).</li>
  * </ul>
  * The allocation "in effect" is the last plan's shares, or before any plan the shares workers report.
+ * With both levers off ({@link OrchestratorSettings#observeOnly()}) it flags stragglers and issues nothing.
  */
 final class PlanningProcessor implements Processor<String, IterationTelemetry, String, ResourceCommand> {
 
@@ -120,6 +121,9 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         });
         final Planner.Plan plan = Planner.plan(speeds, threads, shares, settings);
         state.workers().forEach((name, w) -> w.straggler = plan.stragglers().contains(name));
+        if (!settings.issuesCommands()) {
+            return; // observe-only: flags, no plan
+        }
 
         final boolean first = state.epoch == JobState.NONE;
         final double noise = state.workers().values().stream().mapToDouble(JobState.Worker::noise).max().orElse(0);
@@ -154,6 +158,7 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
                 .build();
             context.forward(new Record<>(ShardKeys.worker(job, name), command, timestamp));
         });
+        context.commit();
     }
 
     static String reason(final Planner.Plan plan) {

@@ -43,6 +43,25 @@ class OrchestratorTopologyTest {
     }
 
     @Test
+    void shouldFlagStragglerButIssueNoCommandWhenObserveOnly() {
+        try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS.withMinGain(0).observeOnly())) {
+            // given
+            bed.submit(4);
+
+            // when
+            for (int c = 0; c < 3 * DEFAULTS.window(); c++) {
+                bed.round(1000, 1000, 1000 / 3.0, 1000);
+            }
+
+            // then
+            assertThat(bed.state().workers().get(worker(2)).straggler()).isTrue();
+            assertThat(bed.state().workers().get(worker(0)).straggler()).isFalse();
+            assertThat(bed.state().epoch()).isEqualTo(-1);
+            assertThat(bed.issued).isEmpty();
+        }
+    }
+
+    @Test
     void shouldWaitForEveryExpectedWorkerWhenPlanningFirst() {
         try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS)) {
             // given

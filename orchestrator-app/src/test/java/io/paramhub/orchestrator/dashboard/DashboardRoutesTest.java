@@ -1,0 +1,138 @@
+package io.paramhub.orchestrator.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.paramhub.launcher.HttpEndpoint;
+import io.paramhub.launcher.RouterVerticle;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The dashboard's page and feed routes over boards filled by hand (no Kafka). */
+@ExtendWith(VertxExtension.class)
+class DashboardRoutesTest {
+
+    private static final String HOST = "127.0.0.1";
+
+    private final JobBoards boards = new JobBoards();
+    private HttpEndpoint endpoint;
+
+    @BeforeEach
+    void start() {
+        final DashboardRoutes routes = new DashboardRoutes(boards);
+        endpoint = HttpEndpoint.start("dashboard test endpoint", new RouterVerticle(HOST, 0) {
+            @Override
+            protected void mount(final Router router) {
+                routes.mount(router);
+            }
+        });
+    }
+
+    @AfterEach
+    void stop() {
+        endpoint.close();
+    }
+
+    @Test
+    void shouldServeThePageAndRedirectTheRootToIt(final Vertx vertx, final VertxTestContext ctx) {
+        // given
+        final WebClient client = WebClient.create(vertx, new WebClientOptions().setFollowRedirects(false));
+
+        // when
+        client.get(endpoint.port(), HOST, "/").send()
+            .compose(root -> {
+                ctx.verify(() -> {
+                    assertThat(root.statusCode()).isEqualTo(302);
+                    assertThat(root.getHeader("Location")).isEqualTo("/dashboard");
+                });
+                return client.get(endpoint.port(), HOST, "/dashboard").send();
+            })
+            // then
+            .onComplete(ctx.succeeding(page -> ctx.verify(() -> {
+                assertThat(page.statusCode()).isEqualTo(200);
+                assertThat(page.getHeader("Content-Type")).startsWith("text/html");
+                assertThat(page.bodyAsString()).contains("id=\"workers\"").contains("/dashboard/dashboard.js");
+                ctx.completeNow();
+            })));
+    }
+
+    @Test
+    void shouldAnswer404ForAJobNotSeenAndForAnUnknownFile(final Vertx vertx, final VertxTestContext ctx) {
+        // given
+        final WebClient client = WebClient.create(vertx);
+
+        // when
+        client.get(endpoint.port(), HOST, "/jobs/nobody/snapshot").send()
+            .compose(snapshot -> {
+                ctx.verify(() -> assertThat(snapshot.statusCode()).isEqualTo(404));
+                return client.get(endpoint.port(), HOST, "/dashboard/secret.txt").send();
+            })
+            // then
+            .onComplete(ctx.succeeding(file -> ctx.verify(() -> {
+                assertThat(file.statusCode()).isEqualTo(404);
+                ctx.completeNow();
+            })));
+    }
+
+    @Test
+    void shouldPushEachPublishedSnapshotAsAServerSentEvent(final Vertx vertx, final VertxTestContext ctx) {
+        // given: a job with a snapshot published, and one published after the stream opens
+        final JobBoard board = boards.board("j");
+        board.publish(new JobBoard.Published(1, new JsonObject().put("job", "j").put("seq", 1).encode()));
+        final StringBuilder received = new StringBuilder();
+
+        // when
+        vertx.createHttpClient(new HttpClientOptions())
+            .request(new RequestOptions().setMethod(HttpMethod.GET).setHost(HOST).setPort(endpoint.port())
+                .setURI("/jobs/j/events"))
+            .compose(request -> request.send())
+            .onComplete(ctx.succeeding(response -> {
+                ctx.verify(() -> {
+                    assertThat(response.statusCode()).isEqualTo(200);
+                    assertThat(response.getHeader("Content-Type")).startsWith("text/event-stream");
+                });
+                response.handler(chunk -> {
+                    received.append(chunk.toString());
+                    if (received.indexOf("\"seq\":1") >= 0 && received.indexOf("\"seq\":2") < 0) {
+                        board.publish(new JobBoard.Published(2, new JsonObject().put("job", "j").put("seq", 2)
+                            .encode()));
+                    }
+                    // then
+                    if (received.indexOf("\"seq\":2") >= 0) {
+                        ctx.verify(() -> assertThat(received.toString())
+                            .contains("event: snapshot\ndata: {\"job\":\"j\",\"seq\":1}\n\n")
+                            .contains("event: snapshot\ndata: {\"job\":\"j\",\"seq\":2}\n\n"));
+                        ctx.completeNow();
+                    }
+                });
+            }));
+    }
+
+    @Test
+    void shouldListJobsNewestFirst(final Vertx vertx, final VertxTestContext ctx) {
+        // given
+        boards.board("older").onTelemetry(JobBoardTestRecords.telemetry("older", 1_000));
+        boards.board("newer").onTelemetry(JobBoardTestRecords.telemetry("newer", 2_000));
+
+        // when
+        WebClient.create(vertx).get(endpoint.port(), HOST, "/jobs").send()
+            // then
+            .onComplete(ctx.succeeding(response -> ctx.verify(() -> {
+                assertThat(response.statusCode()).isEqualTo(200);
+                assertThat(response.bodyAsJsonArray().getJsonObject(0).getString("job")).isEqualTo("newer");
+                assertThat(response.bodyAsJsonArray().getJsonObject(1).getString("job")).isEqualTo("older");
+                ctx.completeNow();
+            })));
+    }
+}
