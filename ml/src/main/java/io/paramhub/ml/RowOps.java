@@ -7,7 +7,7 @@ package io.paramhub.ml;
  * <p>Why rows and not offsets into one flat array: HotSpot's C2 (JDK 17) vectorizes
  * {@code t[j] += a * x[j]}, but not {@code t[to + j] += a * x[xo + j]}, since it cannot rule out that
  * {@code t} and {@code x} are one array whose two ranges overlap; that loop then runs scalar, about 5x
- * slower (docs/benchmarks.md, {@code RowKernelBenchmark}). Four rows at a time ({@link #addWeighted})
+ * slower (docs/benchmarks.md, {@code LayerKernelBenchmark}). Four rows at a time ({@link #addWeighted})
  * read and write the target once for four multiply-adds, about twice the single row's speed again.
  * Java's float arithmetic is exact IEEE single precision, so vector and scalar iterations give the
  * same bits: a layer's result does not depend on how C2 compiled it.
