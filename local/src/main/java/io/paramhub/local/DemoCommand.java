@@ -1,6 +1,7 @@
 package io.paramhub.local;
 
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.LearningRateScheduleKind;
 import io.paramhub.avro.OptimizerKind;
 import io.paramhub.avro.SyncMode;
 import io.paramhub.ml.DataSources;
@@ -10,6 +11,7 @@ import io.paramhub.ml.ShardSizing;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.topology.jobs.TrainingRecipe;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.worker.ComputeEmulation;
 import java.io.PrintStream;
@@ -56,9 +58,9 @@ final class DemoCommand implements Callable<Integer> {
     private int epochs;
 
     @Option(names = "--model", defaultValue = "softmax",
-        description = "softmax, mlp (784-256-128-10, ReLU), cnn (2 x conv 5x5 + max pool, 16 and 32 channels, "
-            + "dense 128) on Fashion-MNIST, or linear (generated regression); mlp:H1,H2,.. and cnn:K,C1,C2,H "
-            + "choose other layer sizes (default: ${DEFAULT-VALUE}).")
+        description = "softmax, mlp (784-256-128-10, ReLU), cnn (2 x conv 3x3 padded + max pool, 32 and 64 channels, "
+            + "dense 128 with dropout 0.5) on Fashion-MNIST, or linear (generated regression); mlp:H1,H2,..[,dropout=R] and "
+            + "cnn:K,C1,C2,H[,PAD][,dropout=R][,flip] choose other layers (default: ${DEFAULT-VALUE}).")
     private String model;
 
     @Option(names = "--dataset", description = "Data set: fashion-mnist[:DIR] or linear[:n=..,d=..,noise=..,seed=..]; "
@@ -72,8 +74,13 @@ final class DemoCommand implements Callable<Integer> {
         + "and cnn).")
     private String optimizer;
 
-    @Option(names = "--lr", description = "Learning rate (default: 0.05 for sgd, 0.001 for adam).")
+    @Option(names = "--lr", description = "Learning rate (default: 0.002 for mlp, 0.001 for cnn, else 0.05 for sgd "
+        + "and 0.001 for adam).")
     private Double learningRate;
+
+    @Option(names = "--lr-schedule", description = "constant, or cosine: the rate falls from --lr to 0 over the "
+        + "job's iterations along half a cosine (default: cosine for mlp and cnn, constant for the others).")
+    private String schedule;
 
     @Option(names = "--momentum", description = "SGD momentum (default: 0.9 for bsp, 0.5 for ssp and asp, whose "
         + "stale updates already act as momentum).")
@@ -283,12 +290,21 @@ final class DemoCommand implements Callable<Integer> {
         } catch (final IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), "--model: " + e.getMessage());
         }
+        final TrainingRecipe recipe = TrainingRecipe.forModel(kind);
         final OptimizerKind optimizerKind;
-        final String optimizerName = optimizer != null ? optimizer : TrainingDefaults.optimizer(kind);
         try {
-            optimizerKind = OptimizerKind.valueOf(optimizerName.toUpperCase(Locale.ROOT));
+            optimizerKind = optimizer == null ? recipe.optimizer()
+                : OptimizerKind.valueOf(optimizer.toUpperCase(Locale.ROOT));
         } catch (final IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), "--optimizer must be sgd or adam, not " + optimizer);
+        }
+        final LearningRateScheduleKind scheduleKind;
+        try {
+            scheduleKind = schedule == null ? recipe.schedule()
+                : LearningRateScheduleKind.valueOf(schedule.toUpperCase(Locale.ROOT));
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), "--lr-schedule must be constant or cosine, not "
+                + schedule);
         }
         if (shards < 1) {
             throw new ParameterException(command.commandLine(), "--shards must be >= 1, not " + shards);
@@ -300,7 +316,7 @@ final class DemoCommand implements Callable<Integer> {
                 + "carries at most %d KiB%n", kind.kind(), kind.parameterCount(),
                 kind.parameterCount() * 4.0 / (1024 * 1024), shardCount, shards, ShardSizing.RECORD_BUDGET_BYTES / 1024);
         }
-        return spec
+        return TrainingRecipe.withSchedule(spec, scheduleKind, epochs, data.train().size(), batch)
             .setJob(job != null ? job : "demo-" + System.currentTimeMillis())
             .setDataset(datasetSpec)
             .setSyncMode(syncMode)
@@ -308,7 +324,7 @@ final class DemoCommand implements Callable<Integer> {
             .setMaxStaleness(maxStaleness)
             .setSessionTimeoutMs(sessionTimeoutMs)
             .setOptimizer(optimizerKind)
-            .setLearningRate(learningRate != null ? learningRate : optimizerKind == OptimizerKind.ADAM ? 0.001 : 0.05)
+            .setLearningRate(learningRate != null ? learningRate : recipe.learningRate(optimizerKind))
             .setMomentum(momentum != null ? momentum : syncMode == SyncMode.BSP ? 0.9 : 0.5)
             .setGlobalBatch(batch)
             .setExpectedWorkers(workers)

@@ -29,10 +29,12 @@ final class ProgressPrinter implements RunListener {
     @Override
     public void onStarted(final TrainingRun.Plan started) {
         this.plan = started;
-        out.printf(Locale.ROOT, "job %s: %s on %s, %d workers, %s, batch %d, %d epochs x %d iterations%n",
+        out.printf(Locale.ROOT, "job %s: %s on %s, %d workers, %s, batch %d, %d epochs x %d iterations, %s lr %s %s%n",
             started.spec().getJob(), started.spec().getModel(), started.spec().getDataset(),
             started.spec().getExpectedWorkers(), started.spec().getSyncMode(), started.spec().getGlobalBatch(),
-            started.spec().getEpochs(), started.iterationsPerEpoch());
+            started.spec().getEpochs(), started.iterationsPerEpoch(),
+            started.spec().getOptimizer().name().toLowerCase(Locale.ROOT), started.spec().getLearningRate(),
+            started.spec().getLearningRateSchedule().name().toLowerCase(Locale.ROOT));
     }
 
     @Override

@@ -46,6 +46,7 @@ final class RunReport {
         root.put("batch", spec.getGlobalBatch());
         root.put("optimizer", spec.getOptimizer().name().toLowerCase(Locale.ROOT));
         root.put("learning_rate", spec.getLearningRate());
+        root.put("learning_rate_schedule", spec.getLearningRateSchedule().name().toLowerCase(Locale.ROOT));
         root.put("epochs", spec.getEpochs());
         root.put("iterations", result.plan().iterations());
         root.put("wall_seconds", result.wallSeconds());

@@ -6,14 +6,20 @@ import static org.assertj.core.api.Assertions.within;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paramhub.avro.IterationTelemetry;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.LearningRateScheduleKind;
 import io.paramhub.avro.ModelShard;
+import io.paramhub.avro.OptimizerKind;
 import io.paramhub.ml.DataSources;
 import io.paramhub.ml.Evaluation;
 import io.paramhub.ml.LinearRegression;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.ModelView;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -100,6 +106,60 @@ class BenchCommandIT extends ClusterTestBase {
         for (final String plot : List.of("metric-over-time.png", "iteration-time-sd.png", "worker-timeline.png")) {
             assertThat(ImageIO.read(Files.newInputStream(out.resolve(plot)))).as(plot).isNotNull();
         }
+    }
+
+    @Test
+    void shouldTrainTheChosenNetworkOnTheFashionTaskWithItsRecipeWhenGivenAModel(@TempDir final Path out)
+        throws IOException {
+        // given: the MLP on the 8192-image Fashion-MNIST task, 2 workers, one epoch of batch 256 (32 clocks)
+        final String[] args = {"bench", "--scenario", "homogeneous", "--policies", "bsp", "--model", "mlp",
+            "--workers", "2", "--epochs", "1", "--batch", "256", "--sample-cost-us", "0", "--no-warm-up",
+            "--out", out.toString(), "--bootstrap-servers", kafka.bootstrapServers(), "--registry-url", registry.url()};
+
+        // when
+        final int exit = ParamHubCli.execute(args);
+
+        // then: the report names the task and the recipe, and the job on the jobs topic is that recipe's
+        assertThat(exit).isZero();
+        final JsonNode report = new ObjectMapper().readTree(out.resolve("report.json").toFile());
+        assertThat(report.get("task").asText()).isEqualTo("fashion-mlp");
+        assertThat(report.get("model").asText()).isEqualTo("mlp");
+        assertThat(report.get("optimizer").asText()).isEqualTo("adam");
+        assertThat(report.get("learning_rate_schedule").asText()).isEqualTo("cosine");
+        final JsonNode bsp = report.get("policies").get(0);
+        final JobSpec job = TopicContents.readAll(kafka.bootstrapServers(), topics().jobs().name(),
+                new StringDeserializer(), topics().jobs().valueSerde().deserializer()).stream()
+            .map(ConsumerRecord::value)
+            .filter(spec -> spec.getJob().equals(bsp.get("job").asText()))
+            .findFirst().orElseThrow();
+        assertThat(job.getModel()).isEqualTo("mlp");
+        assertThat(job.getOptimizer()).isEqualTo(OptimizerKind.ADAM);
+        assertThat(job.getLearningRateSchedule()).isEqualTo(LearningRateScheduleKind.COSINE);
+        assertThat(job.getDecayClocks()).isEqualTo(32);
+        // and it learned: one epoch lifts test accuracy far above chance (0.1)
+        assertThat(bsp.get("final_metric").asDouble()).isGreaterThan(0.5);
+    }
+
+    @Test
+    void shouldRefuseAModelWithTheLinearTask(@TempDir final Path out) {
+        // given
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final PrintStream original = System.err;
+        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        // when
+        final int exit;
+        try {
+            exit = ParamHubCli.execute("bench", "--scenario", "homogeneous", "--task", "linear-rmse", "--model", "cnn",
+                "--out", out.toString());
+        } finally {
+            System.setErr(original);
+        }
+
+        // then
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--model cnn trains the Fashion-MNIST task fashion-cnn")
+            .contains("linear regression has no model to choose");
     }
 
     private static JsonNode firstReaching(final JsonNode points, final double target) {

@@ -41,63 +41,59 @@ class DemoCommandIT {
 
     @Test
     void shouldRefuseAnUnknownSyncMode() {
-        // given
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final PrintStream original = System.err;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-
         // when
-        final int code;
-        try {
-            code = ParamHubCli.execute("demo", "--sync", "hogwild");
-        } finally {
-            System.setErr(original);
-        }
+        final Outcome outcome = run("demo", "--sync", "hogwild");
 
         // then
-        assertThat(code).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--sync must be bsp, ssp or asp, not hogwild");
+        assertThat(outcome.code()).isEqualTo(2);
+        assertThat(outcome.err()).contains("--sync must be bsp, ssp or asp, not hogwild");
+    }
+
+    @Test
+    void shouldRefuseAnUnknownLearningRateSchedule() {
+        // when
+        final Outcome outcome = run("demo", "--model", "linear", "--lr-schedule", "triangle");
+
+        // then
+        assertThat(outcome.code()).isEqualTo(2);
+        assertThat(outcome.err()).contains("--lr-schedule must be constant or cosine, not triangle");
     }
 
     @Test
     void shouldRefuseADashboardPortWithoutTheDashboard() {
-        // given
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final PrintStream original = System.err;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-
         // when
-        final int code;
-        try {
-            code = ParamHubCli.execute("demo", "--dashboard-port", "8099");
-        } finally {
-            System.setErr(original);
-        }
+        final Outcome outcome = run("demo", "--dashboard-port", "8099");
 
         // then
-        assertThat(code).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--dashboard-port must be a port")
+        assertThat(outcome.code()).isEqualTo(2);
+        assertThat(outcome.err()).contains("--dashboard-port must be a port")
             .contains("given with --dashboard");
     }
 
     @Test
     void shouldExplainAnInvalidJobInOneLine() {
-        // given
+        // when
+        final Outcome outcome = run("demo", "--model", "linear", "--workers", "8", "--batch", "4");
+
+        // then
+        assertThat(outcome.code()).isEqualTo(1);
+        assertThat(outcome.err())
+            .contains("paramhub: invalid job").contains("globalBatch (4) must be at least the worker count (8)");
+    }
+
+    /** What {@code paramhub ARGS} returned and printed on standard error. */
+    private record Outcome(int code, String err) {
+    }
+
+    private static Outcome run(final String... args) {
         final ByteArrayOutputStream err = new ByteArrayOutputStream();
         final PrintStream original = System.err;
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-
-        // when
-        final int code;
         try {
-            code = ParamHubCli.execute("demo", "--model", "linear", "--workers", "8", "--batch", "4");
+            final int code = ParamHubCli.execute(args);
+            return new Outcome(code, err.toString(StandardCharsets.UTF_8));
         } finally {
             System.setErr(original);
         }
-
-        // then
-        assertThat(code).isEqualTo(1);
-        assertThat(err.toString(StandardCharsets.UTF_8))
-            .contains("paramhub: invalid job").contains("globalBatch (4) must be at least the worker count (8)");
     }
 }

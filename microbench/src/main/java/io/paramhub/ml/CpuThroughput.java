@@ -7,7 +7,8 @@ import java.util.Locale;
 
 /**
  * Samples per CPU-second of each model's gradient, on one thread: the per-core figure that a shared,
- * overloaded machine's wall-clock throughput (JMH's) hides. Run with
+ * overloaded machine's wall-clock throughput (JMH's) hides. Warm-up (half the time) and measurement
+ * are counted in the thread's CPU time, so a starved thread still gets its JIT warm-up. Run with
  * {@code java -cp microbench/target/benchmarks.jar io.paramhub.ml.CpuThroughput [seconds] [kinds...]}.
  */
 public final class CpuThroughput {
@@ -26,14 +27,14 @@ public final class CpuThroughput {
             final Model model = Models.create(kind, data.features(), data.classes());
             final float[] params = model.initialParameters(42);
             final double[] gradient = new double[model.parameterCount()];
-            final long warmUpEnd = System.nanoTime() + seconds / 2 * 1_000_000_000L;
-            while (System.nanoTime() < warmUpEnd) {
+            final long warmUpStart = threads.getCurrentThreadCpuTime();
+            while (threads.getCurrentThreadCpuTime() - warmUpStart < seconds / 2 * 1_000_000_000L) {
                 model.accumulateGradient(params, data, samples, gradient);
             }
             final long wallStart = System.nanoTime();
             final long cpuStart = threads.getCurrentThreadCpuTime();
             long calls = 0;
-            while (System.nanoTime() - wallStart < seconds * 1_000_000_000L) {
+            while (threads.getCurrentThreadCpuTime() - cpuStart < seconds * 1_000_000_000L) {
                 model.accumulateGradient(params, data, samples, gradient);
                 calls++;
             }

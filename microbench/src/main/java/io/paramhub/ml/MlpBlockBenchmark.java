@@ -39,7 +39,7 @@ public class MlpBlockBenchmark {
     @Setup
     public void setUp() {
         data = BenchmarkData.trainingSet();
-        model = new Mlp(data.features(), Mlp.DEFAULT_HIDDEN, data.classes(), block);
+        model = new Mlp(data.features(), Mlp.DEFAULT_HIDDEN, data.classes(), 0, block);
         params = model.initialParameters(42);
         samples = BenchmarkData.samples(data, 64);
         gradient = new double[model.parameterCount()];

@@ -29,7 +29,7 @@ public class ModelGradientBenchmark {
     /** Samples per call. */
     public static final int CHUNK = 32;
 
-    @Param({"softmax", "mlp", "cnn"})
+    @Param({"softmax", "mlp", "cnn", "cnn:5,16,32,128"})
     public String kind;
 
     private Model model;

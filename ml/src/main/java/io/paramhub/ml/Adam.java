@@ -24,8 +24,10 @@ final class Adam implements Optimizer {
     }
 
     @Override
-    public void step(final float[] params, final float[] meanGradient, final float[][] state, final long step) {
+    public void step(final float[] params, final float[] meanGradient, final float[][] state, final long step,
+                     final double learningRateFactor) {
         OptimizerChecks.requireStep(this, params, meanGradient, state, step);
+        final double rate = learningRate * OptimizerChecks.requireFactor(learningRateFactor);
         final float[] first = state[0];
         final float[] second = state[1];
         final double correction1 = 1 - Math.pow(beta1, step);
@@ -36,7 +38,7 @@ final class Adam implements Optimizer {
             final double v = beta2 * second[i] + (1 - beta2) * g * g;
             first[i] = (float) m;
             second[i] = (float) v;
-            params[i] = (float) (params[i] - learningRate * (m / correction1) / (Math.sqrt(v / correction2) + epsilon));
+            params[i] = (float) (params[i] - rate * (m / correction1) / (Math.sqrt(v / correction2) + epsilon));
         }
     }
 

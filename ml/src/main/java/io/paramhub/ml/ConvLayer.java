@@ -4,40 +4,46 @@ import java.util.Arrays;
 import java.util.Random;
 
 /**
- * A 2-D convolution (square kernel, stride 1, no padding) inside a model's flat parameter vector:
- * weights {@code [out channel][in channel][ky][kx]} at {@link #weightOffset}, then one bias per
- * output channel. Images are channel-major, {@code [channel][row][column]}.
+ * A 2-D convolution (square kernel, stride 1, zero padding {@code pad} on every side) inside a model's
+ * flat parameter vector: weights {@code [out channel][in channel][ky][kx]} at {@link #weightOffset},
+ * then one bias per output channel. Images are channel-major, {@code [channel][row][column]}.
  *
- * <p>Every inner loop is a scaled addition ({@link VectorOps#axpy}), which C2 vectorizes, never a
- * dot product, whose float reduction C2 must keep in order and so runs scalar (about 6x slower in
- * {@code DotKernelBenchmark}). So the input is unrolled twice: transposed patches ({@code [patch
- * element][position]}) for the forward pass, which runs along the positions, and plain patches
- * ({@code [position][patch element]}) for the backward pass, which runs along the patch and skips
- * positions whose gradient is 0 (three in four after 2 x 2 max pooling, more after ReLU).
+ * <p>The input is copied into a zero-bordered image, then unrolled (im2col) into one row per patch element ({@code [patch element][position]})
+ * for the forward pass, so that each output channel is a {@link RowOps} weighted sum of those rows,
+ * and into one row per output position ({@code [position][patch element]}) for the backward pass,
+ * which visits only the positions whose gradient is not 0: after 2 x 2 max pooling at most one in
+ * four, fewer after ReLU ({@link SparseDeltas}).
  */
 final class ConvLayer {
 
     private final int inChannels;
     private final int side;
     private final int kernel;
+    private final int pad;
     private final int outChannels;
     private final int weightOffset;
 
     /** A convolution of {@code inChannels} images of {@code side} x {@code side}. */
-    ConvLayer(final int inChannels, final int side, final int kernel, final int outChannels, final int weightOffset) {
-        if (kernel < 1 || kernel > side) {
-            throw new IllegalArgumentException("kernel " + kernel + " does not fit an image of side " + side);
+    ConvLayer(final int inChannels, final int side, final int kernel, final int pad, final int outChannels,
+              final int weightOffset) {
+        if (pad < 0 || pad >= kernel) {
+            throw new IllegalArgumentException("padding must be in [0, kernel), got " + pad + " for kernel " + kernel);
+        }
+        if (kernel < 1 || kernel > side + 2 * pad) {
+            throw new IllegalArgumentException("kernel " + kernel + " does not fit an image of side " + side
+                    + " padded by " + pad);
         }
         this.inChannels = inChannels;
         this.side = side;
         this.kernel = kernel;
+        this.pad = pad;
         this.outChannels = outChannels;
         this.weightOffset = weightOffset;
     }
 
     /** The side of the output images. */
     int outSide() {
-        return side - kernel + 1;
+        return side + 2 * pad - kernel + 1;
     }
 
     /** Output positions per channel. */
@@ -57,11 +63,6 @@ final class ConvLayer {
     /** Values of the input image, all channels. */
     int inputSize() {
         return inChannels * side * side;
-    }
-
-    /** Values of the output image, all channels. */
-    int outputSize() {
-        return outChannels * positions();
     }
 
     int parameterCount() {
@@ -85,110 +86,170 @@ final class ConvLayer {
         }
     }
 
+    /** Copies the weights into {@code rows} ({@code [out channel][patch element]}). */
+    void weightRows(final float[] params, final float[][] rows) {
+        for (int o = 0; o < outChannels; o++) {
+            System.arraycopy(params, weightOffset + o * patch(), rows[o], 0, patch());
+        }
+    }
+
+    /** The side of the input image with its zero border. */
+    int paddedSide() {
+        return side + 2 * pad;
+    }
+
+    /** Values of the padded input image, all channels. */
+    int paddedSize() {
+        return inChannels * paddedSide() * paddedSide();
+    }
+
     /**
-     * Unrolls the image at {@code in[inOffset..]} twice: {@code cols} as {@code [position][patch
-     * element]} for the backward pass, {@code colsT} as {@code [patch element][position]} for the
-     * forward pass.
+     * Copies the image at {@code in[inOffset..]}, mirrored left to right if {@code mirrored}, into the
+     * middle of {@code padded}, whose border of {@code pad} pixels must be 0 (as in a new array; this
+     * never writes it).
      */
-    void unroll(final float[] in, final int inOffset, final float[] cols, final float[] colsT) {
+    void pad(final float[] in, final int inOffset, final float[] padded, final boolean mirrored) {
+        final int wide = paddedSide();
+        for (int c = 0; c < inChannels; c++) {
+            for (int y = 0; y < side; y++) {
+                final int from = inOffset + (c * side + y) * side;
+                final int to = (c * wide + y + pad) * wide + pad;
+                if (mirrored) {
+                    for (int x = 0; x < side; x++) {
+                        padded[to + x] = in[from + side - 1 - x];
+                    }
+                } else {
+                    System.arraycopy(in, from, padded, to, side);
+                }
+            }
+        }
+    }
+
+    /**
+     * Unrolls the padded image into {@code colsT[k][p]}: the value patch element {@code k = (c, ky, kx)}
+     * sees at output position {@code p}.
+     */
+    void unroll(final float[] padded, final float[][] colsT) {
         final int out = outSide();
-        final int positions = positions();
-        final int patch = patch();
-        int row = 0;
+        final int wide = paddedSide();
+        int k = 0;
         for (int c = 0; c < inChannels; c++) {
             for (int ky = 0; ky < kernel; ky++) {
                 for (int kx = 0; kx < kernel; kx++) {
-                    final int base = row * positions;
+                    final float[] row = colsT[k++];
                     for (int y = 0; y < out; y++) {
-                        System.arraycopy(in, inOffset + (c * side + y + ky) * side + kx, colsT, base + y * out, out);
+                        System.arraycopy(padded, (c * wide + y + ky) * wide + kx, row, y * out, out);
                     }
-                    row++;
                 }
-            }
-        }
-        for (int k = 0; k < patch; k++) {
-            final int base = k * positions;
-            for (int p = 0; p < positions; p++) {
-                cols[p * patch + k] = colsT[base + p];
             }
         }
     }
 
-    /** Adds the unrolled gradient {@code colsDelta} ({@code [position][patch element]}) onto {@code inDelta}. */
-    void roll(final float[] colsDelta, final float[] inDelta) {
-        Arrays.fill(inDelta, 0, inputSize(), 0f);
+    /**
+     * Unrolls the padded image into {@code cols[p][k]} for the positions {@code p} that {@code deltas}
+     * names (the other rows are left as they are).
+     */
+    void unrollPositions(final float[] padded, final SparseDeltas deltas, final float[][] cols) {
         final int out = outSide();
-        final int patch = patch();
-        for (int y = 0; y < out; y++) {
-            for (int x = 0; x < out; x++) {
-                final int base = (y * out + x) * patch;
-                int k = 0;
-                for (int c = 0; c < inChannels; c++) {
-                    for (int ky = 0; ky < kernel; ky++) {
-                        VectorOps.axpy(1f, colsDelta, base + k, inDelta, (c * side + y + ky) * side + x, kernel);
-                        k += kernel;
+        final int wide = paddedSide();
+        for (int p = 0; p < positions(); p++) {
+            if (!deltas.hasPosition(p)) {
+                continue;
+            }
+            final float[] row = cols[p];
+            final int y = p / out;
+            final int x = p % out;
+            int k = 0;
+            for (int c = 0; c < inChannels; c++) {
+                for (int ky = 0; ky < kernel; ky++) {
+                    final int base = (c * wide + y + ky) * wide + x;
+                    for (int kx = 0; kx < kernel; kx++) {
+                        row[k++] = padded[base + kx];
                     }
                 }
             }
         }
     }
 
-    /** {@code out[o][p] = b[o] + sum_k W[o][k] colsT[k][p]}, as scaled additions along the positions. */
-    void forward(final float[] params, final float[] colsT, final float[] out) {
-        final int positions = positions();
+    /** {@code out[o] = b[o] + sum_k W[o][k] colsT[k]}. */
+    void forward(final float[] params, final float[][] colsT, final float[][] out) {
         final int patch = patch();
         final int bias = biasOffset();
         for (int o = 0; o < outChannels; o++) {
-            final int target = o * positions;
-            Arrays.fill(out, target, target + positions, params[bias + o]);
-            final int row = weightOffset + o * patch;
-            for (int k = 0; k < patch; k++) {
-                VectorOps.axpy(params[row + k], colsT, k * positions, out, target, positions);
-            }
+            Arrays.fill(out[o], 0, positions(), params[bias + o]);
+            RowOps.addWeighted(params, weightOffset + o * patch, colsT, 0, patch, out[o], positions());
         }
     }
 
     /**
-     * Adds {@code dW[o] += delta[o][p] cols[p]} and {@code db[o] += delta[o][p]} to {@code gradient},
-     * as scaled additions along the patch, skipping the positions whose delta is 0 (after ReLU and
-     * max pooling, most of them).
+     * Adds {@code dW[o] += sum_p delta[o][p] cols[p]} and {@code db[o] += sum_p delta[o][p]} over the
+     * nonzero deltas, in order of position.
      */
-    void accumulateGradient(final float[] cols, final float[] delta, final float[] gradient) {
-        final int positions = positions();
-        final int patch = patch();
-        final int bias = biasOffset();
+    void accumulateGradient(final SparseDeltas deltas, final float[][] cols, final float[][] weightGradient,
+                            final float[] biasGradient, final Gather gather) {
         for (int o = 0; o < outChannels; o++) {
-            final int source = o * positions;
-            final int row = weightOffset + o * patch;
-            float sum = 0;
-            for (int p = 0; p < positions; p++) {
-                final float d = delta[source + p];
-                if (d != 0f) {
-                    VectorOps.axpy(d, cols, p * patch, gradient, row, patch);
-                    sum += d;
-                }
+            final int count = deltas.count(o);
+            float biasSum = 0;
+            for (int i = 0; i < count; i++) {
+                final float d = deltas.value(o, i);
+                gather.coefficients[i] = d;
+                gather.rows[i] = cols[deltas.position(o, i)];
+                biasSum += d;
             }
-            gradient[bias + o] += sum;
+            RowOps.addWeighted(gather.coefficients, 0, gather.rows, 0, count, weightGradient[o], patch());
+            biasGradient[o] += biasSum;
         }
     }
 
     /**
-     * {@code colsDelta[p] = sum_o delta[o][p] W[o]} ({@code [position][patch element]}), overwriting
-     * {@code colsDelta}; skips zero deltas like {@link #accumulateGradient}.
+     * The gradient with respect to the (unpadded) input image, overwriting {@code inDelta}: for each
+     * position with nonzero deltas, {@code sum_o delta[o][p] W[o]} (into {@code colsDelta[p]}), added
+     * back onto the pixels that position's patch covers in {@code paddedDelta} (a scratch array of
+     * {@link #paddedSize()}), whose middle is then {@code inDelta}.
      */
-    void backpropagate(final float[] params, final float[] delta, final float[] colsDelta) {
-        final int positions = positions();
+    void backpropagate(final float[][] weightRows, final SparseDeltas deltas, final float[][] colsDelta,
+                       final float[] paddedDelta, final float[] inDelta, final Gather gather) {
+        Arrays.fill(paddedDelta, 0, paddedSize(), 0f);
+        final int out = outSide();
+        final int wide = paddedSide();
         final int patch = patch();
-        Arrays.fill(colsDelta, 0, patch * positions, 0f);
-        for (int o = 0; o < outChannels; o++) {
-            final int source = o * positions;
-            final int row = weightOffset + o * patch;
-            for (int p = 0; p < positions; p++) {
-                final float d = delta[source + p];
-                if (d != 0f) {
-                    VectorOps.axpy(d, params, row, colsDelta, p * patch, patch);
+        deltas.indexByPosition();
+        for (int p = 0; p < positions(); p++) {
+            final int count = deltas.countAt(p);
+            if (count == 0) {
+                continue;
+            }
+            for (int i = 0; i < count; i++) {
+                gather.coefficients[i] = deltas.valueAt(p, i);
+                gather.rows[i] = weightRows[deltas.channelAt(p, i)];
+            }
+            final float[] row = colsDelta[p];
+            Arrays.fill(row, 0, patch, 0f);
+            RowOps.addWeighted(gather.coefficients, 0, gather.rows, 0, count, row, patch);
+            final int y = p / out;
+            final int x = p % out;
+            int k = 0;
+            for (int c = 0; c < inChannels; c++) {
+                for (int ky = 0; ky < kernel; ky++) {
+                    final int base = (c * wide + y + ky) * wide + x;
+                    for (int kx = 0; kx < kernel; kx++) {
+                        paddedDelta[base + kx] += row[k++];
+                    }
                 }
             }
         }
+        for (int c = 0; c < inChannels; c++) {
+            for (int y = 0; y < side; y++) {
+                System.arraycopy(paddedDelta, (c * wide + y + pad) * wide + pad, inDelta, (c * side + y) * side, side);
+            }
+        }
+    }
+
+    /** Adds the weight and bias gradients to the double gradient sum in the parameter layout. */
+    void addTo(final float[][] weightGradient, final float[] biasGradient, final double[] gradientSum) {
+        for (int o = 0; o < outChannels; o++) {
+            VectorOps.addTo(weightGradient[o], gradientSum, weightOffset + o * patch());
+        }
+        VectorOps.addTo(biasGradient, gradientSum, biasOffset());
     }
 }

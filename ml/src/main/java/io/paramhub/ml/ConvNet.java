@@ -1,42 +1,91 @@
 package io.paramhub.ml;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
+import java.util.Set;
+import java.util.SplittableRandom;
 
 /**
  * A small convolutional classifier for square one-channel images: two blocks of convolution
- * (K x K, stride 1, no padding), ReLU and 2 x 2 max pooling, then a dense ReLU layer and a dense
- * softmax cross-entropy layer; He initialisation. The parameter vector holds the layers in that
- * order, each as weights then biases.
+ * (K x K, stride 1, zero padding PAD), ReLU and 2 x 2 max pooling, then a dense ReLU layer with
+ * dropout and a dense softmax cross-entropy layer; He initialisation. The parameter vector holds the
+ * layers in that order, each as weights then biases.
  *
- * <p>The kind is {@code cnn} for K = 5 with 16 and 32 channels and 128 hidden units (28 x 28 -> 16
- * x 24 x 24 -> 16 x 12 x 12 -> 32 x 8 x 8 -> 32 x 4 x 4 -> 128 -> classes), or
- * {@code cnn:K,C1,C2,H} for others. Scratch is allocated per call, so one instance is safe to
- * share between compute threads.
+ * <p>The kind is {@code cnn} for {@link #DEFAULT_SHAPE}, or {@code cnn:K,C1,C2,H[,PAD][,dropout=R][,flip]}
+ * (kernel, channels of the two convolutions, hidden units, padding, dropout rate of the hidden layer;
+ * PAD and R default to 0, so {@code cnn:5,16,32,128} is the valid-convolution network without
+ * dropout). Training runs the convolutions sample by sample and the dense layers on blocks of
+ * {@value #BLOCK} samples (see {@link ConvLayer}, {@link DenseLayer}); scratch lives in a
+ * {@link ThreadLocal}, so one instance is safe to share between compute threads.
  */
 public final class ConvNet implements Model {
 
     /** The name {@link Models#create} knows this model by. */
     public static final String KIND = "cnn";
-    /** Kernel, first and second convolution's channels and hidden units of {@code cnn} without a suffix. */
-    public static final List<Integer> DEFAULT_SHAPE = List.of(5, 16, 32, 128);
+    /** The shape of {@code cnn} without a suffix. */
+    public static final Shape DEFAULT_SHAPE = new Shape(3, 32, 64, 128, 1, 0.5, false);
+
+    /** Samples per block of the dense layers. */
+    static final int BLOCK = 32;
+    /** The {@link Dropout#key} layer number of the flip draws, apart from every dropout layer's. */
+    private static final int FLIP_STREAM = -1;
 
     private final int inputs;
     private final int classes;
-    private final List<Integer> shape;
+    private final Shape shape;
     private final ConvLayer conv1;
     private final MaxPool pool1;
     private final ConvLayer conv2;
     private final MaxPool pool2;
     private final DenseLayer dense1;
     private final DenseLayer dense2;
+    private final Dropout dropout;
+    private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
+
+    /**
+     * The architecture: kernel side, channels of the first and second convolution, hidden units,
+     * zero padding of both convolutions, the dropout rate of the hidden layer, and whether training
+     * mirrors half of the images left to right (which half: drawn from seed, clock and sample).
+     */
+    public record Shape(int kernel, int channels1, int channels2, int hidden, int pad, double dropout, boolean flip) {
+
+        /** Parses the suffix of {@code cnn:K,C1,C2,H[,PAD][,dropout=R][,flip]}; {@code cnn} alone is {@link #DEFAULT_SHAPE}. */
+        static Shape of(final String kind) {
+            if (kind.indexOf(':') < 0) {
+                return DEFAULT_SHAPE;
+            }
+            ModelKinds.options(kind, Set.of(ModelKinds.DROPOUT, ModelKinds.FLIP));
+            final List<Integer> numbers = ModelKinds.numbers(kind, List.of());
+            if (numbers.size() != 4 && numbers.size() != 5) {
+                throw new IllegalArgumentException("model kind '" + kind + "': cnn takes K,C1,C2,H[,PAD][,dropout=R]"
+                    + "[,flip]");
+            }
+            return new Shape(numbers.get(0), numbers.get(1), numbers.get(2), numbers.get(3),
+                numbers.size() > 4 ? numbers.get(4) : 0, ModelKinds.dropout(kind, 0),
+                ModelKinds.flag(kind, ModelKinds.FLIP, false));
+        }
+
+        /** The suffix {@link #of} reads back. */
+        String suffix() {
+            final String base = kernel + "," + channels1 + "," + channels2 + "," + hidden;
+            return (pad != 0 ? base + "," + pad : base) + ModelKinds.dropoutSuffix(dropout)
+                + (flip ? "," + ModelKinds.FLIP : "");
+        }
+    }
+
+    /** A network of the given shape ({@code kernel, channels1, channels2, hidden[, pad]}), without dropout. */
+    public ConvNet(final int inputs, final List<Integer> shape, final int classes) {
+        this(inputs, shapeOf(shape), classes);
+    }
 
     /**
      * A network for images of {@code inputs} pixels (a square number) and {@code classes} classes.
      *
-     * @param shape kernel side, channels of the first and second convolution, hidden units
+     * @throws IllegalArgumentException for a shape that does not fit the images
      */
-    public ConvNet(final int inputs, final List<Integer> shape, final int classes) {
+    public ConvNet(final int inputs, final Shape shape, final int classes) {
         final int side = (int) Math.round(Math.sqrt(inputs));
         if (inputs < 1 || side * side != inputs) {
             throw new IllegalArgumentException("cnn needs square images, got " + inputs + " inputs");
@@ -44,36 +93,53 @@ public final class ConvNet implements Model {
         if (classes < 2) {
             throw new IllegalArgumentException("cnn needs >= 2 classes, got " + classes);
         }
-        if (shape.size() != 4 || shape.stream().anyMatch(value -> value < 1)) {
-            throw new IllegalArgumentException("cnn shape is kernel,channels1,channels2,hidden (all >= 1), got "
-                    + shape);
+        if (shape.kernel() < 1 || shape.channels1() < 1 || shape.channels2() < 1 || shape.hidden() < 1
+            || shape.pad() < 0) {
+            throw new IllegalArgumentException("cnn shape needs kernel, channels and hidden units >= 1 and padding "
+                + ">= 0, got " + shape);
         }
         this.inputs = inputs;
         this.classes = classes;
-        this.shape = List.copyOf(shape);
-        final int kernel = shape.get(0);
-        conv1 = new ConvLayer(1, side, kernel, shape.get(1), 0);
-        pool1 = new MaxPool(shape.get(1), requireEven(conv1.outSide(), side));
-        conv2 = new ConvLayer(shape.get(1), pool1.outSide(), kernel, shape.get(2), conv1.end());
-        pool2 = new MaxPool(shape.get(2), requireEven(conv2.outSide(), side));
-        dense1 = new DenseLayer(pool2.outputSize(), shape.get(3), conv2.end());
-        dense2 = new DenseLayer(shape.get(3), classes, dense1.end());
+        this.shape = shape;
+        this.dropout = new Dropout(shape.dropout());
+        conv1 = new ConvLayer(1, side, shape.kernel(), shape.pad(), shape.channels1(), 0);
+        pool1 = new MaxPool(shape.channels1(), requireEven(conv1.outSide(), side));
+        conv2 = new ConvLayer(shape.channels1(), pool1.outSide(), shape.kernel(), shape.pad(), shape.channels2(),
+            conv1.end());
+        pool2 = new MaxPool(shape.channels2(), requireEven(conv2.outSide(), side));
+        final long parameters = (long) conv2.end() + ((long) pool2.outputSize() + 1) * shape.hidden()
+            + ((long) shape.hidden() + 1) * classes;
+        if (parameters > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("cnn " + shape + " is too large");
+        }
+        dense1 = new DenseLayer(pool2.outputSize(), shape.hidden(), conv2.end());
+        dense2 = new DenseLayer(shape.hidden(), classes, dense1.end());
+    }
+
+    private static Shape shapeOf(final List<Integer> numbers) {
+        if (numbers.size() != 4 && numbers.size() != 5) {
+            throw new IllegalArgumentException("cnn shape is kernel,channels1,channels2,hidden[,pad], got " + numbers);
+        }
+        return new Shape(numbers.get(0), numbers.get(1), numbers.get(2), numbers.get(3),
+            numbers.size() == 5 ? numbers.get(4) : 0, 0, false);
     }
 
     private int requireEven(final int convolvedSide, final int side) {
         if (convolvedSide < 2 || convolvedSide % 2 != 0) {
-            throw new IllegalArgumentException("cnn " + shape + " on " + side + " x " + side
-                    + " images gives a convolution output of side " + convolvedSide + ", which 2 x 2 pooling needs even");
+            throw new IllegalArgumentException("cnn " + shape.suffix() + " on " + side + " x " + side
+                + " images gives a convolution output of side " + convolvedSide + ", which 2 x 2 pooling needs even");
         }
         return convolvedSide;
     }
 
+    /** The architecture. */
+    public Shape shape() {
+        return shape;
+    }
+
     @Override
     public String kind() {
-        if (shape.equals(DEFAULT_SHAPE)) {
-            return KIND;
-        }
-        return KIND + ":" + shape.get(0) + "," + shape.get(1) + "," + shape.get(2) + "," + shape.get(3);
+        return shape.equals(DEFAULT_SHAPE) ? KIND : KIND + ":" + shape.suffix();
     }
 
     @Override
@@ -102,33 +168,57 @@ public final class ConvNet implements Model {
         return params;
     }
 
+    /** The gradient with the dropout masks of seed 0, clock 0. */
     @Override
     public double accumulateGradient(final float[] params, final Dataset data, final int[] samples,
                                      final double[] gradientSum) {
+        return accumulateGradient(params, data, samples, gradientSum, 0, 0);
+    }
+
+    @Override
+    public double accumulateGradient(final float[] params, final Dataset data, final int[] samples,
+                                     final double[] gradientSum, final long seed, final long clock) {
         ModelChecks.requireParams(this, params);
         ModelChecks.requireClassification(this, data);
         ModelChecks.requireGradient(this, gradientSum);
-        final Scratch s = new Scratch();
-        final float[] gradient = new float[parameterCount()];
+        final Scratch s = scratch.get();
+        s.startCall(params);
         double loss = 0;
-        for (final int sample : samples) {
-            forward(params, data, sample, s);
-            loss += SoftmaxCrossEntropy.lossAndDelta(s.logits, 0, classes, (int) data.y()[sample]);
-            dense2.accumulateGradient(s.hidden, s.logits, gradient, 1);
-            dense2.backpropagate(params, s.logits, s.hiddenDelta, 1);
-            Relu.backward(s.hidden, s.hiddenDelta, s.hidden.length);
-            dense1.accumulateGradient(s.pooled2, s.hiddenDelta, gradient, 1);
-            dense1.backpropagate(params, s.hiddenDelta, s.pooled2Delta, 1);
-            pool2.backward(s.pooled2Delta, s.from2, s.conv2Delta);
-            Relu.backward(s.conv2Out, s.conv2Delta, s.conv2Out.length);
-            conv2.accumulateGradient(s.cols2, s.conv2Delta, gradient);
-            conv2.backpropagate(params, s.conv2Delta, s.cols2Delta);
-            conv2.roll(s.cols2Delta, s.pooled1Delta);
-            pool1.backward(s.pooled1Delta, s.from1, s.conv1Delta);
-            Relu.backward(s.conv1Out, s.conv1Delta, s.conv1Out.length);
-            conv1.accumulateGradient(s.cols1, s.conv1Delta, gradient);
+        for (int start = 0; start < samples.length; start += BLOCK) {
+            final int block = Math.min(BLOCK, samples.length - start);
+            for (int j = 0; j < block; j++) {
+                s.flipped[j] = shape.flip() && flipped(seed, clock, samples[start + j]);
+                forwardConvolutions(params, data.x(), samples[start + j] * inputs, s, j, s.flipped[j]);
+            }
+            dense1.forward(params, s.dense1Columns, s.flat, s.hidden, block, s.gather);
+            for (int j = 0; j < block; j++) {
+                Relu.apply(s.hidden[j], shape.hidden());
+            }
+            if (dropout.active()) {
+                dropout.apply(s.hidden, s.mask, shape.hidden(), samples, start, block, seed, clock, 0);
+            }
+            dense2.forward(params, s.dense2Columns, s.hidden, s.logits, block, s.gather);
+            for (int j = 0; j < block; j++) {
+                loss += SoftmaxCrossEntropy.lossAndDelta(s.logits[j], 0, classes, (int) data.y()[samples[start + j]]);
+            }
+            dense2.accumulateGradient(s.hidden, s.logits, s.dense2Gradient, s.dense2BiasGradient, block, s.gather);
+            dense2.backpropagate(s.dense2Rows, s.logits, s.hiddenDelta, block, s.gather);
+            if (dropout.active()) {
+                dropout.backward(s.hiddenDelta, s.mask, shape.hidden(), block);
+            }
+            for (int j = 0; j < block; j++) {
+                Relu.backward(s.hidden[j], s.hiddenDelta[j], shape.hidden());
+            }
+            dense1.accumulateGradient(s.flat, s.hiddenDelta, s.dense1Gradient, s.dense1BiasGradient, block, s.gather);
+            dense1.backpropagate(s.dense1Rows, s.hiddenDelta, s.flatDelta, block, s.gather);
+            for (int j = 0; j < block; j++) {
+                backwardConvolutions(data.x(), samples[start + j] * inputs, s, j);
+            }
         }
-        VectorOps.addTo(gradient, gradientSum, 0);
+        conv1.addTo(s.conv1Gradient, s.conv1BiasGradient, gradientSum);
+        conv2.addTo(s.conv2Gradient, s.conv2BiasGradient, gradientSum);
+        dense1.addTo(s.dense1Gradient, s.dense1BiasGradient, gradientSum);
+        dense2.addTo(s.dense2Gradient, s.dense2BiasGradient, gradientSum);
         return loss;
     }
 
@@ -136,49 +226,108 @@ public final class ConvNet implements Model {
     public float predict(final float[] params, final Dataset data, final int sample) {
         ModelChecks.requireParams(this, params);
         ModelChecks.requireData(this, data);
-        final Scratch s = new Scratch();
-        forward(params, data, sample, s);
-        return SoftmaxCrossEntropy.argmax(s.logits, 0, classes);
-    }
-
-    private void forward(final float[] params, final Dataset data, final int sample, final Scratch s) {
-        conv1.unroll(data.x(), sample * inputs, s.cols1, s.cols1T);
-        conv1.forward(params, s.cols1T, s.conv1Out);
-        Relu.apply(s.conv1Out, s.conv1Out.length);
-        pool1.forward(s.conv1Out, s.pooled1, s.from1);
-        conv2.unroll(s.pooled1, 0, s.cols2, s.cols2T);
-        conv2.forward(params, s.cols2T, s.conv2Out);
-        Relu.apply(s.conv2Out, s.conv2Out.length);
-        pool2.forward(s.conv2Out, s.pooled2, s.from2);
-        dense1.forward(params, s.pooled2, s.hidden, 1);
-        Relu.apply(s.hidden, s.hidden.length);
-        dense2.forward(params, s.hidden, s.logits, 1);
-    }
-
-    /** One sample's activations and their gradients, owned by one call. */
-    private final class Scratch {
-        final float[] cols1 = new float[conv1.patch() * conv1.positions()];
-        final float[] cols1T = new float[conv1.patch() * conv1.positions()];
-        final float[] conv1Out = new float[conv1.outputSize()];
-        final float[] conv1Delta = new float[conv1.outputSize()];
-        final float[] pooled1 = new float[pool1.outputSize()];
-        final float[] pooled1Delta = new float[pool1.outputSize()];
-        final int[] from1 = new int[pool1.outputSize()];
-        final float[] cols2 = new float[conv2.patch() * conv2.positions()];
-        final float[] cols2T = new float[conv2.patch() * conv2.positions()];
-        final float[] cols2Delta = new float[conv2.patch() * conv2.positions()];
-        final float[] conv2Out = new float[conv2.outputSize()];
-        final float[] conv2Delta = new float[conv2.outputSize()];
-        final float[] pooled2 = new float[pool2.outputSize()];
-        final float[] pooled2Delta = new float[pool2.outputSize()];
-        final int[] from2 = new int[pool2.outputSize()];
-        final float[] hidden = new float[dense1.outputs()];
-        final float[] hiddenDelta = new float[dense1.outputs()];
+        final Scratch s = scratch.get();
+        forwardConvolutions(params, data.x(), sample * inputs, s, 0, false);
+        final float[] hidden = new float[shape.hidden()];
+        dense1.forwardOne(params, s.flat[0], hidden);
+        Relu.apply(hidden, hidden.length);
         final float[] logits = new float[classes];
+        dense2.forwardOne(params, hidden, logits);
+        return SoftmaxCrossEntropy.argmax(logits, 0, classes);
+    }
+
+    /** Whether training sees {@code sample} mirrored at {@code clock}: a fair coin drawn from (seed, clock, sample). */
+    static boolean flipped(final long seed, final long clock, final int sample) {
+        return new SplittableRandom(Dropout.key(seed, clock, sample, FLIP_STREAM)).nextBoolean();
+    }
+
+    /** Both convolution blocks of one image (mirrored or not), into row {@code j} of the block's flattened features. */
+    private void forwardConvolutions(final float[] params, final float[] x, final int offset, final Scratch s,
+                                     final int j, final boolean mirrored) {
+        conv1.pad(x, offset, s.padded1, mirrored);
+        conv1.unroll(s.padded1, s.cols1T);
+        conv1.forward(params, s.cols1T, s.conv1Out);
+        pool1.forward(s.conv1Out, s.pooled1[j], s.from1[j]);
+        conv2.pad(s.pooled1[j], 0, s.padded2, false);
+        conv2.unroll(s.padded2, s.cols2T);
+        conv2.forward(params, s.cols2T, s.conv2Out);
+        pool2.forward(s.conv2Out, s.flat[j], s.from2[j]);
+    }
+
+    /** The convolutions' gradients of sample {@code j} of the block, from its flattened features' deltas. */
+    private void backwardConvolutions(final float[] x, final int offset, final Scratch s, final int j) {
+        pool2.backward(s.flat[j], s.flatDelta[j], s.from2[j], s.deltas2);
+        conv2.pad(s.pooled1[j], 0, s.padded2, false);
+        conv2.unrollPositions(s.padded2, s.deltas2, s.cols2);
+        conv2.accumulateGradient(s.deltas2, s.cols2, s.conv2Gradient, s.conv2BiasGradient, s.gather);
+        conv2.backpropagate(s.conv2Rows, s.deltas2, s.cols2Delta, s.padded2Delta, s.pooled1Delta, s.gather);
+        pool1.backward(s.pooled1[j], s.pooled1Delta, s.from1[j], s.deltas1);
+        conv1.pad(x, offset, s.padded1, s.flipped[j]);
+        conv1.unrollPositions(s.padded1, s.deltas1, s.cols1);
+        conv1.accumulateGradient(s.deltas1, s.cols1, s.conv1Gradient, s.conv1BiasGradient, s.gather);
+    }
+
+    /** One thread's activations, gradients and weight copies; refilled by every call. */
+    private final class Scratch {
+        final float[] padded1 = new float[conv1.paddedSize()];
+        final float[][] cols1T = RowOps.matrix(conv1.patch(), conv1.positions());
+        final float[][] conv1Out = RowOps.matrix(shape.channels1(), conv1.positions());
+        final float[][] pooled1 = RowOps.matrix(BLOCK, pool1.outputSize());
+        final int[][] from1 = new int[BLOCK][pool1.outputSize()];
+        final float[] padded2 = new float[conv2.paddedSize()];
+        final float[] padded2Delta = new float[conv2.paddedSize()];
+        final float[][] cols2T = RowOps.matrix(conv2.patch(), conv2.positions());
+        final float[][] conv2Out = RowOps.matrix(shape.channels2(), conv2.positions());
+        final float[][] flat = RowOps.matrix(BLOCK, pool2.outputSize());
+        final int[][] from2 = new int[BLOCK][pool2.outputSize()];
+        final float[][] hidden = RowOps.matrix(BLOCK, shape.hidden());
+        final float[][] mask = RowOps.matrix(BLOCK, shape.hidden());
+        final float[][] logits = RowOps.matrix(BLOCK, classes);
+        final boolean[] flipped = new boolean[BLOCK];
+        final float[][] hiddenDelta = RowOps.matrix(BLOCK, shape.hidden());
+        final float[][] flatDelta = RowOps.matrix(BLOCK, pool2.outputSize());
+        final SparseDeltas deltas2 = new SparseDeltas(shape.channels2(), conv2.positions(), conv2.positions() / 4);
+        final float[][] cols2 = RowOps.matrix(conv2.positions(), conv2.patch());
+        final float[][] cols2Delta = RowOps.matrix(conv2.positions(), conv2.patch());
+        final float[] pooled1Delta = new float[pool1.outputSize()];
+        final SparseDeltas deltas1 = new SparseDeltas(shape.channels1(), conv1.positions(), conv1.positions() / 4);
+        final float[][] cols1 = RowOps.matrix(conv1.positions(), conv1.patch());
+        final float[][] conv2Rows = RowOps.matrix(shape.channels2(), conv2.patch());
+        final float[][] dense1Rows = RowOps.matrix(shape.hidden(), pool2.outputSize());
+        final float[][] dense1Columns = RowOps.matrix(pool2.outputSize(), shape.hidden());
+        final float[][] dense2Rows = RowOps.matrix(classes, shape.hidden());
+        final float[][] dense2Columns = RowOps.matrix(shape.hidden(), classes);
+        final float[][] conv1Gradient = RowOps.matrix(shape.channels1(), conv1.patch());
+        final float[] conv1BiasGradient = new float[shape.channels1()];
+        final float[][] conv2Gradient = RowOps.matrix(shape.channels2(), conv2.patch());
+        final float[] conv2BiasGradient = new float[shape.channels2()];
+        final float[][] dense1Gradient = RowOps.matrix(shape.hidden(), pool2.outputSize());
+        final float[] dense1BiasGradient = new float[shape.hidden()];
+        final float[][] dense2Gradient = RowOps.matrix(classes, shape.hidden());
+        final float[] dense2BiasGradient = new float[classes];
+        final Gather gather = new Gather(Math.max(Math.max(pool2.outputSize(), BLOCK),
+            Math.max(Math.max(shape.hidden(), classes), Math.max(conv1.positions(), shape.channels2()))));
+
+        /** Takes this call's weight copies and zeroes the gradients. */
+        void startCall(final float[] params) {
+            conv2.weightRows(params, conv2Rows);
+            dense1.weightRows(params, dense1Rows);
+            dense1.weightColumns(params, dense1Columns);
+            dense2.weightRows(params, dense2Rows);
+            dense2.weightColumns(params, dense2Columns);
+            RowOps.clear(conv1Gradient, conv1Gradient.length);
+            Arrays.fill(conv1BiasGradient, 0f);
+            RowOps.clear(conv2Gradient, conv2Gradient.length);
+            Arrays.fill(conv2BiasGradient, 0f);
+            RowOps.clear(dense1Gradient, dense1Gradient.length);
+            Arrays.fill(dense1BiasGradient, 0f);
+            RowOps.clear(dense2Gradient, dense2Gradient.length);
+            Arrays.fill(dense2BiasGradient, 0f);
+        }
     }
 
     @Override
     public String toString() {
-        return "ConvNet[inputs=" + inputs + ", shape=" + shape + ", classes=" + classes + "]";
+        return String.format(Locale.ROOT, "ConvNet[inputs=%d, shape=%s, classes=%d]", inputs, shape, classes);
     }
 }

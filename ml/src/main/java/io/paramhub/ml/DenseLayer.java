@@ -7,9 +7,11 @@ import java.util.Random;
  * A fully connected layer {@code out = W in + b} inside a model's flat parameter vector: {@code W}
  * row-major ({@code outputs} rows of {@code inputs}) at {@link #weightOffset}, then {@code b}.
  *
- * <p>Every operation works on a block of samples stored contiguously ({@code [sample][unit]}) and
- * keeps one weight row in cache while it visits all samples of the block, since the weights (up to
- * megabytes) are the data that does not fit in cache.
+ * <p>Training works on a block of samples, one row ({@code float[]}) per sample, and on copies of
+ * {@code W} as rows and as columns taken once per gradient call, so that every inner loop is a
+ * {@link RowOps} weighted sum of rows that C2 vectorizes, and inputs or deltas that are 0 (after ReLU,
+ * dropout or max pooling, often half or more) are skipped. {@link #forwardOne} is the plain
+ * dot-product form for one sample, for predictions.
  */
 final class DenseLayer {
 
@@ -54,49 +56,92 @@ final class DenseLayer {
         }
     }
 
-    /** {@code out[s] = W in[s] + b} for the first {@code block} samples. */
-    void forward(final float[] params, final float[] in, final float[] out, final int block) {
-        final int bias = biasOffset();
+    /** Copies {@code W} into {@code rows} ({@code [output][input]}). */
+    void weightRows(final float[] params, final float[][] rows) {
+        for (int o = 0; o < outputs; o++) {
+            System.arraycopy(params, weightOffset + o * inputs, rows[o], 0, inputs);
+        }
+    }
+
+    /** Copies {@code W} transposed into {@code columns} ({@code [input][output]}). */
+    void weightColumns(final float[] params, final float[][] columns) {
         for (int o = 0; o < outputs; o++) {
             final int row = weightOffset + o * inputs;
-            final float b = params[bias + o];
-            for (int s = 0; s < block; s++) {
-                out[s * outputs + o] = b + VectorOps.dot(params, row, in, s * inputs, inputs);
+            for (int i = 0; i < inputs; i++) {
+                columns[i][o] = params[row + i];
             }
+        }
+    }
+
+    /** {@code out[s] = W in[s] + b} for the first {@code block} samples: the columns of W weighted by the nonzero inputs. */
+    void forward(final float[] params, final float[][] columns, final float[][] in, final float[][] out,
+                 final int block, final Gather gather) {
+        for (int s = 0; s < block; s++) {
+            final float[] x = in[s];
+            int count = 0;
+            for (int i = 0; i < inputs; i++) {
+                if (x[i] != 0f) {
+                    gather.coefficients[count] = x[i];
+                    gather.rows[count++] = columns[i];
+                }
+            }
+            System.arraycopy(params, biasOffset(), out[s], 0, outputs);
+            RowOps.addWeighted(gather.coefficients, 0, gather.rows, 0, count, out[s], outputs);
+        }
+    }
+
+    /** {@code out = W in + b} for one sample, as dot products on the parameter vector. */
+    void forwardOne(final float[] params, final float[] in, final float[] out) {
+        final int bias = biasOffset();
+        for (int o = 0; o < outputs; o++) {
+            out[o] = params[bias + o] + VectorOps.dot(params, weightOffset + o * inputs, in, 0, inputs);
         }
     }
 
     /**
-     * Adds the weight and bias gradients {@code sum_s delta[s] in[s]^T} and {@code sum_s delta[s]}
-     * to {@code gradient}, a float accumulator laid out like the parameters.
+     * Adds {@code sum_s delta[s][o] in[s]} to {@code weightGradient[o]} and {@code sum_s delta[s][o]}
+     * to {@code biasGradient[o]}, over the first {@code block} samples.
      */
-    void accumulateGradient(final float[] in, final float[] delta, final float[] gradient, final int block) {
-        final int bias = biasOffset();
+    void accumulateGradient(final float[][] in, final float[][] delta, final float[][] weightGradient,
+                            final float[] biasGradient, final int block, final Gather gather) {
         for (int o = 0; o < outputs; o++) {
-            final int row = weightOffset + o * inputs;
+            int count = 0;
             float biasSum = 0;
             for (int s = 0; s < block; s++) {
-                final float d = delta[s * outputs + o];
-                if (d != 0) {
-                    VectorOps.axpy(d, in, s * inputs, gradient, row, inputs);
+                final float d = delta[s][o];
+                if (d != 0f) {
+                    gather.coefficients[count] = d;
+                    gather.rows[count++] = in[s];
                     biasSum += d;
                 }
             }
-            gradient[bias + o] += biasSum;
+            RowOps.addWeighted(gather.coefficients, 0, gather.rows, 0, count, weightGradient[o], inputs);
+            biasGradient[o] += biasSum;
         }
     }
 
-    /** {@code deltaIn[s] = W^T delta[s]}, overwriting {@code deltaIn}. */
-    void backpropagate(final float[] params, final float[] delta, final float[] deltaIn, final int block) {
-        Arrays.fill(deltaIn, 0, block * inputs, 0f);
-        for (int o = 0; o < outputs; o++) {
-            final int row = weightOffset + o * inputs;
-            for (int s = 0; s < block; s++) {
-                final float d = delta[s * outputs + o];
-                if (d != 0) {
-                    VectorOps.axpy(d, params, row, deltaIn, s * inputs, inputs);
+    /** {@code deltaIn[s] = W^T delta[s]}, overwriting {@code deltaIn}: the rows of W weighted by the nonzero deltas. */
+    void backpropagate(final float[][] rows, final float[][] delta, final float[][] deltaIn, final int block,
+                       final Gather gather) {
+        for (int s = 0; s < block; s++) {
+            final float[] d = delta[s];
+            int count = 0;
+            for (int o = 0; o < outputs; o++) {
+                if (d[o] != 0f) {
+                    gather.coefficients[count] = d[o];
+                    gather.rows[count++] = rows[o];
                 }
             }
+            Arrays.fill(deltaIn[s], 0, inputs, 0f);
+            RowOps.addWeighted(gather.coefficients, 0, gather.rows, 0, count, deltaIn[s], inputs);
         }
+    }
+
+    /** Adds the weight and bias gradients to the double gradient sum in the parameter layout. */
+    void addTo(final float[][] weightGradient, final float[] biasGradient, final double[] gradientSum) {
+        for (int o = 0; o < outputs; o++) {
+            VectorOps.addTo(weightGradient[o], gradientSum, weightOffset + o * inputs);
+        }
+        VectorOps.addTo(biasGradient, gradientSum, biasOffset());
     }
 }

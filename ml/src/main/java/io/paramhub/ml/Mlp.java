@@ -1,6 +1,7 @@
 package io.paramhub.ml;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
@@ -10,8 +11,10 @@ import java.util.Random;
  * (row-major, one row of inputs per unit) then its biases, first layer first.
  *
  * <p>The kind is {@code mlp} for hidden layers of 256 and 128 units, or {@code mlp:H1,H2,...} for
- * others. Samples are processed in blocks of {@value #BLOCK}, so that each weight row is read
- * once per block rather than once per sample; scratch is allocated per call, so one instance is
+ * others, {@code mlp:H1,H2,...,dropout=R} with dropout of rate R after every hidden layer (masks
+ * drawn from the job's seed, the clock and the sample, see {@link Dropout}). Samples are processed
+ * in blocks of {@value #BLOCK}, each layer as {@link RowOps} weighted sums over copies of its
+ * weights taken once per call (see {@link DenseLayer}); scratch is allocated per call, so one instance is
  * safe to share between compute threads.
  */
 public final class Mlp implements Model {
@@ -20,6 +23,8 @@ public final class Mlp implements Model {
     public static final String KIND = "mlp";
     /** The hidden layers of {@code mlp} without a suffix. */
     public static final List<Integer> DEFAULT_HIDDEN = List.of(256, 128);
+    /** The dropout rate after each hidden layer of {@code mlp} without a suffix. */
+    public static final double DEFAULT_DROPOUT = 0;
 
     /** Samples per block: 32 measured best of 1, 8, 32 and 64 in {@code MlpBlockBenchmark} (docs/benchmarks.md). */
     static final int BLOCK = 32;
@@ -29,14 +34,20 @@ public final class Mlp implements Model {
     private final List<Integer> hidden;
     private final DenseLayer[] layers;
     private final int block;
+    private final Dropout dropout;
 
     /** A perceptron of {@code inputs} features, the given hidden layer widths and {@code classes} classes. */
     public Mlp(final int inputs, final List<Integer> hidden, final int classes) {
-        this(inputs, hidden, classes, BLOCK);
+        this(inputs, hidden, classes, 0);
+    }
+
+    /** The same with dropout of {@code dropout} after every hidden layer. */
+    public Mlp(final int inputs, final List<Integer> hidden, final int classes, final double dropout) {
+        this(inputs, hidden, classes, dropout, BLOCK);
     }
 
     /** The same with another block size, for benchmarks. */
-    Mlp(final int inputs, final List<Integer> hidden, final int classes, final int block) {
+    Mlp(final int inputs, final List<Integer> hidden, final int classes, final double dropout, final int block) {
         if (inputs < 1) {
             throw new IllegalArgumentException("mlp needs >= 1 input, got " + inputs);
         }
@@ -50,6 +61,7 @@ public final class Mlp implements Model {
             throw new IllegalArgumentException("mlp block needs >= 1 sample, got " + block);
         }
         this.block = block;
+        this.dropout = new Dropout(dropout);
         this.inputs = inputs;
         this.classes = classes;
         this.hidden = List.copyOf(hidden);
@@ -72,14 +84,14 @@ public final class Mlp implements Model {
 
     @Override
     public String kind() {
-        if (hidden.equals(DEFAULT_HIDDEN)) {
+        if (hidden.equals(DEFAULT_HIDDEN) && dropout.rate() == DEFAULT_DROPOUT) {
             return KIND;
         }
         final StringBuilder kind = new StringBuilder(KIND).append(':');
         for (int i = 0; i < hidden.size(); i++) {
             kind.append(i == 0 ? "" : ",").append(hidden.get(i));
         }
-        return kind.toString();
+        return kind.append(ModelKinds.dropoutSuffix(dropout.rate())).toString();
     }
 
     @Override
@@ -107,35 +119,80 @@ public final class Mlp implements Model {
         return params;
     }
 
+    /** The gradient with the dropout masks of seed 0, clock 0. */
     @Override
     public double accumulateGradient(final float[] params, final Dataset data, final int[] samples,
                                      final double[] gradientSum) {
+        return accumulateGradient(params, data, samples, gradientSum, 0, 0);
+    }
+
+    @Override
+    public double accumulateGradient(final float[] params, final Dataset data, final int[] samples,
+                                     final double[] gradientSum, final long seed, final long clock) {
         ModelChecks.requireParams(this, params);
         ModelChecks.requireClassification(this, data);
         ModelChecks.requireGradient(this, gradientSum);
-        final float[][] activations = scratch(Math.min(block, samples.length));
-        final float[][] deltas = scratch(Math.min(block, samples.length));
-        final float[] gradient = new float[parameterCount()];
+        final int size = Math.min(block, samples.length);
+        final float[][][] activations = activations(size);
+        final float[][][] deltas = activations(size);
+        final float[][][] masks = dropout.active() ? activations(size) : null;
+        final float[][][] rows = new float[layers.length][][];
+        final float[][][] columns = new float[layers.length][][];
+        final float[][][] weightGradients = new float[layers.length][][];
+        final float[][] biasGradients = new float[layers.length][];
+        int widest = size;
+        for (int l = 0; l < layers.length; l++) {
+            final DenseLayer layer = layers[l];
+            rows[l] = new float[layer.outputs()][layer.inputs()];
+            columns[l] = new float[layer.inputs()][layer.outputs()];
+            layer.weightRows(params, rows[l]);
+            layer.weightColumns(params, columns[l]);
+            weightGradients[l] = new float[layer.outputs()][layer.inputs()];
+            biasGradients[l] = new float[layer.outputs()];
+            widest = Math.max(widest, Math.max(layer.inputs(), layer.outputs()));
+        }
+        final Gather gather = new Gather(widest);
         double loss = 0;
         for (int start = 0; start < samples.length; start += block) {
-            final int size = Math.min(block, samples.length - start);
-            gather(data, samples, start, size, activations[0]);
-            forward(params, activations, size);
-            final float[] output = activations[layers.length];
-            for (int s = 0; s < size; s++) {
-                final int label = (int) data.y()[samples[start + s]];
-                loss += SoftmaxCrossEntropy.lossAndDelta(output, s * classes, classes, label);
+            final int count = Math.min(block, samples.length - start);
+            for (int s = 0; s < count; s++) {
+                System.arraycopy(data.x(), samples[start + s] * inputs, activations[0][s], 0, inputs);
             }
-            System.arraycopy(output, 0, deltas[layers.length], 0, size * classes);
+            for (int l = 0; l < layers.length; l++) {
+                layers[l].forward(params, columns[l], activations[l], activations[l + 1], count, gather);
+                if (l < layers.length - 1) {
+                    for (int s = 0; s < count; s++) {
+                        Relu.apply(activations[l + 1][s], layers[l].outputs());
+                    }
+                    if (masks != null) {
+                        dropout.apply(activations[l + 1], masks[l + 1], layers[l].outputs(), samples, start, count,
+                            seed, clock, l);
+                    }
+                }
+            }
+            final float[][] output = activations[layers.length];
+            for (int s = 0; s < count; s++) {
+                final int label = (int) data.y()[samples[start + s]];
+                loss += SoftmaxCrossEntropy.lossAndDelta(output[s], 0, classes, label);
+            }
             for (int l = layers.length - 1; l >= 0; l--) {
-                layers[l].accumulateGradient(activations[l], deltas[l + 1], gradient, size);
+                final float[][] delta = l == layers.length - 1 ? output : deltas[l + 1];
+                layers[l].accumulateGradient(activations[l], delta, weightGradients[l], biasGradients[l], count,
+                    gather);
                 if (l > 0) {
-                    layers[l].backpropagate(params, deltas[l + 1], deltas[l], size);
-                    Relu.backward(activations[l], deltas[l], size * layers[l].inputs());
+                    layers[l].backpropagate(rows[l], delta, deltas[l], count, gather);
+                    if (masks != null) {
+                        dropout.backward(deltas[l], masks[l], layers[l].inputs(), count);
+                    }
+                    for (int s = 0; s < count; s++) {
+                        Relu.backward(activations[l][s], deltas[l][s], layers[l].inputs());
+                    }
                 }
             }
         }
-        VectorOps.addTo(gradient, gradientSum, 0);
+        for (int l = 0; l < layers.length; l++) {
+            layers[l].addTo(weightGradients[l], biasGradients[l], gradientSum);
+        }
         return loss;
     }
 
@@ -143,41 +200,30 @@ public final class Mlp implements Model {
     public float predict(final float[] params, final Dataset data, final int sample) {
         ModelChecks.requireParams(this, params);
         ModelChecks.requireData(this, data);
-        final float[][] activations = scratch(1);
-        gather(data, new int[] {sample}, 0, 1, activations[0]);
-        forward(params, activations, 1);
-        return SoftmaxCrossEntropy.argmax(activations[layers.length], 0, classes);
-    }
-
-    /** Fills {@code activations[1..]}: ReLU after every layer but the last, whose logits stay raw. */
-    private void forward(final float[] params, final float[][] activations, final int size) {
+        float[] in = Arrays.copyOfRange(data.x(), sample * inputs, (sample + 1) * inputs);
         for (int l = 0; l < layers.length; l++) {
-            layers[l].forward(params, activations[l], activations[l + 1], size);
+            final float[] out = new float[layers[l].outputs()];
+            layers[l].forwardOne(params, in, out);
             if (l < layers.length - 1) {
-                Relu.apply(activations[l + 1], size * layers[l].outputs());
+                Relu.apply(out, out.length);
             }
+            in = out;
         }
+        return SoftmaxCrossEntropy.argmax(in, 0, classes);
     }
 
-    /** One {@code [block][units]} array per layer boundary, input first. */
-    private float[][] scratch(final int size) {
-        final float[][] arrays = new float[layers.length + 1][];
-        arrays[0] = new float[size * inputs];
+    /** One {@code [sample][unit]} matrix per layer boundary, input first, for blocks of {@code size} samples. */
+    private float[][][] activations(final int size) {
+        final float[][][] arrays = new float[layers.length + 1][][];
+        arrays[0] = new float[size][inputs];
         for (int l = 0; l < layers.length; l++) {
-            arrays[l + 1] = new float[size * layers[l].outputs()];
+            arrays[l + 1] = new float[size][layers[l].outputs()];
         }
         return arrays;
     }
 
-    private void gather(final Dataset data, final int[] samples, final int start, final int size,
-                        final float[] target) {
-        for (int s = 0; s < size; s++) {
-            System.arraycopy(data.x(), samples[start + s] * inputs, target, s * inputs, inputs);
-        }
-    }
-
     @Override
     public String toString() {
-        return "Mlp[inputs=" + inputs + ", hidden=" + hidden + ", classes=" + classes + "]";
+        return "Mlp[inputs=" + inputs + ", hidden=" + hidden + ", classes=" + classes + ", dropout=" + dropout.rate() + "]";
     }
 }

@@ -39,6 +39,18 @@ public interface Model {
      */
     double accumulateGradient(float[] params, Dataset data, int[] samples, double[] gradientSum);
 
+    /**
+     * The gradient for the update of {@code clock} of a job seeded {@code seed}: as
+     * {@link #accumulateGradient(float[], Dataset, int[], double[])}, with any training-time randomness
+     * (dropout masks) drawn from (seed, clock, sample index) alone, so that whichever worker or thread
+     * computes a sample computes the same gradient. Workers and the reference trainer call this one;
+     * models without such randomness need not override it.
+     */
+    default double accumulateGradient(float[] params, Dataset data, int[] samples, double[] gradientSum,
+                                      long seed, long clock) {
+        return accumulateGradient(params, data, samples, gradientSum);
+    }
+
     /** The prediction for one sample: the class index as a float, or the regression value. */
     float predict(float[] params, Dataset data, int sample);
 }

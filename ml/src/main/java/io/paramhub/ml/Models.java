@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.ServiceLoader;
+import java.util.Set;
 
 /**
  * Creates models by the kind name a job spec carries: the single factory that workers, the
@@ -35,8 +36,10 @@ public final class Models {
      * A model of the given kind and shape.
      *
      * @param kind {@code "linear"} (outputs must be 1), {@code "softmax"}, {@code "mlp"} or
-     *     {@code "mlp:H1,H2,..."} (hidden widths), {@code "cnn"} or {@code "cnn:K,C1,C2,H"} (kernel,
-     *     channels, hidden units; square images); the classifiers have outputs = classes
+     *     {@code "mlp:H1,H2,...[,dropout=R]"} (hidden widths, dropout after each), {@code "cnn"} or
+     *     {@code "cnn:K,C1,C2,H[,PAD][,dropout=R][,flip]"} (kernel, channels, hidden units, padding,
+     *     dropout of the hidden layer, random horizontal flips in training; square images); the
+     *     classifiers have outputs = classes
      * @throws IllegalArgumentException for an unknown kind or a shape the kind cannot have
      */
     public static Model create(final String kind, final int inputs, final int outputs) {
@@ -47,8 +50,8 @@ public final class Models {
         return switch (ModelKinds.base(normalized)) {
             case LinearRegression.KIND -> linear(normalized, inputs, outputs);
             case SoftmaxRegression.KIND -> new SoftmaxRegression(inputs, outputs);
-            case Mlp.KIND -> new Mlp(inputs, ModelKinds.numbers(normalized, Mlp.DEFAULT_HIDDEN), outputs);
-            case ConvNet.KIND -> new ConvNet(inputs, ModelKinds.numbers(normalized, ConvNet.DEFAULT_SHAPE), outputs);
+            case Mlp.KIND -> mlp(normalized, inputs, outputs);
+            case ConvNet.KIND -> new ConvNet(inputs, ConvNet.Shape.of(normalized), outputs);
             default -> provided(normalized, inputs, outputs);
         };
     }
@@ -64,6 +67,12 @@ public final class Models {
             known.addAll(provider.kinds());
         }
         throw new IllegalArgumentException("unknown model kind '" + kind + "', known kinds: " + known);
+    }
+
+    private static Model mlp(final String kind, final int inputs, final int outputs) {
+        ModelKinds.options(kind, Set.of(ModelKinds.DROPOUT));
+        return new Mlp(inputs, ModelKinds.numbers(kind, Mlp.DEFAULT_HIDDEN), outputs,
+                ModelKinds.dropout(kind, Mlp.DEFAULT_DROPOUT));
     }
 
     private static Model linear(final String kind, final int inputs, final int outputs) {

@@ -18,5 +18,15 @@ public interface Optimizer {
      *     step, owned by the caller and updated in place
      * @param step the 1-based count of updates including this one
      */
-    void step(float[] params, float[] meanGradient, float[][] state, long step);
+    default void step(float[] params, float[] meanGradient, float[][] state, long step) {
+        step(params, meanGradient, state, step, 1.0);
+    }
+
+    /**
+     * {@link #step(float[], float[], float[][], long)} with the learning rate multiplied by
+     * {@code learningRateFactor}, as a {@link LearningRateSchedule} says for the update's clock.
+     *
+     * @param learningRateFactor in (0, 1] for the schedules ParamHub has; 1 is the configured rate
+     */
+    void step(float[] params, float[] meanGradient, float[][] state, long step, double learningRateFactor);
 }

@@ -27,6 +27,13 @@ final class OptimizerChecks {
         }
     }
 
+    static double requireFactor(final double factor) {
+        if (!(factor >= 0) || Double.isInfinite(factor)) {
+            throw new IllegalArgumentException("learning rate factor must be >= 0 and finite, got " + factor);
+        }
+        return factor;
+    }
+
     static double requirePositive(final String name, final double value) {
         if (!(value > 0) || Double.isInfinite(value)) {
             throw new IllegalArgumentException(name + " must be positive and finite, got " + value);

@@ -25,6 +25,20 @@ public final class ReferenceTrainer {
     public static float[] trainSharded(final Model model, final Dataset train, final BatchPlan plan,
                                        final Optimizer optimizer, final ShardLayout layout, final int workers,
                                        final long iterations, final long seed) {
+        return trainSharded(model, train, plan, optimizer, LearningRateSchedule.constant(), layout, workers,
+                iterations, seed);
+    }
+
+    /**
+     * {@link #trainSharded(Model, Dataset, BatchPlan, Optimizer, ShardLayout, int, long, long)} with the
+     * learning rate of clock {@code c} scaled by {@code schedule.factor(c)}, as the aggregator does.
+     *
+     * @return the final parameters
+     */
+    public static float[] trainSharded(final Model model, final Dataset train, final BatchPlan plan,
+                                       final Optimizer optimizer, final LearningRateSchedule schedule,
+                                       final ShardLayout layout, final int workers, final long iterations,
+                                       final long seed) {
         requireCommon(model, train, plan, iterations);
         if (layout.parameters() != model.parameterCount()) {
             throw new IllegalArgumentException("layout of " + layout.parameters() + " parameters for a model of "
@@ -45,7 +59,7 @@ public final class ReferenceTrainer {
             final int[] batch = plan.batch(clock);
             for (int w = 0; w < workers; w++) {
                 final int[] share = BatchPlan.roundRobinShare(batch, w, workers);
-                partials[w] = workerGradient(model, params, train, share);
+                partials[w] = workerGradient(model, params, train, share, seed, clock);
                 counts[w] = share.length;
             }
             for (int s = 0; s < layout.shards(); s++) {
@@ -56,7 +70,7 @@ public final class ReferenceTrainer {
                     }
                 }
                 final float[] shard = layout.slice(params, s);
-                optimizer.step(shard, sum.mean(), state[s], versions[s] + 1);
+                optimizer.step(shard, sum.mean(), state[s], versions[s] + 1, schedule.factor(clock));
                 versions[s]++;
                 layout.place(params, s, shard);
             }
@@ -72,6 +86,18 @@ public final class ReferenceTrainer {
      */
     public static float[] trainUnsharded(final Model model, final Dataset train, final BatchPlan plan,
                                          final Optimizer optimizer, final long iterations, final long seed) {
+        return trainUnsharded(model, train, plan, optimizer, LearningRateSchedule.constant(), iterations, seed);
+    }
+
+    /**
+     * {@link #trainUnsharded(Model, Dataset, BatchPlan, Optimizer, long, long)} with the learning rate of
+     * clock {@code c} scaled by {@code schedule.factor(c)}.
+     *
+     * @return the final parameters
+     */
+    public static float[] trainUnsharded(final Model model, final Dataset train, final BatchPlan plan,
+                                         final Optimizer optimizer, final LearningRateSchedule schedule,
+                                         final long iterations, final long seed) {
         requireCommon(model, train, plan, iterations);
         final float[] params = model.initialParameters(seed);
         final float[][] state = new float[optimizer.stateSlots()][params.length];
@@ -80,20 +106,20 @@ public final class ReferenceTrainer {
         for (long clock = 0; clock < iterations; clock++) {
             final int[] batch = plan.batch(clock);
             Arrays.fill(sum, 0);
-            model.accumulateGradient(params, train, batch, sum);
+            model.accumulateGradient(params, train, batch, sum, seed, clock);
             for (int i = 0; i < sum.length; i++) {
                 mean[i] = (float) (sum[i] / batch.length);
             }
-            optimizer.step(params, mean, state, clock + 1);
+            optimizer.step(params, mean, state, clock + 1, schedule.factor(clock));
         }
         return params;
     }
 
     /** A worker's summed gradient over its share, rounded to float32 as it travels on the wire. */
     private static float[] workerGradient(final Model model, final float[] params, final Dataset train,
-                                          final int[] share) {
+                                          final int[] share, final long seed, final long clock) {
         final double[] sum = new double[model.parameterCount()];
-        model.accumulateGradient(params, train, share, sum);
+        model.accumulateGradient(params, train, share, sum, seed, clock);
         final float[] wire = new float[sum.length];
         for (int i = 0; i < sum.length; i++) {
             wire[i] = (float) sum[i];

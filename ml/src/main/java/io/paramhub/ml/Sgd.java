@@ -20,11 +20,13 @@ final class Sgd implements Optimizer {
     }
 
     @Override
-    public void step(final float[] params, final float[] meanGradient, final float[][] state, final long step) {
+    public void step(final float[] params, final float[] meanGradient, final float[][] state, final long step,
+                     final double learningRateFactor) {
         OptimizerChecks.requireStep(this, params, meanGradient, state, step);
+        final double rate = learningRate * OptimizerChecks.requireFactor(learningRateFactor);
         if (momentum == 0) {
             for (int i = 0; i < params.length; i++) {
-                params[i] = (float) (params[i] - learningRate * meanGradient[i]);
+                params[i] = (float) (params[i] - rate * meanGradient[i]);
             }
             return;
         }
@@ -32,7 +34,7 @@ final class Sgd implements Optimizer {
         for (int i = 0; i < params.length; i++) {
             final double v = momentum * velocity[i] + meanGradient[i];
             velocity[i] = (float) v;
-            params[i] = (float) (params[i] - learningRate * v);
+            params[i] = (float) (params[i] - rate * v);
         }
     }
 

@@ -41,6 +41,23 @@ class MlpTest {
     }
 
     @Test
+    void shouldMatchFiniteDifferencesOnEveryParameterWhenDropoutMasksAreFixedBySeedAndClock() {
+        // given: 6 inputs, hidden 8 and 6 with dropout 0.3 after each, 40 samples (two blocks)
+        final Random random = new Random(15);
+        final Dataset data = NetworkGradientCheck.randomImages(random, 40, 6, 3);
+        final Model model = Models.create("mlp:8,6,dropout=0.3", 6, 3);
+        final float[] params = model.initialParameters(6);
+        addNoise(params, random);
+        final int[] samples = NetworkGradientCheck.all(40);
+
+        // when / then
+        NetworkGradientCheck.assertGradientMatches(model, params, data, samples,
+            NetworkGradientCheck.all(model.parameterCount()), 42, 5);
+        assertThat(NetworkGradientCheck.loss(model, params, data, samples, 42, 5))
+            .isNotEqualTo(NetworkGradientCheck.loss(model, params, data, samples, 42, 6));
+    }
+
+    @Test
     void shouldSumOverSamplesWhenSamplesSpanSeveralBlocks() {
         // given
         final Random random = new Random(13);
@@ -61,6 +78,23 @@ class MlpTest {
         // then
         assertThat(wholeLoss).isCloseTo(partLoss, within(1e-9 * partLoss));
         assertThat(whole).containsExactly(parts, within(1e-4));
+    }
+
+    @Test
+    void shouldLowerTheLossWhenTrainedBriefly() {
+        // given: 64 random 64-pixel images of 10 classes
+        final Random random = new Random(14);
+        final Dataset data = NetworkGradientCheck.randomImages(random, 64, 64, 10);
+        final Model model = Models.create("mlp:32,16", 64, 10);
+        final BatchPlan plan = new BatchPlan(64, 16, 3);
+
+        // when: 20 epochs of Adam with a cosine schedule
+        final float[] trained = ReferenceTrainer.trainUnsharded(model, data, plan,
+            Optimizers.adam(0.01, 0.9, 0.999, 1e-8), LearningRateSchedule.cosine(80), 80, 16);
+
+        // then: random labels, so it can only memorise them, and it has begun to
+        assertThat(Evaluation.meanLoss(model, trained, data))
+            .isLessThan(0.8 * Evaluation.meanLoss(model, model.initialParameters(16), data));
     }
 
     @Test
@@ -108,9 +142,18 @@ class MlpTest {
         assertThat(wide.parameterCount()).isEqualTo(785 * 512 + 513 * 256 + 257 * 10);
         assertThat(plain.parameterCount()).isEqualTo(785 * 10);
         assertThat(standard.kind()).isEqualTo("mlp");
+        final Model dropout = Models.create("mlp:64,32,dropout=0.2", 784, 10);
+        assertThat(dropout.kind()).isEqualTo("mlp:64,32,dropout=0.2");
+        assertThat(Models.create(dropout.kind(), 784, 10).toString()).isEqualTo(dropout.toString());
+        assertThatThrownBy(() -> Models.create("mlp:dropout=0.2,64", 784, 10))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("must come after the numbers");
         assertThatThrownBy(() -> Models.create("mlp:256,x", 784, 10))
             .isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("'x' is not a whole number");
+            .hasMessageContaining("unknown option 'x'");
+        assertThatThrownBy(() -> Models.create("mlp:256,1.5", 784, 10))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("'1.5' is not a whole number");
     }
 
     @Test

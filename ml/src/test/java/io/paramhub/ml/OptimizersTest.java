@@ -32,6 +32,30 @@ class OptimizersTest {
     }
 
     @Test
+    void shouldTakeTheStepOfTheScaledRateWhenGivenALearningRateFactor() {
+        // given: the same gradients, once at rate 0.1 x factor 0.25 and once at rate 0.025
+        final float[] gradient = {0.5f, -1.5f};
+        for (final boolean adam : new boolean[] {false, true}) {
+            final Optimizer scaled = adam ? Optimizers.adam(0.1, 0.9, 0.999, 1e-8) : Optimizers.sgd(0.1, 0.9);
+            final Optimizer plain = adam ? Optimizers.adam(0.025, 0.9, 0.999, 1e-8) : Optimizers.sgd(0.025, 0.9);
+            final float[] scaledParams = {1, -2};
+            final float[] plainParams = {1, -2};
+            final float[][] scaledState = state(scaled, 2);
+            final float[][] plainState = state(plain, 2);
+
+            // when
+            for (int step = 1; step <= 3; step++) {
+                scaled.step(scaledParams, gradient, scaledState, step, 0.25);
+                plain.step(plainParams, gradient, plainState, step);
+            }
+
+            // then
+            assertThat(scaledParams).containsExactly(plainParams, within(1e-7f));
+            assertThat(scaledState[0]).containsExactly(plainState[0]);
+        }
+    }
+
+    @Test
     void shouldAccumulateVelocityWhenMomentum() {
         // given
         final Optimizer momentum = Optimizers.sgd(0.1, 0.9);

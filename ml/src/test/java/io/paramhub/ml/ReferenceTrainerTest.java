@@ -55,6 +55,26 @@ class ReferenceTrainerTest {
     }
 
     @Test
+    void shouldMatchSingleProcessTrainingWhenANetworkWithDropoutIsShardedWithACosineSchedule() {
+        // given: a small CNN with dropout on random images; each worker draws the masks of its own samples
+        final java.util.Random random = new java.util.Random(31);
+        final Dataset train = NetworkGradientCheck.randomImages(random, 96, 144, 4);
+        final Model model = Models.create("cnn:3,2,3,8,1,dropout=0.5", 144, 4);
+        final BatchPlan plan = new BatchPlan(train.size(), 12, 13);
+        final LearningRateSchedule schedule = LearningRateSchedule.cosine(24);
+
+        // when
+        final float[] sharded = ReferenceTrainer.trainSharded(model, train, plan, Optimizers.adam(0.01, 0.9, 0.999,
+                1e-8), schedule, ShardLayout.of(model.parameterCount(), 3), 4, 24, 5);
+        final float[] unsharded = ReferenceTrainer.trainUnsharded(model, train, plan, Optimizers.adam(0.01, 0.9,
+                0.999, 1e-8), schedule, 24, 5);
+
+        // then
+        assertThat(relativeDifference(sharded, unsharded)).isLessThan(1e-4);
+        assertThat(relativeDifference(sharded, model.initialParameters(5))).isGreaterThan(0.01);
+    }
+
+    @Test
     void shouldReachOptimalRmseWhenTrainingLinearRegressionSharded() {
         // given
         final LinearProblem problem = LinearProblem.generate(4096, 16, 0.1, 7);

@@ -46,11 +46,15 @@ public final class ParallelGradient implements AutoCloseable {
         });
     }
 
-    /** Adds to {@code gradientSum} the gradient summed over {@code samples}; returns the summed loss. */
+    /**
+     * Adds to {@code gradientSum} the gradient summed over {@code samples} for clock {@code clock} of a
+     * job seeded {@code seed} (which draw the training-time randomness, such as dropout masks); returns
+     * the summed loss.
+     */
     public double accumulate(final Model model, final float[] params, final Dataset data, final int[] samples,
-                             final double[] gradientSum) {
+                             final double[] gradientSum, final long seed, final long clock) {
         if (pool == null || samples.length < threads) {
-            return model.accumulateGradient(params, data, samples, gradientSum);
+            return model.accumulateGradient(params, data, samples, gradientSum, seed, clock);
         }
         final List<Future<double[]>> parts = new ArrayList<>(threads);
         final double[] losses = new double[threads];
@@ -60,7 +64,7 @@ public final class ParallelGradient implements AutoCloseable {
                 samples.length * (t + 1) / threads);
             parts.add(pool.submit(() -> {
                 final double[] part = new double[gradientSum.length];
-                losses[chunk] = model.accumulateGradient(params, data, slice, part);
+                losses[chunk] = model.accumulateGradient(params, data, slice, part, seed, clock);
                 return part;
             }));
         }

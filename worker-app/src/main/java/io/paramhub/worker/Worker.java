@@ -147,7 +147,8 @@ public final class Worker implements Runnable, AutoCloseable {
 
         final long computeStart = System.nanoTime();
         final double[] gradient = new double[spec.getParameters()];
-        final double loss = compute.accumulate(plan.model(), params, plan.train(), share, gradient);
+        final double loss = compute.accumulate(plan.model(), params, plan.train(), share, gradient, spec.getSeed(),
+            clock);
         final double computeMs = emulateCompute((System.nanoTime() - computeStart) / 1e6, share.length, clock,
             compute.threads());
 

@@ -26,8 +26,8 @@ class ParallelGradientTest {
 
         // when
         try (ParallelGradient one = new ParallelGradient(1); ParallelGradient three = new ParallelGradient(3)) {
-            singleLoss = one.accumulate(model, params, data, samples, single);
-            parallelLoss = three.accumulate(model, params, data, samples, parallel);
+            singleLoss = one.accumulate(model, params, data, samples, single, 42, 0);
+            parallelLoss = three.accumulate(model, params, data, samples, parallel, 42, 0);
         }
 
         // then
@@ -45,10 +45,10 @@ class ParallelGradientTest {
 
         // when
         try (ParallelGradient pool = new ParallelGradient(4)) {
-            pool.accumulate(model, params, data, samples, first);
+            pool.accumulate(model, params, data, samples, first, 42, 0);
             pool.resize(2);
             pool.resize(4);
-            pool.accumulate(model, params, data, samples, second);
+            pool.accumulate(model, params, data, samples, second, 42, 0);
         }
 
         // then

@@ -57,11 +57,17 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--workers", defaultValue = "4", description = "Workers (default: ${DEFAULT-VALUE}).")
     private int workers;
 
-    @Option(names = "--task", defaultValue = BenchTask.LINEAR,
-        description = "linear-rmse (linear regression, n=4096 d=16, test RMSE) or fashion-softmax (softmax "
-            + "regression on the first 8192 Fashion-MNIST training images, accuracy on 2000 test images) "
-            + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--task",
+        description = "linear-rmse (linear regression, n=4096 d=16, test RMSE) or fashion-MODEL (MODEL on the "
+            + "first 8192 Fashion-MNIST training images, accuracy on 2000 test images; fashion-softmax, "
+            + "fashion-mlp, fashion-cnn) (default: linear-rmse, or fashion-MODEL with --model).")
     private String taskName;
+
+    @Option(names = "--model",
+        description = "softmax, mlp or cnn (or a shape such as mlp:64): the Fashion-MNIST task with this model, "
+            + "trained as the demo trains it (mlp and cnn: Adam with a cosine-annealed rate); not with --task "
+            + "linear-rmse.")
+    private String model;
 
     @Option(names = "--target", description = "Test metric to reach: RMSE at most this (default 0.15) or "
         + "accuracy at least this (default 0.75).")
@@ -87,7 +93,8 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--batch", defaultValue = "128", description = "Global batch (default: ${DEFAULT-VALUE}).")
     private int batch;
 
-    @Option(names = "--lr", description = "SGD learning rate (default: 0.002 for linear-rmse, 0.05 for fashion-softmax).")
+    @Option(names = "--lr", description = "Learning rate (default: 0.002 for linear-rmse, 0.05 for fashion-softmax, "
+        + "the demo's for mlp and cnn).")
     private Double learningRate;
 
     @Option(names = "--momentum", defaultValue = "0.9", description = "SGD momentum of bsp and paramhub "
@@ -196,7 +203,7 @@ public final class BenchCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("need --workers >= 1, --staleness >= 0, --sample-cost-us >= 0, "
                     + "--batch >= --workers, --shards >= 1, --epochs >= 1 and --timeline-seconds > 0");
             }
-            final BenchTask task = BenchTask.load(taskName);
+            final BenchTask task = BenchTask.load(taskName, model);
             final int chosenEpochs = epochs != null ? epochs : task.defaultEpochs();
             final long clocks = (long) new BatchPlan(task.data().train().size(), batch, seed).iterationsPerEpoch()
                 * chosenEpochs;

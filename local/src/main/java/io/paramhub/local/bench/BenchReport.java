@@ -46,7 +46,9 @@ final class BenchReport {
         root.put("iterations", settings.clocks());
         root.put("batch", settings.batch());
         root.put("shards", settings.shards());
+        root.put("optimizer", settings.task().optimizer().name().toLowerCase(Locale.ROOT));
         root.put("learning_rate", settings.learningRate());
+        root.put("learning_rate_schedule", settings.task().schedule().name().toLowerCase(Locale.ROOT));
         root.put("momentum", settings.momentum());
         root.put("async_momentum", settings.asyncMomentum());
         root.put("staleness", settings.staleness());

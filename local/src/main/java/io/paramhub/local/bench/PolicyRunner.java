@@ -1,7 +1,6 @@
 package io.paramhub.local.bench;
 
 import io.paramhub.avro.JobSpec;
-import io.paramhub.avro.OptimizerKind;
 import io.paramhub.avro.SyncMode;
 import io.paramhub.local.RunListener;
 import io.paramhub.local.TrainingRun;
@@ -9,6 +8,7 @@ import io.paramhub.ml.Model;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.topology.jobs.TrainingRecipe;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.worker.ComputeEmulation;
 import java.io.PrintStream;
@@ -97,14 +97,16 @@ final class PolicyRunner {
     static JobSpec jobSpec(final BenchSettings settings, final Policy policy, final String job, final int epochs) {
         final Model model = settings.task().newModel();
         final boolean synchronous = policy.sync() == SyncMode.BSP;
-        return JobSpecs.forModel(model, settings.shards())
+        final JobSpec.Builder spec = JobSpecs.forModel(model, settings.shards());
+        return TrainingRecipe.withSchedule(spec, settings.task().schedule(), epochs,
+                settings.task().data().train().size(), settings.batch())
             .setJob(job)
             .setDataset(settings.task().dataset())
             .setSyncMode(policy.sync())
             .setStaleness(policy.sync() == SyncMode.SSP ? settings.staleness() : 0)
             .setMaxStaleness(-1)
             .setSessionTimeoutMs(10_000)
-            .setOptimizer(OptimizerKind.SGD)
+            .setOptimizer(settings.task().optimizer())
             .setLearningRate(settings.learningRate())
             .setMomentum(synchronous ? settings.momentum() : settings.asyncMomentum())
             .setGlobalBatch(settings.batch())

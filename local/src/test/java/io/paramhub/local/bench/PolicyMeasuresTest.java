@@ -3,15 +3,18 @@ package io.paramhub.local.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.paramhub.avro.LearningRateScheduleKind;
+import io.paramhub.avro.OptimizerKind;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class PolicyMeasuresTest {
 
     private static final long MS = 1_000_000;
-    private static final BenchTask RMSE = new BenchTask("t", "d", "linear", "rmse", true, 0.5, 1, 0.01, null);
+    private static final BenchTask RMSE = new BenchTask("t", "d", "linear", "rmse", true, 0.5, 1, 0.01,
+        OptimizerKind.SGD, LearningRateScheduleKind.CONSTANT, null);
     private static final BenchTask ACCURACY = new BenchTask("t", "d", "softmax", "accuracy", false, 0.5, 1, 0.01,
-        null);
+        OptimizerKind.SGD, LearningRateScheduleKind.CONSTANT, null);
 
     /** Two workers, three clocks each: a fast one computing 10 ms and waiting 30, a slow one computing 40. */
     private static List<IterationRecord> iterations() {

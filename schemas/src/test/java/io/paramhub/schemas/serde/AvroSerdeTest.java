@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Map;
@@ -15,11 +16,15 @@ import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.LearningRateScheduleKind;
+import io.paramhub.avro.OptimizerKind;
+import io.paramhub.avro.SyncMode;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.schemas.registry.InMemorySchemaRegistryClient;
 import io.paramhub.schemas.registry.SchemaRegistryClients;
 import io.paramhub.schemas.registry.SchemaRegistryConfig;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
@@ -236,6 +241,39 @@ class AvroSerdeTest {
         assertThat(read.getReason()).isEqualTo(DeadLetterReason.OTHER);
         assertThat(read.getError()).isEqualTo("too many");
         assertThat(read.getTimestamp()).isEqualTo(SampleRecords.AT);
+    }
+
+    @Test
+    void shouldReadJobSpecWrittenBeforeLearningRateScheduleAsConstantRate() throws IOException {
+        // given: a job written with JobSpec as it was before learningRateSchedule and decayClocks
+        final Schema.Parser parser = new Schema.Parser();
+        parser.parse(SyncMode.getClassSchema().toString());
+        parser.parse(OptimizerKind.getClassSchema().toString());
+        final Schema older;
+        try (InputStream in = getClass().getResourceAsStream("/avro-history/JobSpec-before-learning-rate-schedule.avsc")) {
+            older = parser.parse(in);
+        }
+        final JobSpec current = SampleRecords.jobSpec();
+        final GenericRecord old = new GenericData.Record(older);
+        for (final Schema.Field field : older.getFields()) {
+            final Object value = current.get(field.name());
+            old.put(field.name(), value instanceof Enum<?> symbol
+                ? new GenericData.EnumSymbol(field.schema(), symbol.name())
+                : value instanceof java.time.Instant at ? at.toEpochMilli() : value);
+        }
+        final byte[] bytes = encode(registry.register("jobs-value", older), old);
+        final AvroSerde<JobSpec> serde = AvroSerdes.of(JobSpec.class, registry, Map.of(), false);
+
+        // when
+        final JobSpec read = serde.deserializer().deserialize("jobs", bytes);
+
+        // then: the registry's BACKWARD rule holds, and the old job trains at a constant rate
+        assertThat(SchemaCompatibility.checkReaderWriterCompatibility(JobSpec.getClassSchema(), older).getType())
+            .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
+        assertThat(read.getLearningRateSchedule()).isEqualTo(LearningRateScheduleKind.CONSTANT);
+        assertThat(read.getDecayClocks()).isZero();
+        assertThat(read.getLearningRate()).isEqualTo(current.getLearningRate());
+        assertThat(read.getJob()).isEqualTo(current.getJob());
     }
 
     @Test

@@ -249,7 +249,8 @@ final class ShardEngine {
                 workerClocks.put(gradient.getWorker(), gradient.getClock() + 1);
             }
             final long nextClock = state.getNextClock() + 1;
-            state = ShardState.newBuilder(ShardUpdate.apply(state, optimizer(spec), sum.mean()))
+            state = ShardState.newBuilder(ShardUpdate.apply(state, optimizer(spec), sum.mean(),
+                    JobSpecs.schedule(spec).factor(state.getNextClock())))
                 .setNextClock(nextClock)
                 .setMinClock(nextClock)
                 .setWorkerClocks(workerClocks)
@@ -293,7 +294,8 @@ final class ShardEngine {
         }
         final Map<String, Long> workerClocks = new HashMap<>(state.getWorkerClocks());
         workerClocks.put(gradient.getWorker(), gradient.getClock() + 1);
-        ShardState next = ShardState.newBuilder(ShardUpdate.apply(state, optimizer(spec), mean))
+        ShardState next = ShardState.newBuilder(ShardUpdate.apply(state, optimizer(spec), mean,
+                JobSpecs.schedule(spec).factor(gradient.getClock())))
             .setWorkerClocks(workerClocks)
             .build();
         next = ShardState.newBuilder(next).setMinClock(minClock(key, spec, next)).build();

@@ -39,15 +39,17 @@ final class ShardUpdate {
 
     /**
      * {@code state} after one optimizer step with {@code meanGradient}, the mean over every sample
-     * of the clock; the version goes up by one.
+     * of the clock, at the learning rate times {@code learningRateFactor} (the job's schedule at that
+     * clock); the version goes up by one.
      */
-    static ShardState apply(final ShardState state, final Optimizer optimizer, final float[] meanGradient) {
+    static ShardState apply(final ShardState state, final Optimizer optimizer, final float[] meanGradient,
+                            final double learningRateFactor) {
         final float[] params = FloatPacking.unpack(state.getParams());
         final float[][] slots = new float[state.getOptimizerState().size()][];
         for (int k = 0; k < slots.length; k++) {
             slots[k] = FloatPacking.unpack(state.getOptimizerState().get(k));
         }
-        optimizer.step(params, meanGradient, slots, state.getVersion() + 1);
+        optimizer.step(params, meanGradient, slots, state.getVersion() + 1, learningRateFactor);
         final List<ByteBuffer> packedSlots = new ArrayList<>(slots.length);
         for (final float[] slot : slots) {
             packedSlots.add(FloatPacking.pack(slot));

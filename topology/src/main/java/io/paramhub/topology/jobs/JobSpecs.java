@@ -1,7 +1,9 @@
 package io.paramhub.topology.jobs;
 
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.LearningRateScheduleKind;
 import io.paramhub.avro.OptimizerKind;
+import io.paramhub.ml.LearningRateSchedule;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.Models;
 import io.paramhub.ml.Optimizer;
@@ -59,6 +61,9 @@ public final class JobSpecs {
         if (!(spec.getLearningRate() > 0)) {
             problems.add("learningRate must be > 0, not " + spec.getLearningRate());
         }
+        if (spec.getLearningRateSchedule() == LearningRateScheduleKind.COSINE && spec.getDecayClocks() < 1) {
+            problems.add("a COSINE learning-rate schedule needs decayClocks >= 1, not " + spec.getDecayClocks());
+        }
         if (spec.getGlobalBatch() < 1) {
             problems.add("globalBatch must be >= 1, not " + spec.getGlobalBatch());
         }
@@ -90,6 +95,13 @@ public final class JobSpecs {
 
     public static ShardLayout layout(final JobSpec spec) {
         return ShardLayout.of(spec.getParameters(), spec.getShards());
+    }
+
+    /** The learning-rate factor per clock that {@code spec} asks for. */
+    public static LearningRateSchedule schedule(final JobSpec spec) {
+        return spec.getLearningRateSchedule() == LearningRateScheduleKind.COSINE
+            ? LearningRateSchedule.cosine(spec.getDecayClocks())
+            : LearningRateSchedule.constant();
     }
 
     public static Optimizer optimizer(final JobSpec spec) {

@@ -8,6 +8,7 @@ import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.LearningRateScheduleKind;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.ml.LinearRegression;
 import io.paramhub.schemas.FloatPacking;
@@ -77,6 +78,28 @@ class AggregatorTopologyTest {
             // mean gradient = (2+3+3, 4+6+6) / 8 samples = (1, 2); plain SGD with lr 0.5
             assertThat(FloatPacking.unpack(updated.getValues()))
                 .containsExactly(before[0] - 0.5f * 1f, before[1] - 0.5f * 2f);
+        }
+    }
+
+    @Test
+    void shouldScaleEachClocksStepByTheCosineScheduleAtThatClock() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given: one worker, plain SGD at lr 0.5, the rate annealed over 4 clocks
+            final JobSpec spec = JobSpec.newBuilder(linearJob(JOB, 1))
+                .setLearningRateSchedule(LearningRateScheduleKind.COSINE).setDecayClocks(4).build();
+            bed.submit(spec);
+            float expected = FloatPacking.unpack(shardOf(bed.models(), 0).getValues())[0];
+
+            for (int clock = 0; clock < 3; clock++) {
+                // when: the same mean gradient (1, 2) every clock
+                bed.send(gradient(JOB, 0, "worker-000", clock, 8, 8f, 16f));
+                final float[] values = FloatPacking.unpack(shardOf(bed.models(), 0).getValues());
+
+                // then: the step of clock c is 0.5 x (1 + cos(pi c / 4)) / 2 x 1
+                final double factor = (1 + Math.cos(Math.PI * clock / 4)) / 2;
+                expected = (float) (expected - 0.5 * factor * 1f);
+                assertThat(values[0]).as("clock %d", clock).isEqualTo(expected);
+            }
         }
     }
 

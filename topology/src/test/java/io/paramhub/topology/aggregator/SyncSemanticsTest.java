@@ -8,6 +8,7 @@ import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.LearningRateScheduleKind;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.SyncMode;
 import io.paramhub.avro.WorkerState;
@@ -48,6 +49,26 @@ class SyncSemanticsTest {
             assertThat(FloatPacking.unpack(shard0(first).getValues()))
                 .containsExactly(initial[0] - 0.5f * 0.25f, initial[1] - 0.5f * 0.5f);
             assertThat(shard0(second).getVersion()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void shouldScaleEachGradientsStepByTheScheduleAtItsOwnClockUnderSsp() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given: the rate annealed over 2 clocks, so clock 1's gradients move at half the rate
+            bed.jobs.pipeInput(JOB, JobSpec.newBuilder(job(SyncMode.SSP, 2, 2))
+                .setLearningRateSchedule(LearningRateScheduleKind.COSINE).setDecayClocks(2).build(), T0);
+            final float[] initial = FloatPacking.unpack(shard0(bed.models()).getValues());
+
+            // when: worker 0's clock 1 arrives before worker 1's clock 0
+            bed.send(at("worker-000", 0, 0), T0 + 1);
+            bed.send(at("worker-000", 1, 1), T0 + 2);
+            bed.send(at("worker-001", 0, 2), T0 + 3);
+            final List<ModelShard> published = bed.models();
+
+            // then: steps of 0.5 x (1, 1/2, 1) x (2, 4) / 8
+            assertThat(FloatPacking.unpack(published.get(published.size() - 1).getValues())[0])
+                .isEqualTo((float) ((float) ((float) (initial[0] - 0.5 * 0.25f) - 0.25 * 0.25f) - 0.5 * 0.25f));
         }
     }
 

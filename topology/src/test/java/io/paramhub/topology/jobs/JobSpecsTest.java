@@ -1,10 +1,16 @@
 package io.paramhub.topology.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.LearningRateScheduleKind;
+import io.paramhub.avro.OptimizerKind;
+import io.paramhub.avro.SyncMode;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.Models;
+import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class JobSpecsTest {
@@ -36,5 +42,26 @@ class JobSpecsTest {
         // then
         assertThat(spec.getShards()).isEqualTo(4);
         assertThat(spec.getParameters()).isEqualTo(17);
+    }
+
+    @Test
+    void shouldNameTheMissingClocksWhenACosineScheduleHasNone() {
+        // given
+        final JobSpec.Builder spec = JobSpecs.forModel(Models.create("linear", 3, 1), 2)
+            .setJob("j").setDataset("linear").setSyncMode(SyncMode.BSP).setOptimizer(OptimizerKind.ADAM)
+            .setLearningRate(0.001).setGlobalBatch(8).setExpectedWorkers(2).setEpochs(1).setSeed(1)
+            .setCreatedAt(Instant.EPOCH);
+
+        // when
+        final List<String> without = JobSpecs.problems(spec.setLearningRateSchedule(LearningRateScheduleKind.COSINE)
+            .setDecayClocks(0).build());
+        final JobSpec with = spec.setDecayClocks(10).build();
+
+        // then
+        assertThat(without).singleElement().asString().contains("decayClocks");
+        assertThat(JobSpecs.problems(with)).isEmpty();
+        assertThat(JobSpecs.schedule(with).factor(5)).isCloseTo(0.5, within(1e-12));
+        assertThat(JobSpecs.schedule(spec.setLearningRateSchedule(LearningRateScheduleKind.CONSTANT).build())
+            .factor(5)).isEqualTo(1.0);
     }
 }
