@@ -22,6 +22,8 @@ final class ConvLayer {
     private final int pad;
     private final int outChannels;
     private final int weightOffset;
+    /** Where patch element k of the position at padded index 0 lies in the padded image. */
+    private final int[] patchOffsets;
 
     /** A convolution of {@code inChannels} images of {@code side} x {@code side}. */
     ConvLayer(final int inChannels, final int side, final int kernel, final int pad, final int outChannels,
@@ -39,6 +41,26 @@ final class ConvLayer {
         this.pad = pad;
         this.outChannels = outChannels;
         this.weightOffset = weightOffset;
+        this.patchOffsets = patchOffsets(inChannels, paddedSide(), kernel);
+    }
+
+    /** Patch element (c, ky, kx), numbered as the weights are, at {@code (c * wide + ky) * wide + kx}. */
+    private static int[] patchOffsets(final int inChannels, final int wide, final int kernel) {
+        final int[] offsets = new int[inChannels * kernel * kernel];
+        int k = 0;
+        for (int c = 0; c < inChannels; c++) {
+            for (int ky = 0; ky < kernel; ky++) {
+                for (int kx = 0; kx < kernel; kx++) {
+                    offsets[k++] = (c * wide + ky) * wide + kx;
+                }
+            }
+        }
+        return offsets;
+    }
+
+    /** The padded-image index of the top left corner of output position {@code p}'s patch. */
+    private int patchCorner(final int p) {
+        return (p / outSide()) * paddedSide() + p % outSide();
     }
 
     /** The side of the output images. */
@@ -150,23 +172,14 @@ final class ConvLayer {
      * names (the other rows are left as they are).
      */
     void unrollPositions(final float[] padded, final SparseDeltas deltas, final float[][] cols) {
-        final int out = outSide();
-        final int wide = paddedSide();
         for (int p = 0; p < positions(); p++) {
             if (!deltas.hasPosition(p)) {
                 continue;
             }
             final float[] row = cols[p];
-            final int y = p / out;
-            final int x = p % out;
-            int k = 0;
-            for (int c = 0; c < inChannels; c++) {
-                for (int ky = 0; ky < kernel; ky++) {
-                    final int base = (c * wide + y + ky) * wide + x;
-                    for (int kx = 0; kx < kernel; kx++) {
-                        row[k++] = padded[base + kx];
-                    }
-                }
+            final int corner = patchCorner(p);
+            for (int k = 0; k < patchOffsets.length; k++) {
+                row[k] = padded[corner + patchOffsets[k]];
             }
         }
     }
@@ -210,7 +223,6 @@ final class ConvLayer {
     void backpropagate(final float[][] weightRows, final SparseDeltas deltas, final float[][] colsDelta,
                        final float[] paddedDelta, final float[] inDelta, final Gather gather) {
         Arrays.fill(paddedDelta, 0, paddedSize(), 0f);
-        final int out = outSide();
         final int wide = paddedSide();
         final int patch = patch();
         deltas.indexByPosition();
@@ -226,16 +238,9 @@ final class ConvLayer {
             final float[] row = colsDelta[p];
             Arrays.fill(row, 0, patch, 0f);
             RowOps.addWeighted(gather.coefficients, 0, gather.rows, 0, count, row, patch);
-            final int y = p / out;
-            final int x = p % out;
-            int k = 0;
-            for (int c = 0; c < inChannels; c++) {
-                for (int ky = 0; ky < kernel; ky++) {
-                    final int base = (c * wide + y + ky) * wide + x;
-                    for (int kx = 0; kx < kernel; kx++) {
-                        paddedDelta[base + kx] += row[k++];
-                    }
-                }
+            final int corner = patchCorner(p);
+            for (int k = 0; k < patchOffsets.length; k++) {
+                paddedDelta[corner + patchOffsets[k]] += row[k];
             }
         }
         for (int c = 0; c < inChannels; c++) {
