@@ -152,7 +152,9 @@ final class DashboardFeed implements AutoCloseable {
                 boards.board(telemetry.getJob()).onTelemetry(telemetry);
             } else if (topic.equals(topics.model().name())) {
                 final ModelShard shard = topics.model().valueSerde().deserializer().deserialize(topic, record.value());
-                boards.board(shard.getJob()).onModel(shard);
+                if (boards.board(shard.getJob()).onModel(shard)) {
+                    boards.releaseModelsBeyond(JobBoards.MODELS_HELD);
+                }
             } else if (topic.equals(topics.commands().name())) {
                 final ResourceCommand command = topics.commands().valueSerde().deserializer()
                     .deserialize(topic, record.value());

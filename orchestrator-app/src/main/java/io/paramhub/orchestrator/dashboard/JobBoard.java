@@ -37,6 +37,8 @@ final class JobBoard {
     private final TestCurve test = new TestCurve(CURVE_POINTS);
     private JobSpec spec;
     private ModelTracker model;
+    /** Version, minClock and plan epoch of the model {@link #releaseModel} let go of; null while held or none. */
+    private long[] released;
     private long lastRecordMs = -1;
     private long changes;
     private volatile Published published;
@@ -67,12 +69,33 @@ final class JobBoard {
         }
     }
 
-    synchronized void onModel(final ModelShard shard) {
-        if (model == null) {
+    /** Takes one record of the job's model; says whether the board started holding a model with it. */
+    synchronized boolean onModel(final ModelShard shard) {
+        final boolean starts = model == null;
+        if (starts) {
             model = new ModelTracker(job, shard.getShards());
+            released = null;
         }
         if (model.offer(shard)) {
             changed(shard.getUpdatedAt().toEpochMilli());
+        }
+        return starts;
+    }
+
+    /** Whether the board holds the job's model: its newest shards, up to the whole parameter vector. */
+    synchronized boolean holdsModel() {
+        return model != null;
+    }
+
+    /**
+     * Lets go of the model's shards, keeping its version, minClock and plan epoch for the snapshot, so a
+     * job nobody trains any more costs no more than its curves. A model record read later makes the
+     * board hold the model again.
+     */
+    synchronized void releaseModel() {
+        if (model != null) {
+            released = new long[] {model.version(), model.minClock(), model.planEpoch()};
+            model = null;
         }
     }
 
@@ -133,10 +156,7 @@ final class JobBoard {
             .put("spec", specJson())
             .put("orchestrator", new JsonObject().put("planning", planning).put("known", planner != null)
                 .put("epoch", planner == null ? -1 : planner.epoch()))
-            .put("model", new JsonObject()
-                .put("version", model == null ? -1 : model.version())
-                .put("minClock", model == null ? -1 : model.minClock())
-                .put("planEpoch", model == null ? -1 : model.planEpoch()))
+            .put("model", modelJson())
             .put("workers", workersJson(planner))
             .put("loss", lossJson())
             .put("test", testJson())
@@ -154,6 +174,17 @@ final class JobBoard {
     private void changed(final long recordMs) {
         changes++;
         lastRecordMs = Math.max(lastRecordMs, recordMs);
+    }
+
+    private JsonObject modelJson() {
+        final JsonObject json = new JsonObject();
+        if (model != null) {
+            return json.put("version", model.version()).put("minClock", model.minClock())
+                .put("planEpoch", model.planEpoch());
+        }
+        return released == null
+            ? json.put("version", -1).put("minClock", -1).put("planEpoch", -1)
+            : json.put("version", released[0]).put("minClock", released[1]).put("planEpoch", released[2]);
     }
 
     private JsonObject specJson() {
