@@ -83,6 +83,12 @@ public final class EmbeddedKafka implements AutoCloseable {
         props.put("auto.create.topics.enable", "false");
         props.put("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));
         props.put("message.max.bytes", String.valueOf(8 * 1024 * 1024));
+        // a long run of a big model writes tens of GB (20 epochs of the CNN: 55 GB of gradients): keep
+        // at most ~1 GiB a partition of the delete-policy topics, and roll 64 MiB segments so that both
+        // that retention and compaction (model, changelogs) can drop old ones while the run goes on
+        props.put("log.segment.bytes", String.valueOf(64 * 1024 * 1024));
+        props.put("log.retention.bytes", String.valueOf(1024L * 1024 * 1024));
+        props.put("log.retention.check.interval.ms", "30000");
         if (!Files.exists(dataDir.resolve("logs").resolve("meta.properties"))) {
             format(dataDir, props);
         }
