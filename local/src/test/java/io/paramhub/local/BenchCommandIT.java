@@ -16,10 +16,7 @@ import io.paramhub.ml.LinearRegression;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.ModelView;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -142,23 +139,13 @@ class BenchCommandIT extends ClusterTestBase {
 
     @Test
     void shouldRefuseAModelWithTheLinearTask(@TempDir final Path out) {
-        // given
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final PrintStream original = System.err;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-
         // when
-        final int exit;
-        try {
-            exit = ParamHubCli.execute("bench", "--scenario", "homogeneous", "--task", "linear-rmse", "--model", "cnn",
+        final CliRun outcome = CliRun.of("bench", "--scenario", "homogeneous", "--task", "linear-rmse", "--model", "cnn",
                 "--out", out.toString());
-        } finally {
-            System.setErr(original);
-        }
 
         // then
-        assertThat(exit).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("--model cnn trains the Fashion-MNIST task fashion-cnn")
+        assertThat(outcome.code()).isEqualTo(2);
+        assertThat(outcome.err()).contains("--model cnn trains the Fashion-MNIST task fashion-cnn")
             .contains("linear regression has no model to choose");
     }
 

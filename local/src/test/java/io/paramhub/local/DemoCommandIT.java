@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -42,7 +39,7 @@ class DemoCommandIT {
     @Test
     void shouldRefuseAnUnknownSyncMode() {
         // when
-        final Outcome outcome = run("demo", "--sync", "hogwild");
+        final CliRun outcome = CliRun.of("demo", "--sync", "hogwild");
 
         // then
         assertThat(outcome.code()).isEqualTo(2);
@@ -52,7 +49,7 @@ class DemoCommandIT {
     @Test
     void shouldRefuseAnUnknownLearningRateSchedule() {
         // when
-        final Outcome outcome = run("demo", "--model", "linear", "--lr-schedule", "triangle");
+        final CliRun outcome = CliRun.of("demo", "--model", "linear", "--lr-schedule", "triangle");
 
         // then
         assertThat(outcome.code()).isEqualTo(2);
@@ -62,7 +59,7 @@ class DemoCommandIT {
     @Test
     void shouldRefuseADashboardPortWithoutTheDashboard() {
         // when
-        final Outcome outcome = run("demo", "--dashboard-port", "8099");
+        final CliRun outcome = CliRun.of("demo", "--dashboard-port", "8099");
 
         // then
         assertThat(outcome.code()).isEqualTo(2);
@@ -73,27 +70,11 @@ class DemoCommandIT {
     @Test
     void shouldExplainAnInvalidJobInOneLine() {
         // when
-        final Outcome outcome = run("demo", "--model", "linear", "--workers", "8", "--batch", "4");
+        final CliRun outcome = CliRun.of("demo", "--model", "linear", "--workers", "8", "--batch", "4");
 
         // then
         assertThat(outcome.code()).isEqualTo(1);
         assertThat(outcome.err())
             .contains("paramhub: invalid job").contains("globalBatch (4) must be at least the worker count (8)");
-    }
-
-    /** What {@code paramhub ARGS} returned and printed on standard error. */
-    private record Outcome(int code, String err) {
-    }
-
-    private static Outcome run(final String... args) {
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        final PrintStream original = System.err;
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try {
-            final int code = ParamHubCli.execute(args);
-            return new Outcome(code, err.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setErr(original);
-        }
     }
 }

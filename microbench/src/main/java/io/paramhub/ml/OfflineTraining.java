@@ -1,14 +1,10 @@
 package io.paramhub.ml;
 
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * Trains a model on Fashion-MNIST in one process with the maths of a BSP job through Kafka, and prints
@@ -16,7 +12,8 @@ import java.util.concurrent.Future;
  * architecture) without a broker. Each of {@code --workers} workers sums the gradient of its round-robin
  * share of the batch in double for the clock and seed, as float32 on the wire; the shares are summed in
  * worker order and divided by the batch; the optimizer steps with the schedule's factor for the clock.
- * That is what the workers and the aggregator's shards compute, so a BSP demo with the same settings
+ * It is {@link ReferenceTrainer#trainSharded} with one shard and the workers' gradients on a thread pool;
+ * that is what the workers and the aggregator's shards compute, so a BSP demo with the same settings
  * prints the same accuracies (checked: docs/models.md). The workers' shares run on {@code --threads}
  * threads, which changes the speed, never the result.
  *
@@ -59,50 +56,22 @@ public final class OfflineTraining {
             model.kind(), model.parameterCount(), optimizer, schedule, batch, workers, epochs, seed);
 
         final ExecutorService pool = Executors.newFixedThreadPool(threads);
+        final long started = System.nanoTime();
+        final double[] epochLoss = new double[1];
         try {
-            final float[] params = model.initialParameters(seed);
-            final float[][] state = new float[optimizer.stateSlots()][params.length];
-            final double[] sum = new double[params.length];
-            final float[] mean = new float[params.length];
-            final long started = System.nanoTime();
-            double lossSum = 0;
-            for (long clock = 0; clock < clocks; clock++) {
-                final int[] samples = plan.batch(clock);
-                final long at = clock;
-                final List<Future<Share>> shares = new ArrayList<>();
-                for (int w = 0; w < workers; w++) {
-                    final int[] share = BatchPlan.roundRobinShare(samples, w, workers);
-                    shares.add(pool.submit(() -> {
-                        final double[] gradient = new double[params.length];
-                        final double loss = model.accumulateGradient(params, train, share, gradient, seed, at);
-                        return new Share(gradient, loss);
-                    }));
-                }
-                Arrays.fill(sum, 0);
-                for (final Future<Share> future : shares) {
-                    final Share share = future.get();
-                    for (int i = 0; i < sum.length; i++) {
-                        sum[i] += (float) share.gradient()[i];
+            ReferenceTrainer.trainSharded(model, train, plan, optimizer, schedule,
+                ShardLayout.of(model.parameterCount(), 1), workers, clocks, seed, pool, (clock, params, loss) -> {
+                    epochLoss[0] += loss;
+                    if ((clock + 1) % plan.iterationsPerEpoch() == 0) {
+                        System.out.printf(Locale.ROOT, "epoch %d  %.0f s  train loss %.4f  test accuracy %.4f%n",
+                            (clock + 1) / plan.iterationsPerEpoch(), (System.nanoTime() - started) / 1e9,
+                            epochLoss[0] / ((long) plan.iterationsPerEpoch() * batch),
+                            Evaluation.accuracy(model, params, data.test()));
+                        epochLoss[0] = 0;
                     }
-                    lossSum += share.loss();
-                }
-                for (int i = 0; i < sum.length; i++) {
-                    mean[i] = (float) (sum[i] / samples.length);
-                }
-                optimizer.step(params, mean, state, clock + 1, schedule.factor(clock));
-                if ((clock + 1) % plan.iterationsPerEpoch() == 0) {
-                    System.out.printf(Locale.ROOT, "epoch %d  %.0f s  train loss %.4f  test accuracy %.4f%n",
-                        (clock + 1) / plan.iterationsPerEpoch(), (System.nanoTime() - started) / 1e9,
-                        lossSum / ((long) plan.iterationsPerEpoch() * batch),
-                        Evaluation.accuracy(model, params, data.test()));
-                    lossSum = 0;
-                }
-            }
+                });
         } finally {
             pool.shutdownNow();
         }
-    }
-
-    private record Share(double[] gradient, double loss) {
     }
 }

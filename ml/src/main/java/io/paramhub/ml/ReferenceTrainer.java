@@ -1,6 +1,10 @@
 package io.paramhub.ml;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * In-process training with no Kafka, the baseline a Kafka run is compared against.
@@ -14,6 +18,16 @@ import java.util.Arrays;
 public final class ReferenceTrainer {
 
     private ReferenceTrainer() {
+    }
+
+    /** What {@link #trainSharded} reports after each clock. */
+    @FunctionalInterface
+    public interface ClockListener {
+        /**
+         * @param params the parameters after the clock's update (owned by the trainer; copy to keep)
+         * @param loss   the clock's loss summed over its samples
+         */
+        void afterClock(long clock, float[] params, double loss);
     }
 
     /**
@@ -39,6 +53,21 @@ public final class ReferenceTrainer {
                                        final Optimizer optimizer, final LearningRateSchedule schedule,
                                        final ShardLayout layout, final int workers, final long iterations,
                                        final long seed) {
+        return trainSharded(model, train, plan, optimizer, schedule, layout, workers, iterations, seed, Runnable::run,
+            (clock, params, loss) -> { });
+    }
+
+    /**
+     * The same, the workers' gradients of a clock computed on {@code compute} (in parallel if it has
+     * threads; summed in worker order all the same, so the result does not depend on it), and
+     * {@code listener} told after every clock.
+     *
+     * @return the final parameters
+     */
+    public static float[] trainSharded(final Model model, final Dataset train, final BatchPlan plan,
+                                       final Optimizer optimizer, final LearningRateSchedule schedule,
+                                       final ShardLayout layout, final int workers, final long iterations,
+                                       final long seed, final Executor compute, final ClockListener listener) {
         requireCommon(model, train, plan, iterations);
         if (layout.parameters() != model.parameterCount()) {
             throw new IllegalArgumentException("layout of " + layout.parameters() + " parameters for a model of "
@@ -57,10 +86,19 @@ public final class ReferenceTrainer {
         final int[] counts = new int[workers];
         for (long clock = 0; clock < iterations; clock++) {
             final int[] batch = plan.batch(clock);
+            final long at = clock;
+            final List<CompletableFuture<WorkerGradient>> gradients = new ArrayList<>(workers);
             for (int w = 0; w < workers; w++) {
                 final int[] share = BatchPlan.roundRobinShare(batch, w, workers);
-                partials[w] = workerGradient(model, params, train, share, seed, clock);
                 counts[w] = share.length;
+                gradients.add(CompletableFuture.supplyAsync(
+                    () -> workerGradient(model, params, train, share, seed, at), compute));
+            }
+            double loss = 0;
+            for (int w = 0; w < workers; w++) {
+                final WorkerGradient gradient = gradients.get(w).join();
+                partials[w] = gradient.wire();
+                loss += gradient.loss();
             }
             for (int s = 0; s < layout.shards(); s++) {
                 final GradientSum sum = new GradientSum(layout.length(s));
@@ -74,6 +112,7 @@ public final class ReferenceTrainer {
                 versions[s]++;
                 layout.place(params, s, shard);
             }
+            listener.afterClock(clock, params, loss);
         }
         return params;
     }
@@ -115,16 +154,20 @@ public final class ReferenceTrainer {
         return params;
     }
 
+    /** A worker's summed gradient over its share, as float32 on the wire, and its summed loss. */
+    private record WorkerGradient(float[] wire, double loss) {
+    }
+
     /** A worker's summed gradient over its share, rounded to float32 as it travels on the wire. */
-    private static float[] workerGradient(final Model model, final float[] params, final Dataset train,
-                                          final int[] share, final long seed, final long clock) {
+    private static WorkerGradient workerGradient(final Model model, final float[] params, final Dataset train,
+                                                 final int[] share, final long seed, final long clock) {
         final double[] sum = new double[model.parameterCount()];
-        model.accumulateGradient(params, train, share, sum, seed, clock);
+        final double loss = model.accumulateGradient(params, train, share, sum, seed, clock);
         final float[] wire = new float[sum.length];
         for (int i = 0; i < sum.length; i++) {
             wire[i] = (float) sum[i];
         }
-        return wire;
+        return new WorkerGradient(wire, loss);
     }
 
     private static void requireCommon(final Model model, final Dataset train, final BatchPlan plan,

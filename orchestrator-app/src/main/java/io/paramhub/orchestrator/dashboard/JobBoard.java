@@ -37,8 +37,8 @@ final class JobBoard {
     private final TestCurve test = new TestCurve(CURVE_POINTS);
     private JobSpec spec;
     private ModelTracker model;
-    /** Version, minClock and plan epoch of the model {@link #releaseModel} let go of; null while held or none. */
-    private long[] released;
+    /** What the board shows of the model {@link #releaseModel} let go of. */
+    private ModelTracker.Figures released = ModelTracker.Figures.NONE;
     private long lastRecordMs = -1;
     private long changes;
     private volatile Published published;
@@ -74,7 +74,6 @@ final class JobBoard {
         final boolean starts = model == null;
         if (starts) {
             model = new ModelTracker(job, shard.getShards());
-            released = null;
         }
         if (model.offer(shard)) {
             changed(shard.getUpdatedAt().toEpochMilli());
@@ -94,7 +93,7 @@ final class JobBoard {
      */
     synchronized void releaseModel() {
         if (model != null) {
-            released = new long[] {model.version(), model.minClock(), model.planEpoch()};
+            released = model.figures();
             model = null;
         }
     }
@@ -177,14 +176,9 @@ final class JobBoard {
     }
 
     private JsonObject modelJson() {
-        final JsonObject json = new JsonObject();
-        if (model != null) {
-            return json.put("version", model.version()).put("minClock", model.minClock())
-                .put("planEpoch", model.planEpoch());
-        }
-        return released == null
-            ? json.put("version", -1).put("minClock", -1).put("planEpoch", -1)
-            : json.put("version", released[0]).put("minClock", released[1]).put("planEpoch", released[2]);
+        final ModelTracker.Figures figures = model != null ? model.figures() : released;
+        return new JsonObject().put("version", figures.version()).put("minClock", figures.minClock())
+            .put("planEpoch", figures.planEpoch());
     }
 
     private JsonObject specJson() {

@@ -25,6 +25,11 @@ final class ModelTracker {
         }
     }
 
+    /** What the board shows of a model: smallest version and minClock over the shards, shard 0's plan epoch. */
+    record Figures(long version, long minClock, long planEpoch) {
+        static final Figures NONE = new Figures(-1, -1, -1);
+    }
+
     private final ModelView newest;
     private final ModelShard[] held;
     private Aligned aligned;
@@ -61,6 +66,11 @@ final class ModelTracker {
     /** Smallest {@code minClock} over the shards, -1 until every shard has been seen. */
     long minClock() {
         return newest.minClock();
+    }
+
+    /** Version, minClock and plan epoch, -1 for what has not been seen. */
+    Figures figures() {
+        return new Figures(version(), minClock(), planEpoch());
     }
 
     /** Epoch of the plan shard 0's newest version carries, -1 for none. */
