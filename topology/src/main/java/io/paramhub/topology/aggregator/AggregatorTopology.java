@@ -1,11 +1,8 @@
 package io.paramhub.topology.aggregator;
 
-import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
-import io.paramhub.avro.ResourceCommand;
 import io.paramhub.avro.ShardMembers;
 import io.paramhub.avro.ShardState;
-import io.paramhub.avro.WorkerStatus;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -25,11 +22,13 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *   {@code shard-membership} (one record per shard) + {@code shard-commands} (shard 0)
  *   ({@link ControlFanout});</li>
  *   <li>per shard, {@code shard-jobs} + {@code shard-membership} + {@code shard-commands} +
- *   {@code gradients} → {@code model} and {@code dead-letters} ({@link ShardProcessors},
+ *   {@code gradients} → {@code model} and {@code dead-letters} (one {@link ShardTask} per task,
  *   {@link ShardEngine}).</li>
  * </ol>
- * Each shard's job, parameters with optimizer state, live workers and buffered gradients live in
- * named stores with changelogs, so a shard moves between instances with its state.
+ * Each shard's job, parameters with optimizer state and live workers live in named in-memory stores
+ * with changelogs, written when a version is published; the gradients waiting for their clock are held
+ * in memory only and read again from {@code gradients} when a task starts on stored state. So a shard
+ * moves between instances with its state, and a round writes its model and one state record per shard.
  */
 public final class AggregatorTopology {
 
@@ -37,11 +36,9 @@ public final class AggregatorTopology {
     public static final String SHARD_JOB_STORE = "shard-job-store";
     public static final String SHARD_STATE_STORE = "shard-state-store";
     public static final String SHARD_MEMBER_STORE = "shard-member-store";
-    public static final String PENDING_GRADIENT_STORE = "pending-gradient-store";
     static final String MODEL_SINK = "model-sink";
     static final String DEAD_LETTER_SINK = "dead-letter-sink";
-    private static final String[] SHARD_PROCESSORS =
-        {"shard-job-starter", "member-tracker", "gradient-aggregator", "plan-keeper"};
+    static final String SHARD_PROCESSOR = "shard-task";
 
     private AggregatorTopology() {
     }
@@ -79,30 +76,31 @@ public final class AggregatorTopology {
         topology.addSource("shard-commands-source", keys, topics.shardCommands().valueSerde().deserializer(),
             topics.shardCommands().name());
         topology.addSource("gradients-source", keys, new ByteArrayDeserializer(), topics.gradients().name());
-        topology.addProcessor(SHARD_PROCESSORS[0],
-            () -> new ShardProcessors.Control<JobSpec>(metrics, ShardEngine::startJob), "shard-jobs-source");
-        topology.addProcessor(SHARD_PROCESSORS[1],
-            () -> new ShardProcessors.Control<WorkerStatus>(metrics, ShardEngine::memberEvent),
-            "shard-membership-source");
-        topology.addProcessor(SHARD_PROCESSORS[3],
-            () -> new ShardProcessors.Control<ResourceCommand>(metrics, ShardEngine::planEvent),
-            "shard-commands-source");
-        topology.addProcessor(SHARD_PROCESSORS[2], () -> new ShardProcessors.GradientAggregator(
-            topics.gradients().valueSerde().deserializer(), metrics), "gradients-source");
-        topology.addStateStore(store(SHARD_JOB_STORE, serdes.valueSerde(JobSpec.class)), SHARD_PROCESSORS);
-        topology.addStateStore(store(SHARD_STATE_STORE, serdes.valueSerde(ShardState.class)), SHARD_PROCESSORS);
-        topology.addStateStore(store(SHARD_MEMBER_STORE, serdes.valueSerde(ShardMembers.class)), SHARD_PROCESSORS);
-        topology.addStateStore(store(PENDING_GRADIENT_STORE, serdes.valueSerde(GradientShard.class)), SHARD_PROCESSORS);
+        topology.addProcessor(SHARD_PROCESSOR, () -> new ShardTask(topics.gradients().name(),
+                topics.gradients().valueSerde().deserializer(), metrics),
+            "shard-jobs-source", "shard-membership-source", "shard-commands-source", "gradients-source");
+        topology.addStateStore(inMemory(SHARD_JOB_STORE, serdes.valueSerde(JobSpec.class)), SHARD_PROCESSOR);
+        topology.addStateStore(inMemory(SHARD_STATE_STORE, serdes.valueSerde(ShardState.class)), SHARD_PROCESSOR);
+        topology.addStateStore(inMemory(SHARD_MEMBER_STORE, serdes.valueSerde(ShardMembers.class)), SHARD_PROCESSOR);
 
         topology.addSink(MODEL_SINK, topics.model().name(), keyWriter, topics.model().valueSerde().serializer(),
-            SHARD_PROCESSORS);
+            SHARD_PROCESSOR);
         topology.addSink(DEAD_LETTER_SINK, topics.deadLetters().name(), keyWriter,
-            topics.deadLetters().valueSerde().serializer(), SHARD_PROCESSORS[2]);
+            topics.deadLetters().valueSerde().serializer(), SHARD_PROCESSOR);
         return topology;
     }
 
     private static <V> StoreBuilder<KeyValueStore<String, V>> store(final String name, final Serde<V> values) {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values)
+            .withCachingDisabled();
+    }
+
+    /**
+     * A shard store: in memory with a changelog. The shard task keeps its shards decoded in memory
+     * anyway; RocksDB would only add a second copy written on every version.
+     */
+    private static <V> StoreBuilder<KeyValueStore<String, V>> inMemory(final String name, final Serde<V> values) {
+        return Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), values)
             .withCachingDisabled();
     }
 }

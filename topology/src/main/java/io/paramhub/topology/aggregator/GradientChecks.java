@@ -5,7 +5,6 @@ import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.schemas.FloatPacking;
 import io.paramhub.topology.jobs.JobSpecs;
-import java.util.Optional;
 
 /** Checks a decoded gradient against its job: length of its shard, sample count, finite values. */
 final class GradientChecks {
@@ -13,8 +12,11 @@ final class GradientChecks {
     private GradientChecks() {
     }
 
-    /** Why {@code gradient} cannot be applied, or empty when it can. */
-    static Optional<Rejection> check(final JobSpec spec, final GradientShard gradient) {
+    /** A gradient's values, unpacked once, or why it cannot be applied (then {@code values} is null). */
+    record Checked(float[] values, Rejection rejection) {
+    }
+
+    static Checked check(final JobSpec spec, final GradientShard gradient) {
         final int expected = JobSpecs.layout(spec).length(gradient.getShard());
         final int actual = FloatPacking.count(gradient.getValues());
         if (actual != expected) {
@@ -34,10 +36,10 @@ final class GradientChecks {
                 return reject(DeadLetterReason.NON_FINITE, "value " + i + " is " + values[i]);
             }
         }
-        return Optional.empty();
+        return new Checked(values, null);
     }
 
-    private static Optional<Rejection> reject(final DeadLetterReason reason, final String message) {
-        return Optional.of(new Rejection(reason, message));
+    private static Checked reject(final DeadLetterReason reason, final String message) {
+        return new Checked(null, new Rejection(reason, message));
     }
 }

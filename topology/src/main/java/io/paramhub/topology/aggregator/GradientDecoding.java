@@ -4,8 +4,9 @@ import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.schemas.registry.SchemaRegistryException;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.streams.processor.api.Record;
+
 
 /**
  * Decodes a raw {@code gradients} record, telling a poison pill (not Avro, unknown schema id:
@@ -19,12 +20,12 @@ final class GradientDecoding {
     }
 
     static GradientShard decode(final Deserializer<GradientShard> deserializer, final String topic,
-                                final Record<String, byte[]> record) throws UndecodableGradient {
-        if (record.value() == null) {
+                                final Headers headers, final byte[] value) throws UndecodableGradient {
+        if (value == null) {
             throw new UndecodableGradient(new Rejection(DeadLetterReason.MALFORMED, "value is null"));
         }
         try {
-            return deserializer.deserialize(topic, record.headers(), record.value());
+            return deserializer.deserialize(topic, headers, value);
         } catch (final SerializationException | SchemaRegistryException e) {
             final SchemaRegistryException registryError = registryCause(e);
             if (registryError == null) {

@@ -1,66 +1,58 @@
 package io.paramhub.topology.aggregator;
 
-import io.paramhub.avro.GradientShard;
-import io.paramhub.topology.ShardKeys;
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 
 /**
- * The gradients a shard holds until their clock can be applied, in a store keyed
- * {@code job/shard/clock/worker} so that one clock's gradients come out in worker order.
+ * The gradients one shard holds, decoded, until their BSP clock can be applied: in memory only. They
+ * are not written to a changelog; a task that starts on stored state reads them again from
+ * {@code gradients} (see {@link GradientRestore}), from the offset of the oldest one, which the
+ * shard's state records ({@link #oldestOffset()}).
  */
 final class PendingGradients {
 
-    private static final StringSerializer KEY_SERIALIZER = new StringSerializer();
-
-    private final KeyValueStore<String, GradientShard> store;
-
-    PendingGradients(final KeyValueStore<String, GradientShard> store) {
-        this.store = store;
+    /** One worker's gradient for one clock: its summed values, its sample count, where it lies in {@code gradients}. */
+    record Pending(float[] values, int samples, long offset) {
     }
 
-    boolean contains(final GradientShard gradient) {
-        return store.get(key(gradient)) != null;
+    private final NavigableMap<Long, NavigableMap<String, Pending>> byClock = new TreeMap<>();
+
+    boolean contains(final long clock, final String worker) {
+        final NavigableMap<String, Pending> clockGradients = byClock.get(clock);
+        return clockGradients != null && clockGradients.containsKey(worker);
     }
 
-    void add(final GradientShard gradient) {
-        store.put(key(gradient), gradient);
+    void add(final long clock, final String worker, final Pending gradient) {
+        byClock.computeIfAbsent(clock, ignored -> new TreeMap<>()).put(worker, gradient);
     }
 
-    /** The gradients of one clock, in ascending worker id. */
-    List<GradientShard> ofClock(final String job, final int shard, final long clock) {
-        return scan(ShardKeys.pendingClockPrefix(job, shard, clock));
+    /** The gradients of one clock by worker id, in ascending order (empty when there are none). */
+    NavigableMap<String, Pending> ofClock(final long clock) {
+        final NavigableMap<String, Pending> clockGradients = byClock.get(clock);
+        return clockGradients == null ? new TreeMap<>() : clockGradients;
     }
 
-    void deleteClock(final String job, final int shard, final long clock) {
-        for (final GradientShard gradient : ofClock(job, shard, clock)) {
-            store.delete(key(gradient));
-        }
+    void removeClock(final long clock) {
+        byClock.remove(clock);
     }
 
-    void deleteShard(final String job, final int shard) {
-        for (final GradientShard gradient : scan(job + "/" + shard + "/")) {
-            store.delete(key(gradient));
-        }
+    void clear() {
+        byClock.clear();
     }
 
-    private List<GradientShard> scan(final String prefix) {
-        final List<GradientShard> found = new ArrayList<>();
-        try (KeyValueIterator<String, GradientShard> it = store.prefixScan(prefix, KEY_SERIALIZER)) {
-            while (it.hasNext()) {
-                final KeyValue<String, GradientShard> entry = it.next();
-                found.add(entry.value);
+    boolean isEmpty() {
+        return byClock.isEmpty();
+    }
+
+    /** The smallest {@code gradients} offset among the held gradients, or -1 when none is held. */
+    long oldestOffset() {
+        long oldest = Long.MAX_VALUE;
+        for (final Map<String, Pending> clockGradients : byClock.values()) {
+            for (final Pending gradient : clockGradients.values()) {
+                oldest = Math.min(oldest, gradient.offset());
             }
         }
-        return found;
-    }
-
-    private static String key(final GradientShard gradient) {
-        return ShardKeys.pendingGradient(gradient.getJob(), gradient.getShard(), gradient.getClock(),
-            gradient.getWorker());
+        return oldest == Long.MAX_VALUE ? -1 : oldest;
     }
 }

@@ -11,24 +11,28 @@ import io.paramhub.avro.SyncMode;
 import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.ml.GradientSum;
-import io.paramhub.ml.Optimizer;
-import io.paramhub.schemas.FloatPacking;
-import io.paramhub.topology.jobs.JobSpecs;
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The parameter server of the shards one task owns, over the task's stores: starts a shard on its
- * job, tracks its live workers, and applies gradients as the job's sync mode says.
+ * The parameter server of the shards one task owns: starts a shard on its job, tracks its live
+ * workers, and applies gradients as the job's sync mode says. Each shard is decoded once, when the
+ * task starts, and kept in memory ({@link HotShard}); the stores get its Avro form only when a
+ * restart would need it: a new version, a worker's clock moved past a stale gradient, a plan, a
+ * membership change. Gradients waiting for their clock are in memory only: a task starting on stored
+ * state reads them again from {@code gradients} ({@link #restoreGradient}).
  *
  * <ul>
  *   <li>BSP: a clock is applied once every live worker's gradient for it is in (during the first
@@ -53,17 +57,18 @@ final class ShardEngine {
     private final KeyValueStore<String, JobSpec> jobs;
     private final KeyValueStore<String, ShardState> states;
     private final KeyValueStore<String, ShardMembers> members;
-    private final PendingGradients pending;
     private final AggregatorMetrics metrics;
-    private final Map<String, Optimizer> optimizers = new HashMap<>();
+    private final Map<String, HotShard> shards = new HashMap<>();
+    /** Where each shard loaded from the stores re-reads its buffered gradients from (restore only). */
+    private final Map<String, Long> restoreFrom = new HashMap<>();
+    /** The offset of the next record of this task's {@code gradients} partition, or -1 before the first is known. */
+    private long gradientPosition = -1;
 
     ShardEngine(final KeyValueStore<String, JobSpec> jobs, final KeyValueStore<String, ShardState> states,
-                final KeyValueStore<String, ShardMembers> members, final PendingGradients pending,
-                final AggregatorMetrics metrics) {
+                final KeyValueStore<String, ShardMembers> members, final AggregatorMetrics metrics) {
         this.jobs = jobs;
         this.states = states;
         this.members = members;
-        this.pending = pending;
         this.metrics = metrics;
     }
 
@@ -75,22 +80,79 @@ final class ShardEngine {
         }
     }
 
+    /**
+     * Decodes every shard of the task's stores into memory; returns the smallest offset from which a
+     * BSP shard's buffered gradients must be read again, or -1 when none must.
+     */
+    long load() {
+        long from = Long.MAX_VALUE;
+        try (KeyValueIterator<String, ShardState> stored = states.all()) {
+            while (stored.hasNext()) {
+                final KeyValue<String, ShardState> entry = stored.next();
+                final JobSpec spec = jobs.get(entry.key);
+                if (spec == null) {
+                    continue;
+                }
+                shards.put(entry.key, HotShard.stored(entry.key, spec, entry.value,
+                    ShardMembership.of(members.get(entry.key))));
+                if (spec.getSyncMode() == SyncMode.BSP) {
+                    final long shardFrom = Math.max(0, entry.value.getPendingFromOffset());
+                    restoreFrom.put(entry.key, shardFrom);
+                    from = Math.min(from, shardFrom);
+                }
+            }
+        }
+        return from == Long.MAX_VALUE ? -1 : from;
+    }
+
+    int loadedShards() {
+        return shards.size();
+    }
+
+    /** The task's {@code gradients} partition continues at {@code offset} (its committed offset, at start). */
+    void continueAt(final long offset) {
+        gradientPosition = offset;
+    }
+
+    /**
+     * Restore: a gradient read again from {@code gradients} below the task's committed offset. It is
+     * buffered again if it was buffered before the task stopped: at or after its shard's stored
+     * {@code pendingFromOffset}, of this job's incarnation, valid, not yet applied, not stale.
+     * Nothing is published or dead-lettered: that happened when it was first read.
+     */
+    boolean restoreGradient(final String key, final GradientShard gradient, final long offset, final long timestamp) {
+        final HotShard hot = shards.get(key);
+        final Long from = restoreFrom.get(key);
+        if (hot == null || from == null || offset < from || timestamp < hot.spec.getCreatedAt().toEpochMilli()) {
+            return false;
+        }
+        final GradientChecks.Checked checked = GradientChecks.check(hot.spec, gradient);
+        if (checked.rejection() != null || gradient.getClock() < hot.appliedClocks(gradient.getWorker())
+            || hot.pending.contains(gradient.getClock(), gradient.getWorker())
+            || hot.version - gradient.getBaseVersion() > StalenessBound.of(hot.spec)) {
+            return false;
+        }
+        hot.pending.add(gradient.getClock(), gradient.getWorker(),
+            new PendingGradients.Pending(checked.values(), gradient.getSampleCount(), offset));
+        return true;
+    }
+
     /** Starts (or, for a resubmitted job, restarts) shard {@code key} of {@code spec}; returns version 0. */
     List<ModelShard> startJob(final String key, final JobSpec spec, final long now) {
-        final int shard = shardOf(key);
-        final JobSpec known = jobs.get(key);
-        if (known != null && known.getCreatedAt().equals(spec.getCreatedAt())) {
+        final HotShard known = shards.get(key);
+        if (known != null && known.spec.getCreatedAt().equals(spec.getCreatedAt())) {
             return List.of();
         }
         if (known != null) {
             log.warn("job {} resubmitted (created {} after {}): shard {} restarts from its initial parameters",
-                spec.getJob(), spec.getCreatedAt(), known.getCreatedAt(), shard);
-            pending.deleteShard(spec.getJob(), shard);
+                spec.getJob(), spec.getCreatedAt(), known.spec.getCreatedAt(), known.shard);
         }
-        final ShardState initial = ShardUpdate.initial(spec, shard);
+        final ShardMembership membership = known != null ? known.members : ShardMembership.of(members.get(key));
+        final HotShard hot = HotShard.initial(key, spec, shardOf(key), membership);
         jobs.put(key, spec);
-        states.put(key, initial);
-        return publish(spec, initial, now);
+        shards.put(key, hot);
+        restoreFrom.remove(key);
+        return List.of(publish(hot, now));
     }
 
     /**
@@ -99,166 +161,139 @@ final class ShardEngine {
      * departure may complete a BSP clock.
      */
     List<ModelShard> memberEvent(final String key, final WorkerStatus status, final long timestamp) {
-        recordSeen(key, status.getWorker(), timestamp, status.getState() == WorkerState.LEFT, true);
-        expireSilent(key);
-        return progress(key, timestamp);
+        final HotShard hot = shards.get(key);
+        final ShardMembership membership = hot != null ? hot.members : ShardMembership.of(members.get(key));
+        membership.membershipEvent(status.getWorker(), timestamp, status.getState() == WorkerState.LEFT);
+        if (hot != null) {
+            final Set<String> gone = membership.expire(hot.spec.getSessionTimeoutMs());
+            if (!gone.isEmpty()) {
+                log.warn("job {}: worker(s) {} silent for over {} ms, no longer live at shard {}", hot.spec.getJob(),
+                    gone, hot.spec.getSessionTimeoutMs(), hot.shard);
+            }
+        }
+        members.put(key, membership.toAvro());
+        return hot == null ? List.of() : progress(hot, timestamp);
+    }
+
+    /**
+     * Shard 0 keeps the orchestrator's plan (batch shares and compute threads): the commands of one
+     * plan version (one per worker) are gathered and, once every worker the plan names has its command,
+     * the plan is in force and rides with every model version published from then on. Nothing is
+     * published here: under BSP the next version, the one that starts the next clock, is the first to
+     * carry it, for every worker alike.
+     */
+    List<ModelShard> planEvent(final String key, final ResourceCommand command, final long now) {
+        final HotShard hot = shards.get(key);
+        if (hot == null || command.getEpoch() <= hot.planEpoch || command.getEpoch() < hot.pendingEpoch) {
+            return List.of();
+        }
+        final boolean samePlan = command.getEpoch() == hot.pendingEpoch;
+        final Map<String, Double> pendingShares = samePlan ? new HashMap<>(hot.pendingShares) : new HashMap<>();
+        final Map<String, Integer> pendingThreads = samePlan ? new HashMap<>(hot.pendingThreads) : new HashMap<>();
+        pendingShares.put(command.getWorker(), command.getBatchShare());
+        pendingThreads.put(command.getWorker(), command.getThreads());
+        hot.pendingEpoch = command.getEpoch();
+        hot.pendingShares = pendingShares;
+        hot.pendingThreads = pendingThreads;
+        if (pendingShares.keySet().containsAll(command.getSpeeds().keySet())) {
+            hot.shares = pendingShares;
+            hot.threads = pendingThreads;
+            hot.planEpoch = command.getEpoch();
+            hot.pendingShares = Map.of();
+            hot.pendingThreads = Map.of();
+        }
+        store(hot, hot.packedParams());
+        return List.of();
+    }
+
+    /** Takes one decoded gradient for shard {@code key}, read at {@code offset} of the task's {@code gradients} partition. */
+    Outcome gradient(final String key, final GradientShard gradient, final long offset, final long now) {
+        gradientPosition = Math.max(gradientPosition, offset + 1);
+        final HotShard hot = shards.get(key);
+        if (hot == null) {
+            return Outcome.rejected(DeadLetterReason.UNKNOWN_JOB,
+                "no job '" + gradient.getJob() + "' with shard " + gradient.getShard() + " is known");
+        }
+        final GradientChecks.Checked checked = GradientChecks.check(hot.spec, gradient);
+        if (checked.rejection() != null) {
+            return new Outcome(List.of(), Optional.of(checked.rejection()));
+        }
+        final String worker = gradient.getWorker();
+        final long appliedClocks = hot.appliedClocks(worker);
+        final boolean buffered = gradient.getClock() >= appliedClocks && hot.pending.contains(gradient.getClock(), worker);
+        if (gradient.getClock() < appliedClocks || buffered) {
+            return Outcome.rejected(DeadLetterReason.DUPLICATE, "clock " + gradient.getClock() + " of worker "
+                + worker + " is already " + (buffered ? "buffered" : "applied"));
+        }
+        final long lag = hot.version - gradient.getBaseVersion();
+        final long bound = StalenessBound.of(hot.spec);
+        if (lag > bound) {
+            // the worker has moved on: count the clock as processed, so it is not waited for
+            hot.workerClocks.put(worker, gradient.getClock() + 1);
+            store(hot, hot.packedParams());
+            return Outcome.rejected(DeadLetterReason.STALE, "computed on version " + gradient.getBaseVersion()
+                + " of shard " + gradient.getShard() + ", which is at version " + hot.version
+                + ": staleness " + lag + " exceeds the bound " + bound);
+        }
+        metrics.staleness(Math.max(0, lag));
+        noteGradientSender(hot, worker, now);
+        final float[] values = checked.values();
+        if (hot.spec.getSyncMode() != SyncMode.BSP) {
+            return new Outcome(List.of(applyOnArrival(hot, gradient, values, now)), Optional.empty());
+        }
+        hot.pending.add(gradient.getClock(), worker,
+            new PendingGradients.Pending(values, gradient.getSampleCount(), offset));
+        final boolean firstGradient = hot.startedAt == 0;
+        if (firstGradient) {
+            hot.startedAt = now;
+        }
+        final List<ModelShard> published = progress(hot, now);
+        if (firstGradient && published.isEmpty()) {
+            store(hot, hot.packedParams());
+        }
+        return new Outcome(published, Optional.empty());
     }
 
     /**
      * A gradient shows its worker is alive; the store is written only when that moves the worker's
      * last-seen time by a tenth of the session timeout, not on every gradient.
      */
-    private void noteGradientSender(final String key, final JobSpec spec, final String worker, final long now) {
-        final ShardMembers current = members.get(key);
-        final Long seen = current == null ? null : current.getLastSeen().get(worker);
-        if (seen == null || now - seen > spec.getSessionTimeoutMs() / 10) {
-            recordSeen(key, worker, now, false, false);
-        }
-    }
-
-    private void recordSeen(final String key, final String worker, final long timestamp, final boolean left,
-                            final boolean fromMembership) {
-        final ShardMembers current = members.get(key);
-        final long heartbeatTime = current == null ? 0 : current.getHeartbeatTime();
-        final Map<String, Long> seen = current == null ? new HashMap<>() : new HashMap<>(current.getLastSeen());
-        final Set<String> everSeen = current == null ? new TreeSet<>() : new TreeSet<>(current.getEverSeen());
-        if (left) {
-            seen.remove(worker);
-        } else {
-            seen.merge(worker, timestamp, Math::max);
-        }
-        everSeen.add(worker);
-        members.put(key, new ShardMembers(seen, new ArrayList<>(everSeen),
-            fromMembership ? Math.max(heartbeatTime, timestamp) : heartbeatTime));
-    }
-
-    /**
-     * Shard 0 keeps the orchestrator's plan (batch shares and compute threads): the commands of one
-     * epoch (one per worker) are gathered
-     * and, once every worker the plan names has its command, the plan is in force and rides with every
-     * model version published from then on. Nothing is published here: under BSP the next version,
-     * the one that starts the next clock, is the first to carry it, for every worker alike.
-     */
-    List<ModelShard> planEvent(final String key, final ResourceCommand command, final long now) {
-        final ShardState state = states.get(key);
-        if (state == null || command.getEpoch() <= state.getPlanEpoch() || command.getEpoch() < state.getPendingEpoch()) {
-            return List.of();
-        }
-        final boolean samePlan = command.getEpoch() == state.getPendingEpoch();
-        final Map<String, Double> pendingShares = samePlan ? new HashMap<>(state.getPendingShares()) : new HashMap<>();
-        final Map<String, Integer> pendingThreads = samePlan ? new HashMap<>(state.getPendingThreads()) : new HashMap<>();
-        pendingShares.put(command.getWorker(), command.getBatchShare());
-        pendingThreads.put(command.getWorker(), command.getThreads());
-        final ShardState.Builder next = ShardState.newBuilder(state)
-            .setPendingEpoch(command.getEpoch())
-            .setPendingShares(pendingShares)
-            .setPendingThreads(pendingThreads);
-        if (pendingShares.keySet().containsAll(command.getSpeeds().keySet())) {
-            next.setShares(pendingShares).setThreads(pendingThreads).setPlanEpoch(command.getEpoch())
-                .setPendingShares(Map.of()).setPendingThreads(Map.of());
-        }
-        states.put(key, next.build());
-        return List.of();
-    }
-
-    /** Takes one decoded gradient for shard {@code key}. */
-    Outcome gradient(final String key, final GradientShard gradient, final long now) {
-        final JobSpec spec = jobs.get(key);
-        ShardState state = states.get(key);
-        if (spec == null || state == null) {
-            return Outcome.rejected(DeadLetterReason.UNKNOWN_JOB,
-                "no job '" + gradient.getJob() + "' with shard " + gradient.getShard() + " is known");
-        }
-        final Optional<Rejection> invalid = GradientChecks.check(spec, gradient);
-        if (invalid.isPresent()) {
-            return new Outcome(List.of(), invalid);
-        }
-        final long appliedClocks = state.getWorkerClocks().getOrDefault(gradient.getWorker(), 0L);
-        final boolean buffered = gradient.getClock() >= appliedClocks && pending.contains(gradient);
-        if (gradient.getClock() < appliedClocks || buffered) {
-            return Outcome.rejected(DeadLetterReason.DUPLICATE, "clock " + gradient.getClock() + " of worker "
-                + gradient.getWorker() + " is already " + (buffered ? "buffered" : "applied"));
-        }
-        final long lag = state.getVersion() - gradient.getBaseVersion();
-        final long bound = StalenessBound.of(spec);
-        if (lag > bound) {
-            // the worker has moved on: count the clock as processed, so it is not waited for
-            final Map<String, Long> workerClocks = new HashMap<>(state.getWorkerClocks());
-            workerClocks.put(gradient.getWorker(), gradient.getClock() + 1);
-            states.put(key, ShardState.newBuilder(state).setWorkerClocks(workerClocks).build());
-            return Outcome.rejected(DeadLetterReason.STALE, "computed on version " + gradient.getBaseVersion()
-                + " of shard " + gradient.getShard() + ", which is at version " + state.getVersion()
-                + ": staleness " + lag + " exceeds the bound " + bound);
-        }
-        metrics.staleness(Math.max(0, lag));
-        noteGradientSender(key, spec, gradient.getWorker(), now);
-        if (state.getStartedAt() == 0) {
-            state = ShardState.newBuilder(state).setStartedAt(now).build();
-            states.put(key, state);
-        }
-        if (spec.getSyncMode() == SyncMode.BSP) {
-            pending.add(gradient);
-            return new Outcome(progress(key, now), Optional.empty());
-        }
-        return new Outcome(applyOnArrival(key, spec, state, gradient, now), Optional.empty());
-    }
-
-    /** Drops the workers silent for a session timeout, by the shard's heartbeat clock, from its live set. */
-    private void expireSilent(final String key) {
-        final JobSpec spec = jobs.get(key);
-        final ShardMembers current = members.get(key);
-        if (spec == null || current == null) {
-            return;
-        }
-        final Set<String> live = Liveness.live(current, spec);
-        if (live.size() < current.getLastSeen().size()) {
-            final Map<String, Long> kept = new HashMap<>(current.getLastSeen());
-            kept.keySet().retainAll(live);
-            log.warn("job {}: worker(s) {} silent for over {} ms, no longer live at shard {}", spec.getJob(),
-                difference(current.getLastSeen().keySet(), live), spec.getSessionTimeoutMs(), shardOf(key));
-            members.put(key, ShardMembers.newBuilder(current).setLastSeen(kept).build());
+    private void noteGradientSender(final HotShard hot, final String worker, final long now) {
+        final Long seen = hot.members.lastSeen(worker);
+        if (seen == null || now - seen > hot.spec.getSessionTimeoutMs() / 10) {
+            hot.members.seen(worker, now, false);
+            members.put(hot.key, hot.members.toAvro());
         }
     }
 
     /** BSP: applies every complete clock. SSP/ASP: republishes when the live set moved {@code minClock}. */
-    private List<ModelShard> progress(final String key, final long now) {
-        final JobSpec spec = jobs.get(key);
-        ShardState state = states.get(key);
-        if (spec == null || state == null) {
+    private List<ModelShard> progress(final HotShard hot, final long now) {
+        if (hot.spec.getSyncMode() != SyncMode.BSP) {
+            final long minClock = minClock(hot);
+            if (minClock > hot.minClock) {
+                hot.minClock = minClock;
+                return List.of(publish(hot, now));
+            }
             return List.of();
         }
         final List<ModelShard> published = new ArrayList<>();
-        if (spec.getSyncMode() != SyncMode.BSP) {
-            final long minClock = minClock(key, spec, state);
-            if (minClock > state.getMinClock()) {
-                state = ShardState.newBuilder(state).setMinClock(minClock).build();
-                states.put(key, state);
-                published.addAll(publish(spec, state, now));
-            }
-            return published;
-        }
         while (true) {
-            final List<GradientShard> clock = pending.ofClock(spec.getJob(), state.getShard(), state.getNextClock());
-            if (!complete(key, spec, state, clock, now)) {
+            final long clock = hot.nextClock;
+            final NavigableMap<String, PendingGradients.Pending> gradients = hot.pending.ofClock(clock);
+            if (!complete(hot, gradients.keySet(), now)) {
                 return published;
             }
-            final GradientSum sum = new GradientSum(JobSpecs.layout(spec).length(state.getShard()));
-            final Map<String, Long> workerClocks = new HashMap<>(state.getWorkerClocks());
-            for (final GradientShard gradient : clock) {
-                sum.add(FloatPacking.unpack(gradient.getValues()), gradient.getSampleCount());
-                workerClocks.put(gradient.getWorker(), gradient.getClock() + 1);
+            final GradientSum sum = new GradientSum(hot.length);
+            for (final Map.Entry<String, PendingGradients.Pending> entry : gradients.entrySet()) {
+                sum.add(entry.getValue().values(), entry.getValue().samples());
+                hot.workerClocks.put(entry.getKey(), clock + 1);
             }
-            final long nextClock = state.getNextClock() + 1;
-            state = ShardState.newBuilder(ShardUpdate.apply(state, optimizer(spec), sum.mean(),
-                    JobSpecs.schedule(spec).factor(state.getNextClock())))
-                .setNextClock(nextClock)
-                .setMinClock(nextClock)
-                .setWorkerClocks(workerClocks)
-                .build();
-            metrics.applied(clock.size());
-            pending.deleteClock(spec.getJob(), state.getShard(), nextClock - 1);
-            states.put(key, state);
-            published.addAll(publish(spec, state, now));
+            hot.step(sum.mean(), clock);
+            hot.nextClock = clock + 1;
+            hot.minClock = clock + 1;
+            metrics.applied(gradients.size());
+            hot.pending.removeClock(clock);
+            published.add(publish(hot, now));
         }
     }
 
@@ -267,66 +302,53 @@ final class ShardEngine {
      * expected worker has been heard from or one session timeout after the shard's first gradient,
      * every expected worker's.
      */
-    private boolean complete(final String key, final JobSpec spec, final ShardState state,
-                             final List<GradientShard> clock, final long now) {
-        if (clock.isEmpty()) {
+    private static boolean complete(final HotShard hot, final Set<String> contributors, final long now) {
+        if (contributors.isEmpty()) {
             return false;
         }
-        final Set<String> contributors = new TreeSet<>();
-        clock.forEach(gradient -> contributors.add(gradient.getWorker()));
-        final ShardMembers known = members.get(key);
-        final Set<String> everSeen = new TreeSet<>(contributors);
-        if (known != null) {
-            everSeen.addAll(known.getEverSeen());
-        }
-        final boolean startGrace = now < state.getStartedAt() + spec.getSessionTimeoutMs();
-        if (startGrace && everSeen.size() < spec.getExpectedWorkers()) {
+        final long timeout = hot.spec.getSessionTimeoutMs();
+        final boolean startGrace = now < hot.startedAt + timeout;
+        if (startGrace && hot.members.everSeenWith(contributors).size() < hot.spec.getExpectedWorkers()) {
             return false;
         }
-        return contributors.containsAll(Liveness.live(known, spec));
+        return contributors.containsAll(hot.members.live(timeout));
     }
 
-    private List<ModelShard> applyOnArrival(final String key, final JobSpec spec, final ShardState state,
-                                            final GradientShard gradient, final long now) {
-        final float[] mean = FloatPacking.unpack(gradient.getValues());
+    private ModelShard applyOnArrival(final HotShard hot, final GradientShard gradient, final float[] values,
+                                      final long now) {
+        final float[] mean = new float[values.length];
         for (int i = 0; i < mean.length; i++) {
-            mean[i] = (float) ((double) mean[i] / spec.getGlobalBatch());
+            mean[i] = (float) ((double) values[i] / hot.spec.getGlobalBatch());
         }
-        final Map<String, Long> workerClocks = new HashMap<>(state.getWorkerClocks());
-        workerClocks.put(gradient.getWorker(), gradient.getClock() + 1);
-        ShardState next = ShardState.newBuilder(ShardUpdate.apply(state, optimizer(spec), mean,
-                JobSpecs.schedule(spec).factor(gradient.getClock())))
-            .setWorkerClocks(workerClocks)
-            .build();
-        next = ShardState.newBuilder(next).setMinClock(minClock(key, spec, next)).build();
+        hot.workerClocks.put(gradient.getWorker(), gradient.getClock() + 1);
+        if (hot.startedAt == 0) {
+            hot.startedAt = now;
+        }
+        hot.step(mean, gradient.getClock());
+        hot.minClock = minClock(hot);
         metrics.applied(1);
-        states.put(key, next);
-        return publish(spec, next, now);
+        return publish(hot, now);
     }
 
     /** Smallest next clock among live workers (one not yet heard from at this shard counts at the current minClock); never decreases. */
-    private long minClock(final String key, final JobSpec spec, final ShardState state) {
-        final Set<String> live = Liveness.live(members.get(key), spec);
+    private static long minClock(final HotShard hot) {
         long min = Long.MAX_VALUE;
-        for (final String worker : live) {
-            min = Math.min(min, state.getWorkerClocks().getOrDefault(worker, state.getMinClock()));
+        for (final String worker : hot.members.live(hot.spec.getSessionTimeoutMs())) {
+            min = Math.min(min, hot.workerClocks.getOrDefault(worker, hot.minClock));
         }
-        return min == Long.MAX_VALUE ? state.getMinClock() : Math.max(state.getMinClock(), min);
+        return min == Long.MAX_VALUE ? hot.minClock : Math.max(hot.minClock, min);
     }
 
-    private List<ModelShard> publish(final JobSpec spec, final ShardState state, final long now) {
-        return List.of(ShardUpdate.published(spec, state, Instant.ofEpochMilli(now)));
+    /** Stores the shard and returns the version to publish; both share one packed copy of the parameters. */
+    private ModelShard publish(final HotShard hot, final long now) {
+        final ByteBuffer packed = hot.packedParams();
+        store(hot, packed);
+        return hot.toModel(packed, Instant.ofEpochMilli(now));
     }
 
-    private Optimizer optimizer(final JobSpec spec) {
-        final String id = spec.getJob() + "@" + spec.getCreatedAt().toEpochMilli();
-        return optimizers.computeIfAbsent(id, ignored -> JobSpecs.optimizer(spec));
-    }
-
-    private static Set<String> difference(final Set<String> all, final Set<String> kept) {
-        final Set<String> gone = new TreeSet<>(all);
-        gone.removeAll(kept);
-        return gone;
+    private void store(final HotShard hot, final ByteBuffer packedParams) {
+        final long oldest = hot.pending.oldestOffset();
+        states.put(hot.key, hot.toState(packedParams, oldest >= 0 ? oldest : gradientPosition));
     }
 
     static int shardOf(final String key) {

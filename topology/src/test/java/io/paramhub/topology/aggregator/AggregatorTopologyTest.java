@@ -172,7 +172,7 @@ class AggregatorTopologyTest {
 
             // then
             assertThat(description).contains(AggregatorTopology.SHARD_JOB_STORE, AggregatorTopology.SHARD_STATE_STORE,
-                AggregatorTopology.PENDING_GRADIENT_STORE, "gradient-aggregator", "shard-job-starter", "job-fanout");
+                AggregatorTopology.SHARD_MEMBER_STORE, AggregatorTopology.SHARD_PROCESSOR, "job-fanout");
             assertThat(description).doesNotContain("KSTREAM-", "KTABLE-");
         }
     }

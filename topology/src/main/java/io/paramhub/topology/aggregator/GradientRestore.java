@@ -1,0 +1,104 @@
+package io.paramhub.topology.aggregator;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * Reads a shard task's {@code gradients} partition back when the task starts on stored state: the
+ * offset the aggregator's group committed for it (where the task goes on), and the records between a
+ * shard's {@code pendingFromOffset} and that offset, which were read before but whose gradients, held
+ * in memory only, were lost with the task. Built from the Streams app's own client settings, so it
+ * reaches the cluster (security settings included) as the app does.
+ */
+final class GradientRestore {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration POLL = Duration.ofMillis(200);
+
+    private final Map<String, Object> appConfigs;
+
+    GradientRestore(final Map<String, Object> appConfigs) {
+        this.appConfigs = appConfigs;
+    }
+
+    /** The offset the app's group has committed for {@code partition}, waiting for open transactions to end. */
+    OptionalLong committedOffset(final TopicPartition partition) {
+        final String group = String.valueOf(appConfigs.get(StreamsConfig.APPLICATION_ID_CONFIG));
+        try (Admin admin = Admin.create(clientConfigs(AdminClientConfig.configNames()))) {
+            final Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(
+                    Map.of(group, new ListConsumerGroupOffsetsSpec().topicPartitions(List.of(partition))),
+                    new ListConsumerGroupOffsetsOptions().requireStable(true))
+                .partitionsToOffsetAndMetadata(group).get();
+            final OffsetAndMetadata offset = committed.get(partition);
+            return offset == null ? OptionalLong.empty() : OptionalLong.of(offset.offset());
+        } catch (final ExecutionException e) {
+            throw new KafkaException("could not read the committed offset of " + partition + " for group " + group,
+                e.getCause());
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaException("interrupted while reading the committed offset of " + partition, e);
+        }
+    }
+
+    /** Hands every record of {@code partition} in [{@code from}, {@code until}) to {@code action}, in offset order. */
+    void read(final TopicPartition partition, final long from, final long until,
+              final Consumer<ConsumerRecord<String, byte[]>> action) {
+        final Map<String, Object> config = clientConfigs(ConsumerConfig.configNames());
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        config.remove(ConsumerConfig.CLIENT_ID_CONFIG);
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+            new ByteArrayDeserializer())) {
+            consumer.assign(List.of(partition));
+            final long start = Math.max(from, consumer.beginningOffsets(List.of(partition), TIMEOUT).get(partition));
+            consumer.seek(partition, start);
+            final long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (consumer.position(partition, TIMEOUT) < until) {
+                if (System.nanoTime() > deadline) {
+                    throw new KafkaException("re-reading " + partition + " from " + from + " to " + until + " took over "
+                        + TIMEOUT.toSeconds() + " s; stopped at " + consumer.position(partition));
+                }
+                final ConsumerRecords<String, byte[]> records = consumer.poll(POLL);
+                for (final ConsumerRecord<String, byte[]> record : records.records(partition)) {
+                    if (record.offset() >= until) {
+                        return;
+                    }
+                    action.accept(record);
+                }
+            }
+        }
+    }
+
+    /** The app's settings that a client of this kind knows: bootstrap servers, security, timeouts. */
+    private Map<String, Object> clientConfigs(final Set<String> known) {
+        final Map<String, Object> config = new HashMap<>();
+        appConfigs.forEach((name, value) -> {
+            if (known.contains(name) && value != null) {
+                config.put(name, value);
+            }
+        });
+        return config;
+    }
+}

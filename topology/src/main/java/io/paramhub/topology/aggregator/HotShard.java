@@ -1,0 +1,157 @@
+package io.paramhub.topology.aggregator;
+
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ModelShard;
+import io.paramhub.avro.ShardState;
+import io.paramhub.ml.LearningRateSchedule;
+import io.paramhub.ml.Optimizer;
+import io.paramhub.ml.ShardLayout;
+import io.paramhub.schemas.FloatPacking;
+import io.paramhub.topology.jobs.JobSpecs;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One shard's state as the aggregator works on it: decoded once when its task starts, then kept in
+ * memory (parameters and optimizer slots as float arrays updated in place, buffered gradients,
+ * members), and written out as Avro only when something a restart needs changes ({@link #toState}).
+ */
+final class HotShard {
+
+    final String key;
+    final JobSpec spec;
+    final int shard;
+    final int length;
+    final Optimizer optimizer;
+    final LearningRateSchedule schedule;
+    final ShardMembership members;
+    final PendingGradients pending = new PendingGradients();
+    private final float[] params;
+    private final float[][] slots;
+    long version;
+    long nextClock;
+    long minClock;
+    long startedAt;
+    final Map<String, Long> workerClocks;
+    Map<String, Double> shares;
+    Map<String, Integer> threads;
+    long planEpoch;
+    Map<String, Double> pendingShares;
+    Map<String, Integer> pendingThreads;
+    long pendingEpoch;
+
+    private HotShard(final String key, final JobSpec spec, final int shard, final float[] params,
+                     final float[][] slots, final ShardMembership members, final Map<String, Long> workerClocks) {
+        final ShardLayout layout = JobSpecs.layout(spec);
+        this.key = key;
+        this.spec = spec;
+        this.shard = shard;
+        this.length = layout.length(shard);
+        this.optimizer = JobSpecs.optimizer(spec);
+        this.schedule = JobSpecs.schedule(spec);
+        this.params = params;
+        this.slots = slots;
+        this.members = members;
+        this.workerClocks = workerClocks;
+    }
+
+    /** Version 0 of {@code shard}: the job's seeded initial parameters, zero optimizer state. */
+    static HotShard initial(final String key, final JobSpec spec, final int shard, final ShardMembership members) {
+        final float[] params = JobSpecs.layout(spec).slice(JobSpecs.model(spec).initialParameters(spec.getSeed()), shard);
+        final float[][] slots = new float[JobSpecs.optimizer(spec).stateSlots()][params.length];
+        final HotShard hot = new HotShard(key, spec, shard, params, slots, members, new HashMap<>());
+        hot.shares = Map.of();
+        hot.threads = Map.of();
+        hot.planEpoch = -1;
+        hot.pendingShares = Map.of();
+        hot.pendingThreads = Map.of();
+        hot.pendingEpoch = -1;
+        return hot;
+    }
+
+    /** The shard as last stored; its buffered gradients are not in the store (see {@link GradientRestore}). */
+    static HotShard stored(final String key, final JobSpec spec, final ShardState state, final ShardMembership members) {
+        final float[][] slots = new float[state.getOptimizerState().size()][];
+        for (int k = 0; k < slots.length; k++) {
+            slots[k] = FloatPacking.unpack(state.getOptimizerState().get(k));
+        }
+        final HotShard hot = new HotShard(key, spec, state.getShard(), FloatPacking.unpack(state.getParams()), slots,
+            members, new HashMap<>(state.getWorkerClocks()));
+        hot.version = state.getVersion();
+        hot.nextClock = state.getNextClock();
+        hot.minClock = state.getMinClock();
+        hot.startedAt = state.getStartedAt();
+        hot.shares = Map.copyOf(state.getShares());
+        hot.threads = Map.copyOf(state.getThreads());
+        hot.planEpoch = state.getPlanEpoch();
+        hot.pendingShares = Map.copyOf(state.getPendingShares());
+        hot.pendingThreads = Map.copyOf(state.getPendingThreads());
+        hot.pendingEpoch = state.getPendingEpoch();
+        return hot;
+    }
+
+    /**
+     * One optimizer step with {@code meanGradient}, the mean over every sample of its clock, at the
+     * job's schedule for {@code clock}; the version goes up by one.
+     */
+    void step(final float[] meanGradient, final long clock) {
+        optimizer.step(params, meanGradient, slots, version + 1, schedule.factor(clock));
+        version++;
+    }
+
+    long appliedClocks(final String worker) {
+        return workerClocks.getOrDefault(worker, 0L);
+    }
+
+    /** The stored form; {@code pendingFromOffset} as {@link ShardState#getPendingFromOffset()} says. */
+    ShardState toState(final ByteBuffer packedParams, final long pendingFromOffset) {
+        final List<ByteBuffer> packedSlots = new ArrayList<>(slots.length);
+        for (final float[] slot : slots) {
+            packedSlots.add(FloatPacking.pack(slot));
+        }
+        return ShardState.newBuilder()
+            .setJob(spec.getJob())
+            .setShard(shard)
+            .setVersion(version)
+            .setNextClock(nextClock)
+            .setMinClock(minClock)
+            .setParams(packedParams.duplicate())
+            .setOptimizerState(packedSlots)
+            .setWorkerClocks(new HashMap<>(workerClocks))
+            .setStartedAt(startedAt)
+            .setShares(shares)
+            .setThreads(threads)
+            .setPlanEpoch(planEpoch)
+            .setPendingShares(pendingShares)
+            .setPendingThreads(pendingThreads)
+            .setPendingEpoch(pendingEpoch)
+            .setPendingFromOffset(pendingFromOffset)
+            .build();
+    }
+
+    ByteBuffer packedParams() {
+        return FloatPacking.pack(params);
+    }
+
+    /** The version as published on {@code model}. */
+    ModelShard toModel(final ByteBuffer packedParams, final Instant now) {
+        return ModelShard.newBuilder()
+            .setJob(spec.getJob())
+            .setShard(shard)
+            .setShards(spec.getShards())
+            .setFirstParameter(JobSpecs.layout(spec).first(shard))
+            .setVersion(version)
+            .setMinClock(minClock)
+            .setClocks(new HashMap<>(workerClocks))
+            .setShares(shares)
+            .setThreads(threads)
+            .setPlanEpoch(planEpoch)
+            .setValues(packedParams.duplicate())
+            .setUpdatedAt(now)
+            .build();
+    }
+}

@@ -1,0 +1,174 @@
+package io.paramhub.topology.aggregator;
+
+import io.paramhub.avro.DeadLetter;
+import io.paramhub.avro.DeadLetterReason;
+import io.paramhub.avro.GradientShard;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ModelShard;
+import io.paramhub.avro.ResourceCommand;
+import io.paramhub.avro.WorkerStatus;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.List;
+import java.util.OptionalLong;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one processor of a shard task, a thin adapter from records to its {@link ShardEngine}: jobs
+ * from {@code shard-jobs}, workers from {@code shard-membership}, plans from {@code shard-commands} and
+ * raw gradients from {@code gradients}. It publishes to {@code model} and, for gradients, to
+ * {@code dead-letters}. One processor (not one per source) so that the task's shards are decoded once
+ * and shared by every record that touches them.
+ *
+ * <p>When the task starts on stored state (a restart, a move to another instance), the gradients its
+ * shards held in memory are read again from {@code gradients} before the first record is processed
+ * ({@link GradientRestore}).
+ */
+final class ShardTask implements Processor<String, Object, String, SpecificRecord> {
+
+    private static final Logger log = LoggerFactory.getLogger(ShardTask.class);
+
+    private final String gradientsTopic;
+    private final Deserializer<GradientShard> deserializer;
+    private final AggregatorMetrics metrics;
+    private ProcessorContext<String, SpecificRecord> context;
+    private ShardEngine engine;
+
+    ShardTask(final String gradientsTopic, final Deserializer<GradientShard> deserializer,
+              final AggregatorMetrics metrics) {
+        this.gradientsTopic = gradientsTopic;
+        this.deserializer = deserializer;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void init(final ProcessorContext<String, SpecificRecord> context) {
+        this.context = context;
+        this.engine = new ShardEngine(context.getStateStore(AggregatorTopology.SHARD_JOB_STORE),
+            context.getStateStore(AggregatorTopology.SHARD_STATE_STORE),
+            context.getStateStore(AggregatorTopology.SHARD_MEMBER_STORE), metrics);
+        final long restoreFrom = engine.load();
+        if (engine.loadedShards() > 0) {
+            restorePending(restoreFrom);
+        }
+    }
+
+    /** Reads the task's {@code gradients} partition from {@code from} up to the committed offset again. */
+    private void restorePending(final long from) {
+        final TopicPartition partition = new TopicPartition(gradientsTopic, context.taskId().partition());
+        final GradientRestore restore = new GradientRestore(context.appConfigs());
+        final OptionalLong committed = restore.committedOffset(partition);
+        if (committed.isEmpty()) {
+            return;
+        }
+        engine.continueAt(committed.getAsLong());
+        if (from < 0 || from >= committed.getAsLong()) {
+            return;
+        }
+        final long started = System.nanoTime();
+        final int[] counts = new int[2];
+        restore.read(partition, from, committed.getAsLong(), record -> {
+            counts[0]++;
+            final GradientShard gradient;
+            try {
+                gradient = GradientDecoding.decode(deserializer, gradientsTopic, record.headers(), record.value());
+            } catch (final GradientDecoding.UndecodableGradient e) {
+                return;
+            }
+            if (engine.restoreGradient(record.key(), gradient, record.offset(), record.timestamp())) {
+                counts[1]++;
+            }
+        });
+        log.info("task {}: read {} gradients of {} again (offsets {} to {}) in {} ms; {} are waiting for their clock",
+            context.taskId(), counts[0], partition, from, committed.getAsLong() - 1,
+            (System.nanoTime() - started) / 1_000_000, counts[1]);
+    }
+
+    @Override
+    public void process(final Record<String, Object> record) {
+        final String topic = context.recordMetadata().map(RecordMetadata::topic).orElse(gradientsTopic);
+        if (topic.equals(gradientsTopic)) {
+            gradient(record);
+            return;
+        }
+        final Object value = record.value();
+        final List<ModelShard> published;
+        // control records count at their own time, not stream time: a heartbeat read late must not stamp
+        // its worker, or the shard's heartbeat clock, with the time of gradients read before it
+        if (value instanceof JobSpec spec) {
+            published = engine.startJob(record.key(), spec, record.timestamp());
+        } else if (value instanceof WorkerStatus status) {
+            published = engine.memberEvent(record.key(), status, record.timestamp());
+        } else if (value instanceof ResourceCommand command) {
+            published = engine.planEvent(record.key(), command, record.timestamp());
+        } else {
+            return;
+        }
+        publish(published, record.timestamp());
+    }
+
+    /** Raw {@code gradients} record → decoded, checked, applied by the engine; refused ones to {@code dead-letters}. */
+    private void gradient(final Record<String, Object> record) {
+        final byte[] bytes = (byte[]) record.value();
+        final GradientShard gradient;
+        try {
+            gradient = GradientDecoding.decode(deserializer, gradientsTopic, record.headers(), bytes);
+        } catch (final GradientDecoding.UndecodableGradient e) {
+            deadLetter(record, bytes, e.rejection());
+            return;
+        }
+        final String key = gradient.getJob() + "/" + gradient.getShard();
+        if (!key.equals(record.key())) {
+            deadLetter(record, bytes, new Rejection(DeadLetterReason.MALFORMED,
+                "record key '" + record.key() + "' does not match the value's job/shard '" + key + "'"));
+            return;
+        }
+        final long offset = context.recordMetadata().map(RecordMetadata::offset).orElse(-1L);
+        final ShardEngine.Outcome outcome = engine.gradient(key, gradient, offset,
+            Math.max(record.timestamp(), context.currentStreamTimeMs()));
+        outcome.rejection().ifPresent(rejection -> deadLetter(record, bytes, rejection));
+        publish(outcome.published(), record.timestamp());
+    }
+
+    /**
+     * Forwards new model versions and asks for a commit at once: under exactly-once they are visible
+     * only when committed, and the workers wait for them; the commit interval is left for the rest.
+     */
+    private void publish(final List<ModelShard> shards, final long timestamp) {
+        for (final ModelShard shard : shards) {
+            metrics.model(shard);
+            context.forward(new Record<String, SpecificRecord>(shard.getJob() + "/" + shard.getShard(), shard,
+                timestamp), AggregatorTopology.MODEL_SINK);
+        }
+        if (!shards.isEmpty()) {
+            context.commit();
+        }
+    }
+
+    private void deadLetter(final Record<String, Object> record, final byte[] bytes, final Rejection rejection) {
+        final RecordMetadata metadata = context.recordMetadata().orElse(null);
+        final int partition = metadata == null ? -1 : metadata.partition();
+        final long offset = metadata == null ? -1 : metadata.offset();
+        log.warn("dead-lettered gradient topic: {}, partition: {}, offset: {}, reason: {}: {}",
+            gradientsTopic, partition, offset, rejection.reason(), rejection.message());
+        metrics.deadLetter(rejection.reason());
+        final DeadLetter letter = DeadLetter.newBuilder()
+            .setSourceTopic(gradientsTopic)
+            .setPartition(partition)
+            .setOffset(offset)
+            .setReason(rejection.reason())
+            .setError(rejection.message())
+            .setOriginalBytes(bytes == null ? null : ByteBuffer.wrap(bytes))
+            .setTimestamp(Instant.ofEpochMilli(record.timestamp()))
+            .build();
+        context.forward(record.withValue((SpecificRecord) letter), AggregatorTopology.DEAD_LETTER_SINK);
+    }
+}
