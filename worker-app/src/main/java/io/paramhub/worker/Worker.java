@@ -153,6 +153,8 @@ public final class Worker implements Runnable, AutoCloseable {
             compute.threads());
 
         publishGradient(producer, spec, plan.layout(), clock, baseVersions, share.length, loss, gradient);
+        // the shard gradients leave now, together, rather than after the producer's linger
+        producer.flush();
         final IterationTelemetry telemetry = IterationTelemetry.newBuilder()
             .setJob(spec.getJob())
             .setWorker(settings.workerId())

@@ -2,6 +2,7 @@ package io.paramhub.topology.aggregator;
 
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ResourceCommand;
+import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.topology.ShardKeys;
 import io.paramhub.topology.jobs.JobSpecs;
@@ -105,8 +106,11 @@ final class ControlFanout {
             for (int shard = 0; shard < spec.getShards(); shard++) {
                 context.forward(record.withKey(ShardKeys.shard(spec.getJob(), shard)));
             }
-            // a departure can complete a clock the others wait for
-            context.commit();
+            // a join or departure can complete a clock the others wait for; a heartbeat waits for the
+            // next commit (a round's, or the commit interval), which is well within a session timeout
+            if (status.getState() != WorkerState.HEARTBEAT) {
+                context.commit();
+            }
         }
     }
 }

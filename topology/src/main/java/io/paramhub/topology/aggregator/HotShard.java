@@ -107,8 +107,11 @@ final class HotShard {
         return workerClocks.getOrDefault(worker, 0L);
     }
 
-    /** The stored form; {@code pendingFromOffset} as {@link ShardState#getPendingFromOffset()} says. */
-    ShardState toState(final ByteBuffer packedParams, final long pendingFromOffset) {
+    /**
+     * The stored form; the offsets as {@link ShardState#getPendingFromOffset()} and
+     * {@link ShardState#getTaskRestoreFromOffset()} say.
+     */
+    ShardState toState(final ByteBuffer packedParams, final long pendingFromOffset, final long taskRestoreFromOffset) {
         final List<ByteBuffer> packedSlots = new ArrayList<>(slots.length);
         for (final float[] slot : slots) {
             packedSlots.add(FloatPacking.pack(slot));
@@ -130,6 +133,7 @@ final class HotShard {
             .setPendingThreads(pendingThreads)
             .setPendingEpoch(pendingEpoch)
             .setPendingFromOffset(pendingFromOffset)
+            .setTaskRestoreFromOffset(taskRestoreFromOffset)
             .build();
     }
 

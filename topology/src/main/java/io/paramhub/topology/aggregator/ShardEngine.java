@@ -81,11 +81,13 @@ final class ShardEngine {
     }
 
     /**
-     * Decodes every shard of the task's stores into memory; returns the smallest offset from which a
-     * BSP shard's buffered gradients must be read again, or -1 when none must.
+     * Decodes every shard of the task's stores into memory; returns the offset from which the task's
+     * buffered gradients must be read again (the newest task restore point stored), or -1 when no BSP
+     * shard can hold any.
      */
     long load() {
-        long from = Long.MAX_VALUE;
+        long from = -1;
+        boolean anyBsp = false;
         try (KeyValueIterator<String, ShardState> stored = states.all()) {
             while (stored.hasNext()) {
                 final KeyValue<String, ShardState> entry = stored.next();
@@ -95,14 +97,29 @@ final class ShardEngine {
                 }
                 shards.put(entry.key, HotShard.stored(entry.key, spec, entry.value,
                     ShardMembership.of(members.get(entry.key))));
+                from = Math.max(from, entry.value.getTaskRestoreFromOffset());
                 if (spec.getSyncMode() == SyncMode.BSP) {
-                    final long shardFrom = Math.max(0, entry.value.getPendingFromOffset());
-                    restoreFrom.put(entry.key, shardFrom);
-                    from = Math.min(from, shardFrom);
+                    anyBsp = true;
+                    restoreFrom.put(entry.key, Math.max(0, entry.value.getPendingFromOffset()));
                 }
             }
         }
-        return from == Long.MAX_VALUE ? -1 : from;
+        return anyBsp ? Math.max(0, from) : -1;
+    }
+
+    /**
+     * Whether every shard of {@code job} in this task has reached {@code version}: the task's part of
+     * that round is done, and its versions are worth a commit. A worker sends a clock's gradients for
+     * all shards at once, so a task reads them back to back; committing after the first shard's version
+     * would cost a second transaction for the next one, and the workers need both.
+     */
+    boolean taskReached(final String job, final long version) {
+        for (final HotShard hot : shards.values()) {
+            if (hot.spec.getJob().equals(job) && hot.version < version) {
+                return false;
+            }
+        }
+        return true;
     }
 
     int loadedShards() {
@@ -346,9 +363,21 @@ final class ShardEngine {
         return hot.toModel(packed, Instant.ofEpochMilli(now));
     }
 
+    /**
+     * Writes the shard to its store with where a restore must read gradients again from: for this
+     * shard, its oldest buffered gradient; for the task, the oldest of any shard; else the position.
+     */
     private void store(final HotShard hot, final ByteBuffer packedParams) {
+        long taskOldest = Long.MAX_VALUE;
+        for (final HotShard other : shards.values()) {
+            final long oldest = other.pending.oldestOffset();
+            if (oldest >= 0) {
+                taskOldest = Math.min(taskOldest, oldest);
+            }
+        }
         final long oldest = hot.pending.oldestOffset();
-        states.put(hot.key, hot.toState(packedParams, oldest >= 0 ? oldest : gradientPosition));
+        states.put(hot.key, hot.toState(packedParams, oldest >= 0 ? oldest : gradientPosition,
+            taskOldest != Long.MAX_VALUE ? taskOldest : gradientPosition));
     }
 
     static int shardOf(final String key) {

@@ -61,7 +61,10 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
         }
     }
 
-    /** Reads the task's {@code gradients} partition from {@code from} up to the committed offset again. */
+    /**
+     * Reads the task's {@code gradients} partition from {@code from} up to the committed offset again
+     * ({@code from} < 0: no shard can hold a buffered gradient; the position is still needed).
+     */
     private void restorePending(final long from) {
         final TopicPartition partition = new TopicPartition(gradientsTopic, context.taskId().partition());
         final GradientRestore restore = new GradientRestore(context.appConfigs());
@@ -139,16 +142,19 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
     }
 
     /**
-     * Forwards new model versions and asks for a commit at once: under exactly-once they are visible
-     * only when committed, and the workers wait for them; the commit interval is left for the rest.
+     * Forwards new model versions and, once every shard of their job in this task has published the
+     * version, asks for a commit: under exactly-once they are visible only when committed, and the
+     * workers wait for them. The commit interval is left for the rest.
      */
     private void publish(final List<ModelShard> shards, final long timestamp) {
+        boolean roundDone = false;
         for (final ModelShard shard : shards) {
             metrics.model(shard);
             context.forward(new Record<String, SpecificRecord>(shard.getJob() + "/" + shard.getShard(), shard,
                 timestamp), AggregatorTopology.MODEL_SINK);
+            roundDone |= engine.taskReached(shard.getJob(), shard.getVersion());
         }
-        if (!shards.isEmpty()) {
+        if (roundDone) {
             context.commit();
         }
     }
