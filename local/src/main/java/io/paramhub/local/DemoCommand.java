@@ -220,6 +220,9 @@ final class DemoCommand implements Callable<Integer> {
                 100 * tally.waitFraction(RunReport.fastWorkers(emulations)),
                 emulations.values().stream().anyMatch(ComputeEmulation::active)
                     ? " (compute emulated: " + effectiveSampleCost() + " us a sample)" : "");
+            out.printf(Locale.ROOT, "barrier wait per iteration: mean %.2f ms, p50 %.2f ms, p99 %.2f ms; "
+                    + "start-up and wind-down %.1f s, rounds %.1f s%n", tally.meanWaitMs(), tally.waitMsQuantile(0.5),
+                tally.waitMsQuantile(0.99), result.wallSeconds() - tally.trainingSeconds(), tally.trainingSeconds());
             if (report != null) {
                 RunReport.write(report, result, tally, emulations);
                 out.println("report written to " + report);

@@ -17,7 +17,10 @@ import java.util.TreeSet;
 /**
  * The JSON report of a run ({@code --report FILE}): {@code final_test_accuracy} (or
  * {@code final_test_rmse}), {@code epochs}, {@code iterations}, {@code workers},
- * {@code wall_seconds}, {@code sync}, the observed staleness of applied gradients in model versions
+ * {@code wall_seconds} (split into {@code training_seconds}, from the first iteration reported to the
+ * last, and {@code startup_seconds}, the rest: apps starting, the first rebalance, the job, the workers
+ * joining, the first iteration, the last evaluation), the barrier wait over every worker's iterations but
+ * its first ({@code wait_ms_mean}, {@code wait_ms_p50}, {@code wait_ms_p99}), {@code sync}, the observed staleness of applied gradients in model versions
  * ({@code staleness_max}, {@code staleness_p99}), {@code dead_letters}, the job's settings, the
  * emulated heterogeneity ({@code emulation}: sample cost and slowdowns, so nobody mistakes it for a
  * real cost), {@code fast_worker_wait_fraction} (the share of the workers without a slowdown's time,
@@ -51,6 +54,11 @@ final class RunReport {
         root.put("iterations", result.plan().iterations());
         root.put("wall_seconds", result.wallSeconds());
         root.put("iterations_per_second", result.plan().iterations() / result.wallSeconds());
+        root.put("training_seconds", tally.trainingSeconds());
+        root.put("startup_seconds", result.wallSeconds() - tally.trainingSeconds());
+        root.put("wait_ms_mean", tally.meanWaitMs());
+        root.put("wait_ms_p50", tally.waitMsQuantile(0.50));
+        root.put("wait_ms_p99", tally.waitMsQuantile(0.99));
         root.put("final_test_" + result.last().metric(), result.last().testMetric());
         root.put("dead_letters", result.deadLetters());
         root.put("staleness_max", result.stalenessMax());

@@ -1,6 +1,8 @@
 package io.paramhub.local;
 
 import io.paramhub.avro.IterationTelemetry;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -32,13 +34,45 @@ final class WorkerTally implements RunListener {
     }
 
     private final Map<String, Totals> byWorker = new TreeMap<>();
+    /** Every worker's barrier waits after its first iteration, in arrival order. */
+    private final List<Double> barrierWaits = new ArrayList<>();
+    private long firstIterationNanos;
+    private long lastIterationNanos;
 
     @Override
     public synchronized void onIteration(final IterationTelemetry telemetry) {
+        final long now = System.nanoTime();
+        if (byWorker.isEmpty()) {
+            firstIterationNanos = now;
+        }
+        lastIterationNanos = now;
+        if (byWorker.containsKey(telemetry.getWorker())) {
+            barrierWaits.add(telemetry.getWaitMs());
+        }
         byWorker.merge(telemetry.getWorker(), new Totals(1, telemetry.getSamples(), telemetry.getComputeMs(), 0,
             telemetry.getWaitMs(), telemetry.getBatchShare(), telemetry.getThreads()),
             (a, b) -> new Totals(a.iterations() + 1, a.samples() + b.samples(), a.computeMs() + b.computeMs(),
                 a.waitMs() + b.startWaitMs(), a.startWaitMs(), b.lastShare(), b.lastThreads()));
+    }
+
+    /** Seconds from the first iteration reported to the last: the round loop, start-up left out. */
+    synchronized double trainingSeconds() {
+        return (lastIterationNanos - firstIterationNanos) / 1e9;
+    }
+
+    /** Mean barrier wait (ms) over every worker's iterations but its first. */
+    synchronized double meanWaitMs() {
+        return barrierWaits.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+    }
+
+    /** The {@code quantile} (0..1, nearest rank) of the barrier waits (ms) over every worker's iterations but its first. */
+    synchronized double waitMsQuantile(final double quantile) {
+        if (barrierWaits.isEmpty()) {
+            return 0;
+        }
+        final double[] sorted = barrierWaits.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        final int rank = (int) Math.ceil(quantile * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 
     synchronized Map<String, Totals> totals() {
