@@ -23,6 +23,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.StreamsConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads a shard task's {@code gradients} partition back when the task starts on stored state: the
@@ -33,6 +35,7 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 final class GradientRestore {
 
+    private static final Logger log = LoggerFactory.getLogger(GradientRestore.class);
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final Duration POLL = Duration.ofMillis(200);
 
@@ -72,7 +75,14 @@ final class GradientRestore {
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
             new ByteArrayDeserializer())) {
             consumer.assign(List.of(partition));
-            final long start = Math.max(from, consumer.beginningOffsets(List.of(partition), TIMEOUT).get(partition));
+            final long logStart = consumer.beginningOffsets(List.of(partition), TIMEOUT).get(partition);
+            if (logStart > from) {
+                log.error("{}: the gradients from offset {} to {}, read before this task stopped, are gone (retention); "
+                    + "a BSP clock that had one of them buffered stalls, since its worker, still live, will not send it "
+                    + "again. The retention of {} must cover the longest aggregator outage plus the longest open clock",
+                    partition, from, logStart - 1, partition.topic());
+            }
+            final long start = Math.max(from, logStart);
             consumer.seek(partition, start);
             final long deadline = System.nanoTime() + TIMEOUT.toNanos();
             while (consumer.position(partition, TIMEOUT) < until) {
