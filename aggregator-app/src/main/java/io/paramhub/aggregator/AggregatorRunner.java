@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 
 /**
@@ -39,15 +38,7 @@ public final class AggregatorRunner implements AutoCloseable {
     /** As {@link #start(Properties, String, TopicSetup)}, recording into {@code metrics}. */
     public static AggregatorRunner start(final Properties given, final String topicPrefix,
                                          final TopicSetup topicSetup, final AggregatorMetrics metrics) {
-        final Properties props = new Properties();
-        props.putAll(given);
-        // a shard task processes what it has fetched without first waiting to learn whether its other
-        // partitions hold older records: a worker's gradient is not held up behind the lag of
-        // shard-membership. Order across them does not decide anything: a job's version 0 comes before
-        // any gradient of it (workers wait for it), and liveness follows membership timestamps, not
-        // the order in which gradients and heartbeats are read
-        props.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
-        final StreamsAppLauncher.Prepared prepared = StreamsAppLauncher.prepare(DEFAULT_APPLICATION_ID, props,
+        final StreamsAppLauncher.Prepared prepared = StreamsAppLauncher.prepare(DEFAULT_APPLICATION_ID, given,
             topicPrefix, topicSetup, (provisioner, topics) -> {
                 provisioner.commonPartitionCount(topics.coPartitioned());
                 if (provisioner.commonPartitionCount(topics.control()) != 1) {

@@ -104,11 +104,13 @@ final class DemoCommand implements Callable<Integer> {
         description = "A worker silent this long leaves the live set (default: ${DEFAULT-VALUE}).")
     private long sessionTimeoutMs;
 
-    @Option(names = "--shards", defaultValue = "4",
+    @Option(names = "--shards",
         description = "Parameter shards, at least; raised so that no shard carries more than 256 KiB of float32 "
             + "(65,536 parameters), which keeps every record under Kafka's default 1 MiB limit even with Adam's "
-            + "state: e.g. mlp:1024,512 (1.33 M parameters) gets 21 (default: ${DEFAULT-VALUE}).")
-    private int shards;
+            + "state: e.g. mlp (235,146 parameters) gets 4, mlp:1024,512 21 (default: one per aggregator "
+            + "instance, --aggregators, at least 1: a shard is a unit of the aggregator's parallelism, and more "
+            + "shards than aggregators add records and transaction partitions to every round).")
+    private Integer shards;
 
     @Option(names = "--seed", defaultValue = "42", description = "Seed of initial parameters and batches (default: ${DEFAULT-VALUE}).")
     private long seed;
@@ -309,15 +311,17 @@ final class DemoCommand implements Callable<Integer> {
             throw new ParameterException(command.commandLine(), "--lr-schedule must be constant or cosine, not "
                 + schedule);
         }
-        if (shards < 1) {
+        if (shards != null && shards < 1) {
             throw new ParameterException(command.commandLine(), "--shards must be >= 1, not " + shards);
         }
-        final JobSpec.Builder spec = JobSpecs.forModel(kind, shards);
+        final int requestedShards = shards != null ? shards : Math.max(1, aggregators);
+        final JobSpec.Builder spec = JobSpecs.forModel(kind, requestedShards);
         final int shardCount = spec.getShards();
-        if (shardCount > shards) {
+        if (shardCount > requestedShards) {
             System.out.printf(Locale.ROOT, "%s has %d parameters (%.1f MiB): %d shards instead of %d, so that each "
                 + "carries at most %d KiB%n", kind.kind(), kind.parameterCount(),
-                kind.parameterCount() * 4.0 / (1024 * 1024), shardCount, shards, ShardSizing.RECORD_BUDGET_BYTES / 1024);
+                kind.parameterCount() * 4.0 / (1024 * 1024), shardCount, requestedShards,
+                ShardSizing.RECORD_BUDGET_BYTES / 1024);
         }
         return TrainingRecipe.withSchedule(spec, scheduleKind, epochs, data.train().size(), batch)
             .setJob(job != null ? job : "demo-" + System.currentTimeMillis())

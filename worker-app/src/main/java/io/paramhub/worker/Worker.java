@@ -152,6 +152,9 @@ public final class Worker implements Runnable, AutoCloseable {
         final double computeMs = emulateCompute((System.nanoTime() - computeStart) / 1e6, share.length, clock,
             compute.threads());
 
+        publishGradient(producer, spec, plan.layout(), clock, baseVersions, share.length, loss, gradient);
+        // the shard gradients leave now, together, rather than after the producer's linger
+        producer.flush();
         final IterationTelemetry telemetry = IterationTelemetry.newBuilder()
             .setJob(spec.getJob())
             .setWorker(settings.workerId())
@@ -166,9 +169,6 @@ public final class Worker implements Runnable, AutoCloseable {
             .setTimestamp(Instant.now())
             .build();
         send(producer, topics.telemetry(), ShardKeys.worker(spec.getJob(), settings.workerId()), telemetry);
-        publishGradient(producer, spec, plan.layout(), clock, baseVersions, share.length, loss, gradient);
-        // the telemetry and the shard gradients leave now, in one request, rather than after the linger
-        producer.flush();
         currentClock.set(clock + 1);
         listener.onIteration(telemetry);
     }
