@@ -1,0 +1,140 @@
+package io.paramhub.topology.aggregator;
+
+import static io.paramhub.topology.aggregator.AggregatorTestBed.gradient;
+import static io.paramhub.topology.aggregator.AggregatorTestBed.linearJob;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.paramhub.avro.GradientShard;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ModelShard;
+import io.paramhub.avro.WorkerState;
+import io.paramhub.avro.WorkerStatus;
+import io.paramhub.schemas.FloatPacking;
+import io.paramhub.schemas.registry.SchemaRegistryClients;
+import io.paramhub.topology.SerdeFactory;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What a shard task gets back when it starts on stored state: its shards from the stores, and the
+ * gradients it had buffered (held in memory only) by reading {@code gradients} again, here handed to
+ * {@link ShardEngine#restoreGradient} as {@link GradientRestore} would. A second engine over the same
+ * stores plays the task after the restart.
+ */
+class ShardEngineRestoreTest {
+
+    private static final String JOB = "job-r";
+    private static final String KEY = JOB + "/0";
+    /** After the job's creation ({@link AggregatorTestBed#linearJob}: 1,700,000,000,000 ms). */
+    private static final long T0 = 1_800_000_000_000L;
+
+    private final String scope = "restore-test-" + UUID.randomUUID();
+    private final SerdeFactory serdes = SerdeFactory.forRegistry("mock://" + scope);
+    private final MockProcessorContext<String, Object> context = new MockProcessorContext<>();
+    private final KeyValueStore<String, JobSpec> jobs = store(AggregatorTopology.SHARD_JOB_STORE, JobSpec.class);
+    private final KeyValueStore<String, io.paramhub.avro.ShardState> states =
+        store(AggregatorTopology.SHARD_STATE_STORE, io.paramhub.avro.ShardState.class);
+    private final KeyValueStore<String, io.paramhub.avro.ShardMembers> members =
+        store(AggregatorTopology.SHARD_MEMBER_STORE, io.paramhub.avro.ShardMembers.class);
+
+    @AfterEach
+    void dropRegistry() {
+        SchemaRegistryClients.dropScope(scope);
+    }
+
+    @Test
+    void shouldBufferAgainAGradientReadBeforeTheTaskStoppedAndApplyItsClockWithIt() {
+        // given: a two-worker BSP shard; worker-000's gradient for clock 0, read at offset 10, is buffered
+        final ShardEngine before = startedEngine();
+        final float[] initial = FloatPacking.unpack(versionZero().getValues());
+        final GradientShard first = gradient(JOB, 0, "worker-000", 0, 4, 2f, 4f);
+        assertThat(before.gradient(KEY, first, 10, T0 + 1).published()).isEmpty();
+
+        // when: the task starts again on the stores and reads its partition from where they say
+        final ShardEngine after = engine();
+        final long from = after.load();
+        after.continueAt(11);
+        final boolean buffered = after.restoreGradient(KEY, first, 10, T0 + 1);
+        final List<ModelShard> published = after.gradient(KEY, gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), 11,
+            T0 + 2).published();
+
+        // then: version 1 is one SGD step (lr 0.5) on both workers' sums over the batch of 8
+        assertThat(from).isEqualTo(10);
+        assertThat(buffered).isTrue();
+        assertThat(published).hasSize(1);
+        assertThat(published.get(0).getVersion()).isEqualTo(1);
+        assertThat(FloatPacking.unpack(published.get(0).getValues()))
+            .containsExactly(initial[0] - 0.5f * (8f / 8), initial[1] - 0.5f * (12f / 8));
+    }
+
+    @Test
+    void shouldNotBufferAgainWhatWasAppliedRefusedOrAlreadyBuffered() {
+        // given: clock 0 applied (offsets 10 and 11), worker-000's clock 1 buffered (offset 12)
+        final ShardEngine before = startedEngine();
+        before.gradient(KEY, gradient(JOB, 0, "worker-000", 0, 4, 2f, 4f), 10, T0 + 1);
+        assertThat(before.gradient(KEY, gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), 11, T0 + 2).published())
+            .hasSize(1);
+        final GradientShard clock1 = GradientShard.newBuilder(gradient(JOB, 0, "worker-000", 1, 4, 1f, 1f))
+            .setBaseVersion(1).build();
+        before.gradient(KEY, clock1, 12, T0 + 3);
+
+        // when
+        final ShardEngine after = engine();
+        final long from = after.load();
+
+        // then: the read starts at the buffered gradient; only it is buffered again
+        assertThat(from).isEqualTo(12);
+        assertThat(after.restoreGradient(KEY, gradient(JOB, 0, "worker-000", 0, 4, 2f, 4f), 10, T0 + 1))
+            .as("below the shard's restore point, and applied").isFalse();
+        assertThat(after.restoreGradient(KEY, gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), 13, T0 + 4))
+            .as("a late copy of an applied clock").isFalse();
+        assertThat(after.restoreGradient(KEY, clock1, 12, T0 + 3)).isTrue();
+        assertThat(after.restoreGradient(KEY, clock1, 14, T0 + 5)).as("a copy of a buffered one").isFalse();
+        assertThat(after.restoreGradient(KEY, GradientShard.newBuilder(clock1).setWorker("worker-001").build(), 15,
+            1_600_000_000_000L)).as("stamped before the job was created").isFalse();
+        // worker-001's clock 1 completes it: worker-000's restored gradient is counted, once
+        final GradientShard other = GradientShard.newBuilder(gradient(JOB, 0, "worker-001", 1, 4, 3f, 3f))
+            .setBaseVersion(1).build();
+        after.continueAt(16);
+        final List<ModelShard> published = after.gradient(KEY, other, 16, T0 + 6).published();
+        assertThat(published).extracting(ModelShard::getVersion).containsExactly(2L);
+    }
+
+    /** Version 0 of the shard, from an engine over stores of its own. */
+    private ModelShard versionZero() {
+        final ShardEngine fresh = new ShardEngine(store("jobs-0", JobSpec.class),
+            store("states-0", io.paramhub.avro.ShardState.class), store("members-0", io.paramhub.avro.ShardMembers.class),
+            AggregatorMetrics.unregistered());
+        return fresh.startJob(KEY, linearJob(JOB, 2), T0).get(0);
+    }
+
+    /** An engine with the job started and both workers joined. */
+    private ShardEngine startedEngine() {
+        final ShardEngine engine = engine();
+        engine.startJob(KEY, linearJob(JOB, 2), T0);
+        for (final String worker : List.of("worker-000", "worker-001")) {
+            engine.memberEvent(KEY, WorkerStatus.newBuilder().setJob(JOB).setWorker(worker).setState(WorkerState.JOINED)
+                .setClock(0).setTimestamp(Instant.ofEpochMilli(T0)).build(), T0);
+        }
+        return engine;
+    }
+
+    private ShardEngine engine() {
+        return new ShardEngine(jobs, states, members, AggregatorMetrics.unregistered());
+    }
+
+    private <V extends SpecificRecord> KeyValueStore<String, V> store(final String name, final Class<V> type) {
+        final KeyValueStore<String, V> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name),
+            Serdes.String(), serdes.valueSerde(type)).withLoggingDisabled().build();
+        store.init(context.getStateStoreContext(), store);
+        return store;
+    }
+}
