@@ -16,13 +16,4 @@ public final class ShardKeys {
     public static String worker(final String job, final String worker) {
         return job + "/" + worker;
     }
-
-    /** Key of a buffered gradient; zero-padded so a prefix scan returns clocks, then workers, in order. */
-    public static String pendingGradient(final String job, final int shard, final long clock, final String worker) {
-        return pendingClockPrefix(job, shard, clock) + worker;
-    }
-
-    public static String pendingClockPrefix(final String job, final int shard, final long clock) {
-        return String.format("%s/%d/%019d/", job, shard, clock);
-    }
 }

@@ -7,6 +7,7 @@ import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ResourceCommand;
 import io.paramhub.avro.WorkerStatus;
+import io.paramhub.topology.ShardKeys;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.List;
@@ -128,7 +129,7 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
             deadLetter(record, bytes, e.rejection());
             return;
         }
-        final String key = gradient.getJob() + "/" + gradient.getShard();
+        final String key = ShardKeys.shard(gradient.getJob(), gradient.getShard());
         if (!key.equals(record.key())) {
             deadLetter(record, bytes, new Rejection(DeadLetterReason.MALFORMED,
                 "record key '" + record.key() + "' does not match the value's job/shard '" + key + "'"));
@@ -150,8 +151,8 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
         boolean roundDone = false;
         for (final ModelShard shard : shards) {
             metrics.model(shard);
-            context.forward(new Record<String, SpecificRecord>(shard.getJob() + "/" + shard.getShard(), shard,
-                timestamp), AggregatorTopology.MODEL_SINK);
+            final String key = ShardKeys.shard(shard.getJob(), shard.getShard());
+            context.forward(new Record<String, SpecificRecord>(key, shard, timestamp), AggregatorTopology.MODEL_SINK);
             roundDone |= engine.taskReached(shard.getJob(), shard.getVersion());
         }
         if (roundDone) {
