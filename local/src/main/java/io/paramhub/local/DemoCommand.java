@@ -46,8 +46,8 @@ final class DemoCommand implements Callable<Integer> {
     /**
      * The emulated sample cost when a slowdown is asked for and no cost is given: with the default 4
      * workers and batch 128, 192 ms of compute a worker an iteration, about ten times the 20–30 ms an
-     * exactly-once BSP round trip through Kafka costs when the straggler's gradient arrives last, as
-     * DESIGN.md asks, so that the run is compute-bound as the seeds' real networks are.
+     * exactly-once BSP round trip through Kafka costs when the straggler's gradient arrives last, so
+     * that the run is compute-bound as real networks on real nodes are (docs/kafka-on-two-cores.md).
      */
     static final long SLOWDOWN_SAMPLE_COST_US = 6_000;
 
@@ -223,8 +223,8 @@ final class DemoCommand implements Callable<Integer> {
                 emulations.values().stream().anyMatch(ComputeEmulation::active)
                     ? " (compute emulated: " + effectiveSampleCost() + " us a sample)" : "");
             out.printf(Locale.ROOT, "barrier wait per iteration: mean %.2f ms, p50 %.2f ms, p99 %.2f ms; "
-                    + "start-up and wind-down %.1f s, rounds %.1f s%n", tally.meanWaitMs(), tally.waitMsQuantile(0.5),
-                tally.waitMsQuantile(0.99), result.wallSeconds() - tally.trainingSeconds(), tally.trainingSeconds());
+                    + "start-up and wind-down %.1f s, rounds %.1f s%n", tally.meanWaitMs(), tally.waitMsPercentile(50),
+                tally.waitMsPercentile(99), result.wallSeconds() - tally.trainingSeconds(), tally.trainingSeconds());
             if (report != null) {
                 RunReport.write(report, result, tally, emulations);
                 out.println("report written to " + report);

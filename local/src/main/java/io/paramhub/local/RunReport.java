@@ -57,8 +57,8 @@ final class RunReport {
         root.put("training_seconds", tally.trainingSeconds());
         root.put("startup_seconds", result.wallSeconds() - tally.trainingSeconds());
         root.put("wait_ms_mean", tally.meanWaitMs());
-        root.put("wait_ms_p50", tally.waitMsQuantile(0.50));
-        root.put("wait_ms_p99", tally.waitMsQuantile(0.99));
+        root.put("wait_ms_p50", tally.waitMsPercentile(50));
+        root.put("wait_ms_p99", tally.waitMsPercentile(99));
         root.put("final_test_" + result.last().metric(), result.last().testMetric());
         root.put("dead_letters", result.deadLetters());
         root.put("staleness_max", result.stalenessMax());

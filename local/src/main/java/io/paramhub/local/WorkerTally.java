@@ -65,14 +65,9 @@ final class WorkerTally implements RunListener {
         return barrierWaits.stream().mapToDouble(Double::doubleValue).average().orElse(0);
     }
 
-    /** The {@code quantile} (0..1, nearest rank) of the barrier waits (ms) over every worker's iterations but its first. */
-    synchronized double waitMsQuantile(final double quantile) {
-        if (barrierWaits.isEmpty()) {
-            return 0;
-        }
-        final double[] sorted = barrierWaits.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        final int rank = (int) Math.ceil(quantile * sorted.length);
-        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    /** The p-th percentile (0-100, nearest rank) of the barrier waits (ms) over every worker's iterations but its first. */
+    synchronized double waitMsPercentile(final double p) {
+        return barrierWaits.isEmpty() ? 0 : Percentiles.of(barrierWaits.stream().sorted().toList(), p);
     }
 
     synchronized Map<String, Totals> totals() {

@@ -209,13 +209,4 @@ final class AggregatorReplay {
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
         return ClientProperties.producer(props);
     }
-
-    /** The p-th percentile (0-100) of sorted values, nearest rank; NaN when there are none. */
-    static double percentile(final List<Double> sorted, final double p) {
-        if (sorted.isEmpty()) {
-            return Double.NaN;
-        }
-        final int rank = (int) Math.ceil(p / 100 * sorted.size());
-        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, rank - 1)));
-    }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paramhub.local.Directories;
 import io.paramhub.local.LocalCluster;
+import io.paramhub.local.Percentiles;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -90,8 +91,8 @@ public final class ReplayCommand implements Callable<Integer> {
                         + "%.2f MB/s, %.0f floats/s; update latency after the barrier p50 %.1f ms, p99 %.1f ms%n",
                     outcome.gradients(), outcome.gradientBytes() / (1024.0 * 1024.0), outcome.job(), outcome.seconds(),
                     outcome.megabytesPerSecond(), outcome.floatsPerSecond(),
-                    AggregatorReplay.percentile(outcome.updateLatenciesMs(), 50),
-                    AggregatorReplay.percentile(outcome.updateLatenciesMs(), 99));
+                    Percentiles.of(outcome.updateLatenciesMs(), 50),
+                    Percentiles.of(outcome.updateLatenciesMs(), 99));
                 out.printf(Locale.ROOT, "final model: version %d (recorded %d), %d of %d parameters differ: %s%n",
                     outcome.replayedVersion(), outcome.recordedVersion(), outcome.differingParameters(),
                     outcome.parameters(), outcome.bitIdentical() ? "bit-identical" : "DIFFERENT");
@@ -168,8 +169,8 @@ public final class ReplayCommand implements Callable<Integer> {
         json.put("gradient_records_per_s", outcome.recordsPerSecond());
         json.put("gradient_mb_per_s", outcome.megabytesPerSecond());
         json.put("floats_per_s", outcome.floatsPerSecond());
-        json.put("update_latency_p50_ms", AggregatorReplay.percentile(outcome.updateLatenciesMs(), 50));
-        json.put("update_latency_p99_ms", AggregatorReplay.percentile(outcome.updateLatenciesMs(), 99));
+        json.put("update_latency_p50_ms", Percentiles.of(outcome.updateLatenciesMs(), 50));
+        json.put("update_latency_p99_ms", Percentiles.of(outcome.updateLatenciesMs(), 99));
         json.put("update_latency_count", outcome.updateLatenciesMs().size());
         json.put("recorded_final_version", outcome.recordedVersion());
         json.put("replayed_final_version", outcome.replayedVersion());

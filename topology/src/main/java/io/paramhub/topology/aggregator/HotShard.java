@@ -43,6 +43,11 @@ final class HotShard {
     Map<String, Double> pendingShares;
     Map<String, Integer> pendingThreads;
     long pendingEpoch;
+    /**
+     * Restore only: the stored {@link ShardState#getPendingFromOffset()}, below which none of this shard's
+     * gradients is buffered again; none at all for a shard started in this task.
+     */
+    long restoreFrom = Long.MAX_VALUE;
 
     private HotShard(final String key, final JobSpec spec, final int shard, final float[] params,
                      final float[][] slots, final ShardMembership members, final Map<String, Long> workerClocks) {
@@ -91,6 +96,7 @@ final class HotShard {
         hot.pendingShares = Map.copyOf(state.getPendingShares());
         hot.pendingThreads = Map.copyOf(state.getPendingThreads());
         hot.pendingEpoch = state.getPendingEpoch();
+        hot.restoreFrom = Math.max(0, state.getPendingFromOffset());
         return hot;
     }
 

@@ -59,8 +59,6 @@ final class ShardEngine {
     private final KeyValueStore<String, ShardMembers> members;
     private final AggregatorMetrics metrics;
     private final Map<String, HotShard> shards = new HashMap<>();
-    /** Where each shard loaded from the stores re-reads its buffered gradients from (restore only). */
-    private final Map<String, Long> restoreFrom = new HashMap<>();
     /** The offset of the next record of this task's {@code gradients} partition, or -1 before the first is known. */
     private long gradientPosition = -1;
 
@@ -98,10 +96,7 @@ final class ShardEngine {
                 shards.put(entry.key, HotShard.stored(entry.key, spec, entry.value,
                     ShardMembership.of(members.get(entry.key))));
                 from = Math.max(from, entry.value.getTaskRestoreFromOffset());
-                if (spec.getSyncMode() == SyncMode.BSP) {
-                    anyBsp = true;
-                    restoreFrom.put(entry.key, Math.max(0, entry.value.getPendingFromOffset()));
-                }
+                anyBsp |= spec.getSyncMode() == SyncMode.BSP;
             }
         }
         return anyBsp ? Math.max(0, from) : -1;
@@ -139,8 +134,8 @@ final class ShardEngine {
      */
     boolean restoreGradient(final String key, final GradientShard gradient, final long offset, final long timestamp) {
         final HotShard hot = shards.get(key);
-        final Long from = restoreFrom.get(key);
-        if (hot == null || from == null || offset < from || timestamp < hot.spec.getCreatedAt().toEpochMilli()) {
+        if (hot == null || hot.spec.getSyncMode() != SyncMode.BSP || offset < hot.restoreFrom
+            || timestamp < hot.spec.getCreatedAt().toEpochMilli()) {
             return false;
         }
         final GradientChecks.Checked checked = GradientChecks.check(hot.spec, gradient);
@@ -168,7 +163,6 @@ final class ShardEngine {
         final HotShard hot = HotShard.initial(key, spec, shardOf(key), membership);
         jobs.put(key, spec);
         shards.put(key, hot);
-        restoreFrom.remove(key);
         return List.of(publish(hot, now));
     }
 

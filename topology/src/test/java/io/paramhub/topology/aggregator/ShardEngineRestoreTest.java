@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
+import io.paramhub.avro.ShardMembers;
+import io.paramhub.avro.ShardState;
 import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.schemas.FloatPacking;
@@ -40,10 +42,10 @@ class ShardEngineRestoreTest {
     private final SerdeFactory serdes = SerdeFactory.forRegistry("mock://" + scope);
     private final MockProcessorContext<String, Object> context = new MockProcessorContext<>();
     private final KeyValueStore<String, JobSpec> jobs = store(AggregatorTopology.SHARD_JOB_STORE, JobSpec.class);
-    private final KeyValueStore<String, io.paramhub.avro.ShardState> states =
-        store(AggregatorTopology.SHARD_STATE_STORE, io.paramhub.avro.ShardState.class);
-    private final KeyValueStore<String, io.paramhub.avro.ShardMembers> members =
-        store(AggregatorTopology.SHARD_MEMBER_STORE, io.paramhub.avro.ShardMembers.class);
+    private final KeyValueStore<String, ShardState> states =
+        store(AggregatorTopology.SHARD_STATE_STORE, ShardState.class);
+    private final KeyValueStore<String, ShardMembers> members =
+        store(AggregatorTopology.SHARD_MEMBER_STORE, ShardMembers.class);
 
     @AfterEach
     void dropRegistry() {
@@ -111,7 +113,7 @@ class ShardEngineRestoreTest {
     /** Version 0 of the shard, from an engine over stores of its own. */
     private ModelShard versionZero() {
         final ShardEngine fresh = new ShardEngine(store("jobs-0", JobSpec.class),
-            store("states-0", io.paramhub.avro.ShardState.class), store("members-0", io.paramhub.avro.ShardMembers.class),
+            store("states-0", ShardState.class), store("members-0", ShardMembers.class),
             AggregatorMetrics.unregistered());
         return fresh.startJob(KEY, linearJob(JOB, 2), T0).get(0);
     }
