@@ -28,6 +28,8 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
@@ -40,6 +42,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -53,8 +56,10 @@ import org.junit.jupiter.api.io.TempDir;
  * restarted on an empty state directory, so it restores its shards from their changelogs and the
  * gradients waiting for their clock from {@code gradients}. Mid-run, the BSP model at the end is
  * bit-identical to the run without a crash; the outage is longer than the job's session timeout, so
- * this also checks that no worker is taken for dead while the aggregator catches up. Between a
- * gradient and its round's model, the gradient read (and committed) before the crash still counts.
+ * this also checks that no worker is taken for dead while the aggregator catches up. Workers read model
+ * versions before their commit; the first aggregator never commits a round, so every version the workers
+ * trained on before the crash is aborted and produced again. Between a gradient and its round's model,
+ * the gradient read (and committed) before the crash still counts.
  */
 @Tag("integration")
 class AggregatorCrashIT extends ClusterTestBase {
@@ -82,7 +87,10 @@ class AggregatorCrashIT extends ClusterTestBase {
                 }
             }
         };
-        Process aggregator = startAggregator(dir.resolve("state-1"), Path.of("target", "crash-it-aggregator-1.log"));
+        // a commit every 8 s (under Streams' 10 s transaction timeout) besides those for version 0, joins and
+        // departures: the versions of the rounds since the last commit are aborted by the crash
+        Process aggregator = startAggregator(dir.resolve("state-1"), Path.of("target", "crash-it-aggregator-1.log"),
+            "-Dcommit.interval.ms=8000");
 
         // when
         final CompletableFuture<TrainingRun.Result> run = CompletableFuture.supplyAsync(() -> {
@@ -107,6 +115,14 @@ class AggregatorCrashIT extends ClusterTestBase {
 
         // then
         assertThat(result.finalParameters()).containsExactly(LinearJobs.bspReference(spec, problem));
+        final TopicCatalog topics = TopicCatalog.create(TopicCatalog.DEFAULT_PREFIX,
+            SerdeFactory.forRegistry(registry.url()));
+        final String shard0 = ShardKeys.shard(spec.getJob(), 0);
+        final List<Long> produced = modelVersions(topics, shard0, IsolationLevel.READ_UNCOMMITTED);
+        assertThat(produced).as("versions workers could train on were aborted by the crash and produced again")
+            .hasSizeGreaterThan(new HashSet<>(produced).size());
+        assertThat(modelVersions(topics, shard0, IsolationLevel.READ_COMMITTED)).as("each committed once")
+            .doesNotHaveDuplicates();
     }
 
     @Test
@@ -192,8 +208,13 @@ class AggregatorCrashIT extends ClusterTestBase {
     }
 
     private static List<Long> modelVersions(final TopicCatalog topics, final String key) {
+        return modelVersions(topics, key, IsolationLevel.READ_COMMITTED);
+    }
+
+    private static List<Long> modelVersions(final TopicCatalog topics, final String key,
+                                            final IsolationLevel isolation) {
         return TopicContents.readAll(kafka.bootstrapServers(), topics.model().name(), new StringDeserializer(),
-                topics.model().valueSerde().deserializer()).stream()
+                topics.model().valueSerde().deserializer(), isolation).stream()
             .filter(record -> key.equals(record.key()))
             .map(record -> record.value().getVersion())
             .toList();
@@ -206,15 +227,19 @@ class AggregatorCrashIT extends ClusterTestBase {
     }
 
     /** The aggregator app in a JVM of its own, so that it can be killed like a real process. */
-    private static Process startAggregator(final Path stateDir, final Path log) throws IOException {
+    private static Process startAggregator(final Path stateDir, final Path log, final String... settings)
+        throws IOException {
         final String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(List.of(java, "-Xmx512m", "-Dorg.slf4j.simpleLogger.log.io.paramhub=info", "-cp", System.getProperty("java.class.path"),
+        final List<String> command = new ArrayList<>(List.of(java, "-Xmx512m",
+            "-Dorg.slf4j.simpleLogger.log.io.paramhub=info", "-cp", System.getProperty("java.class.path"),
             AggregatorApp.class.getName(),
             "--bootstrap-servers", kafka.bootstrapServers(),
             "--registry-url", registry.url(),
             "--state-dir", stateDir.toString(),
             "--http-port", "0",
-            "-Dsession.timeout.ms=6000"))
+            "-Dsession.timeout.ms=6000"));
+        command.addAll(List.of(settings));
+        return new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();

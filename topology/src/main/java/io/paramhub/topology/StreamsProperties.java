@@ -10,11 +10,11 @@ import org.apache.kafka.streams.StreamsConfig;
  * The Kafka Streams configuration of a ParamHub app: given settings win, ParamHub's defaults fill
  * the rest ({@code putIfAbsent}).
  *
- * <p>The defaults are those measured to make an exactly-once parameter-server round cost tens of
- * milliseconds instead of a hundred (README, "Latency settings"): the Streams producer does not
- * linger and retries a busy transaction after 2 ms, the state store cache is off, and the processors
- * request a commit whenever they produce what a worker waits for, so the 100 ms commit interval
- * only bounds everything else.
+ * <p>The defaults are those measured to make an exactly-once parameter-server round cost milliseconds
+ * instead of a hundred (README, "Latency settings"): the Streams producer does not linger and retries a
+ * busy transaction after 2 ms, and the state store cache is off. Workers read model versions before
+ * they commit, so the 100 ms commit interval is not part of a round; it bounds how late readers of
+ * committed records see them.
  *
  * <p>A record Streams cannot deserialize, or on which a processor throws unexpectedly, becomes a
  * {@code DeadLetter} on the topic named by {@link #DEAD_LETTER_TOPIC} ({@link DeadLetterDeserializationHandler},
@@ -40,10 +40,10 @@ public final class StreamsProperties {
         props.putAll(given);
         props.putIfAbsent(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         props.putIfAbsent(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        // Kafka's exactly-once default; what workers wait for (new model versions, a departure, a plan)
-        // asks for a commit at once (ProcessorContext.commit), so commits do not cut into a barrier, and
-        // poll.ms keeps Kafka's 100 ms: a poll returns as soon as records come, and a thread that does
-        // not spin leaves the CPU to the round's other hops
+        // Kafka's exactly-once default; workers read model versions before the commit, and a join or a
+        // departure asks for a commit at once (ProcessorContext.commit); poll.ms keeps Kafka's 100 ms: a
+        // poll returns as soon as records come, and a thread that does not spin leaves the CPU to the
+        // round's other hops
         props.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         props.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
         // brokers before transaction version 2 answer a new transaction's AddPartitionsToTxn with

@@ -36,6 +36,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
@@ -49,6 +50,14 @@ import org.slf4j.LoggerFactory;
  * {@code membership} when it joins and leaves. The orchestrator's plan reaches it with shard 0's
  * model: its batch share (BSP) and the size of its compute thread pool (every sync mode), both from
  * the clock that version starts.
+ *
+ * <p>It joins at the model as committed, then reads {@code model} without waiting for the aggregator's
+ * transactions to commit ({@code read_uncommitted}): a version is there as soon as the aggregator has
+ * produced it, and the commit (every {@code commit.interval.ms}) no longer sits inside every round. This
+ * is safe because a shard task's output is a function of the records it has read: after a crash the
+ * restarted task reads the same records from its last commit and produces the same versions again,
+ * which a worker ignores as versions it already holds (README, "Reading the model before its commit",
+ * says when a re-produced version can differ).
  */
 public final class Worker implements Runnable, AutoCloseable {
 
@@ -94,12 +103,18 @@ public final class Worker implements Runnable, AutoCloseable {
         final Plan plan = new Plan(spec, train, JobSpecs.model(spec), JobSpecs.layout(spec), batches,
             (long) spec.getEpochs() * batches.iterationsPerEpoch(), staleness(spec));
         final ModelView view = new ModelView(spec.getJob(), spec.getShards());
+        final long startClock;
+        final Map<TopicPartition, Long> joinedAt;
+        try (TopicReader<String, ModelShard> committed = new TopicReader<>(topics.model(), clientProperties)) {
+            startClock = joinAt(committed, view);
+            joinedAt = committed.positions();
+        }
 
         try (ParallelGradient compute = new ParallelGradient(settings.threads());
              KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
                  ClientProperties.producer(clientProperties), new StringSerializer(), new ByteArraySerializer());
-             TopicReader<String, ModelShard> models = new TopicReader<>(topics.model(), clientProperties)) {
-            final long startClock = joinAt(models, view);
+             TopicReader<String, ModelShard> models = new TopicReader<>(topics.model(),
+                 ClientProperties.uncommittedReads(clientProperties), joinedAt)) {
             currentClock.set(startClock);
             firstClock.set(startClock);
             announce(producer, WorkerState.JOINED, startClock);
@@ -152,9 +167,6 @@ public final class Worker implements Runnable, AutoCloseable {
         final double computeMs = emulateCompute((System.nanoTime() - computeStart) / 1e6, share.length, clock,
             compute.threads());
 
-        publishGradient(producer, spec, plan.layout(), clock, baseVersions, share.length, loss, gradient);
-        // the shard gradients leave now, together, rather than after the producer's linger
-        producer.flush();
         final IterationTelemetry telemetry = IterationTelemetry.newBuilder()
             .setJob(spec.getJob())
             .setWorker(settings.workerId())
@@ -168,7 +180,11 @@ public final class Worker implements Runnable, AutoCloseable {
             .setLoss(loss)
             .setTimestamp(Instant.now())
             .build();
+        publishGradient(producer, spec, plan.layout(), clock, baseVersions, share.length, loss, gradient);
+        // the telemetry rides in the gradients' request: one produce request a clock, sent now rather than
+        // after the producer's linger
         send(producer, topics.telemetry(), ShardKeys.worker(spec.getJob(), settings.workerId()), telemetry);
+        producer.flush();
         currentClock.set(clock + 1);
         listener.onIteration(telemetry);
     }

@@ -43,8 +43,9 @@ public record WorkerSettings(String job, int index, int workers, Duration jobTim
         return workerId(index);
     }
 
-    /** The id of the worker with {@code index}. */
+    /** The id of the worker with {@code index}. Called several times a clock, so no {@code String.format}. */
     public static String workerId(final int index) {
-        return String.format("worker-%03d", index);
+        final String digits = Integer.toString(index);
+        return digits.length() >= 3 ? "worker-" + digits : "worker-" + "000".substring(digits.length()) + digits;
     }
 }

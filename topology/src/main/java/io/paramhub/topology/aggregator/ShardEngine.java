@@ -102,21 +102,6 @@ final class ShardEngine {
         return anyBsp ? Math.max(0, from) : -1;
     }
 
-    /**
-     * Whether every shard of {@code job} in this task has reached {@code version}: the task's part of
-     * that round is done, and its versions are worth a commit. A worker sends a clock's gradients for
-     * all shards at once, so a task reads them back to back; committing after the first shard's version
-     * would cost a second transaction for the next one, and the workers need both.
-     */
-    boolean taskReached(final String job, final long version) {
-        for (final HotShard hot : shards.values()) {
-            if (hot.spec.getJob().equals(job) && hot.version < version) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     int loadedShards() {
         return shards.size();
     }

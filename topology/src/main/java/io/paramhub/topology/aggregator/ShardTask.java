@@ -109,6 +109,10 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
         // its worker, or the shard's heartbeat clock, with the time of gradients read before it
         if (value instanceof JobSpec spec) {
             published = engine.startJob(record.key(), spec, record.timestamp());
+            if (!published.isEmpty()) {
+                // workers join at the model as committed: version 0 is worth a commit of its own
+                context.commit();
+            }
         } else if (value instanceof WorkerStatus status) {
             published = engine.memberEvent(record.key(), status, record.timestamp());
         } else if (value instanceof ResourceCommand command) {
@@ -143,20 +147,15 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
     }
 
     /**
-     * Forwards new model versions and, once every shard of their job in this task has published the
-     * version, asks for a commit: under exactly-once they are visible only when committed, and the
-     * workers wait for them. The commit interval is left for the rest.
+     * Forwards new model versions. Workers read them before the transaction commits, so a round does not
+     * wait for a commit; the commit interval ({@code commit.interval.ms}) paces the commits, which only
+     * readers of committed records ({@code read_committed}: your services, record, the dashboard) wait for.
      */
     private void publish(final List<ModelShard> shards, final long timestamp) {
-        boolean roundDone = false;
         for (final ModelShard shard : shards) {
             metrics.model(shard);
             final String key = ShardKeys.shard(shard.getJob(), shard.getShard());
             context.forward(new Record<String, SpecificRecord>(key, shard, timestamp), AggregatorTopology.MODEL_SINK);
-            roundDone |= engine.taskReached(shard.getJob(), shard.getVersion());
-        }
-        if (roundDone) {
-            context.commit();
         }
     }
 

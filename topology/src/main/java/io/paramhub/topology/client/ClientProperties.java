@@ -35,6 +35,16 @@ public final class ClientProperties {
         return props;
     }
 
+    /**
+     * {@code given} with {@code isolation.level=read_uncommitted} unless it sets one: for a reader that
+     * may see a record before the transaction writing it commits (see {@code Worker}).
+     */
+    public static Properties uncommittedReads(final Properties given) {
+        final Properties props = copy(given);
+        props.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_UNCOMMITTED.toString());
+        return props;
+    }
+
     private static Properties copy(final Properties given) {
         final Properties props = new Properties();
         props.putAll(given);

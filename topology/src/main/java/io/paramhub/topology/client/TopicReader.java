@@ -12,8 +12,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Reads every partition of one topic from the beginning without a consumer group, as a replica of
- * a compacted topic ({@code jobs}, {@code model}) needs; committed records only.
+ * Reads every partition of one topic from the beginning (or from given positions) without a consumer
+ * group, as a replica of a compacted topic ({@code jobs}, {@code model}) needs; committed records only,
+ * unless the given properties set {@code isolation.level=read_uncommitted}.
  */
 public final class TopicReader<K, V> implements AutoCloseable {
 
@@ -22,6 +23,12 @@ public final class TopicReader<K, V> implements AutoCloseable {
     private final KafkaConsumer<K, V> consumer;
 
     public TopicReader(final Topic<K, V> topic, final Properties clientProperties) {
+        this(topic, clientProperties, Map.of());
+    }
+
+    /** A reader that starts each partition at its offset in {@code startAt}, and those it lacks at the beginning. */
+    public TopicReader(final Topic<K, V> topic, final Properties clientProperties,
+                       final Map<TopicPartition, Long> startAt) {
         this.consumer = new KafkaConsumer<>(ClientProperties.assignedConsumer(clientProperties),
             topic.keySerde().deserializer(), topic.valueSerde().deserializer());
         final List<TopicPartition> partitions = consumer.partitionsFor(topic.name(), Duration.ofSeconds(30)).stream()
@@ -33,6 +40,17 @@ public final class TopicReader<K, V> implements AutoCloseable {
         }
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
+        startAt.forEach((partition, offset) -> {
+            if (partitions.contains(partition)) {
+                consumer.seek(partition, offset);
+            }
+        });
+    }
+
+    /** The offset of the next record this reader will hand out, per partition. */
+    public Map<TopicPartition, Long> positions() {
+        return consumer.assignment().stream()
+            .collect(Collectors.toMap(partition -> partition, consumer::position));
     }
 
     /** Polls once for at most {@code timeout}, handing each record to {@code sink}; returns the count. */
