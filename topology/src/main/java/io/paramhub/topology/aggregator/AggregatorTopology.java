@@ -5,6 +5,8 @@ import io.paramhub.avro.ShardMembers;
 import io.paramhub.avro.ShardState;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -25,10 +27,11 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *   {@code gradients} → {@code model} and {@code dead-letters} (one {@link ShardTask} per task,
  *   {@link ShardEngine}).</li>
  * </ol>
- * Each shard's job, parameters with optimizer state and live workers live in named in-memory stores
- * with changelogs, written when a version is published; the gradients waiting for their clock are held
- * in memory only and read again from {@code gradients} when a task starts on stored state. So a shard
- * moves between instances with its state, and a round writes its model and one state record per shard.
+ * Each shard's job, progress, live workers and (every {@value #DEFAULT_SNAPSHOT_CLOCKS} BSP clocks by
+ * default) parameters with optimizer state live in named in-memory stores with changelogs; the
+ * gradients waiting for their clock, and those applied since a BSP shard's snapshot, are read again from
+ * {@code gradients} when a task starts on stored state. So a shard moves between instances with its
+ * state, and a BSP round writes its model and one small progress record per shard.
  */
 public final class AggregatorTopology {
 
@@ -36,6 +39,14 @@ public final class AggregatorTopology {
     public static final String SHARD_JOB_STORE = "shard-job-store";
     public static final String SHARD_STATE_STORE = "shard-state-store";
     public static final String SHARD_MEMBER_STORE = "shard-member-store";
+    public static final String SHARD_SNAPSHOT_STORE = "shard-snapshot-store";
+    /**
+     * Streams setting: a BSP shard's parameters and optimizer state are stored every this many clocks (and
+     * at version 0 and when its workers have all left); in between, each clock stores a small progress
+     * record naming its gradients, which a restore reads again from {@code gradients} and applies.
+     */
+    public static final String SNAPSHOT_CLOCKS_CONFIG = "paramhub.aggregator.snapshot.clocks";
+    public static final int DEFAULT_SNAPSHOT_CLOCKS = 50;
     static final String MODEL_SINK = "model-sink";
     static final String DEAD_LETTER_SINK = "dead-letter-sink";
     static final String SHARD_PROCESSOR = "shard-task";
@@ -82,12 +93,31 @@ public final class AggregatorTopology {
         topology.addStateStore(inMemory(SHARD_JOB_STORE, serdes.valueSerde(JobSpec.class)), SHARD_PROCESSOR);
         topology.addStateStore(inMemory(SHARD_STATE_STORE, serdes.valueSerde(ShardState.class)), SHARD_PROCESSOR);
         topology.addStateStore(inMemory(SHARD_MEMBER_STORE, serdes.valueSerde(ShardMembers.class)), SHARD_PROCESSOR);
+        topology.addStateStore(inMemory(SHARD_SNAPSHOT_STORE, serdes.valueSerde(ShardState.class)), SHARD_PROCESSOR);
 
         topology.addSink(MODEL_SINK, topics.model().name(), keyWriter, topics.model().valueSerde().serializer(),
             SHARD_PROCESSOR);
         topology.addSink(DEAD_LETTER_SINK, topics.deadLetters().name(), keyWriter,
             topics.deadLetters().valueSerde().serializer(), SHARD_PROCESSOR);
         return topology;
+    }
+
+    /** {@link #SNAPSHOT_CLOCKS_CONFIG} from the app's settings, or its default; at least 1. */
+    static int snapshotEveryClocks(final Map<String, Object> appConfigs) {
+        final Object value = appConfigs.get(SNAPSHOT_CLOCKS_CONFIG);
+        if (value == null) {
+            return DEFAULT_SNAPSHOT_CLOCKS;
+        }
+        final int clocks;
+        try {
+            clocks = Integer.parseInt(value.toString().trim());
+        } catch (final NumberFormatException e) {
+            throw new ConfigException(SNAPSHOT_CLOCKS_CONFIG, value, "must be a whole number of clocks");
+        }
+        if (clocks < 1) {
+            throw new ConfigException(SNAPSHOT_CLOCKS_CONFIG, value, "must be at least 1");
+        }
+        return clocks;
     }
 
     private static <V> StoreBuilder<KeyValueStore<String, V>> store(final String name, final Serde<V> values) {

@@ -1,8 +1,10 @@
 package io.paramhub.topology.aggregator;
 
+import io.paramhub.avro.AppliedClock;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ShardState;
+import io.paramhub.ml.GradientSum;
 import io.paramhub.ml.LearningRateSchedule;
 import io.paramhub.ml.Optimizer;
 import io.paramhub.ml.ShardLayout;
@@ -18,7 +20,9 @@ import java.util.Map;
 /**
  * One shard's state as the aggregator works on it: decoded once when its task starts, then kept in
  * memory (parameters and optimizer slots as float arrays updated in place, buffered gradients,
- * members), and written out as Avro only when something a restart needs changes ({@link #toState}).
+ * members), and written out as Avro only when something a restart needs changes: in full
+ * ({@link #toState}), or under BSP as progress ({@link #toProgress}) with the clocks applied since the
+ * last full snapshot ({@link #replay}), which a restore applies again from the snapshot.
  */
 final class HotShard {
 
@@ -48,6 +52,12 @@ final class HotShard {
      * gradients is buffered again; none at all for a shard started in this task.
      */
     long restoreFrom = Long.MAX_VALUE;
+    /** BSP: the version of the newest full snapshot in {@code shard-snapshot-store}; -1 before the first. */
+    long snapshotVersion = -1;
+    /** BSP: the clocks applied since {@link #snapshotVersion}, oldest first, with their gradients' offsets. */
+    final List<AppliedClock> replay = new ArrayList<>();
+    /** Restore only: the gradients of {@link #replay} read again so far, by offset. */
+    private final Map<Long, PendingGradients.Pending> replayed = new HashMap<>();
 
     private HotShard(final String key, final JobSpec spec, final int shard, final float[] params,
                      final float[][] slots, final ShardMembership members, final Map<String, Long> workerClocks) {
@@ -80,13 +90,25 @@ final class HotShard {
 
     /** The shard as last stored; its buffered gradients are not in the store (see {@link GradientRestore}). */
     static HotShard stored(final String key, final JobSpec spec, final ShardState state, final ShardMembership members) {
-        final float[][] slots = new float[state.getOptimizerState().size()][];
+        return stored(key, spec, state, state, members);
+    }
+
+    /**
+     * The shard as last stored under BSP: parameters and optimizer slots from {@code snapshot}, at its
+     * version, progress from {@code state}; {@link #applyReplayed} takes it to {@code state}'s version as
+     * the gradients of {@code state}'s replay are read again.
+     */
+    static HotShard stored(final String key, final JobSpec spec, final ShardState state, final ShardState snapshot,
+                           final ShardMembership members) {
+        final float[][] slots = new float[snapshot.getOptimizerState().size()][];
         for (int k = 0; k < slots.length; k++) {
-            slots[k] = FloatPacking.unpack(state.getOptimizerState().get(k));
+            slots[k] = FloatPacking.unpack(snapshot.getOptimizerState().get(k));
         }
-        final HotShard hot = new HotShard(key, spec, state.getShard(), FloatPacking.unpack(state.getParams()), slots,
+        final HotShard hot = new HotShard(key, spec, state.getShard(), FloatPacking.unpack(snapshot.getParams()), slots,
             members, new HashMap<>(state.getWorkerClocks()));
-        hot.version = state.getVersion();
+        hot.version = snapshot.getVersion();
+        hot.snapshotVersion = state.getSnapshotVersion();
+        hot.replay.addAll(state.getReplay());
         hot.nextClock = state.getNextClock();
         hot.minClock = state.getMinClock();
         hot.startedAt = state.getStartedAt();
@@ -109,6 +131,43 @@ final class HotShard {
         version++;
     }
 
+    /**
+     * Restore: keeps a gradient read again if a clock of {@link #replay} summed it, then applies every
+     * clock whose gradients are all back, oldest first, as it was applied the first time; says whether
+     * the gradient was one of them.
+     */
+    boolean replayGradient(final long offset, final PendingGradients.Pending gradient) {
+        if (replay.stream().noneMatch(clock -> clock.getOffsets().contains(offset))) {
+            return false;
+        }
+        replayed.put(offset, gradient);
+        applyReplayed();
+        return true;
+    }
+
+    private void applyReplayed() {
+        while (!replay.isEmpty() && replayed.keySet().containsAll(replay.get(0).getOffsets())) {
+            final AppliedClock clock = replay.remove(0);
+            final GradientSum sum = new GradientSum(length);
+            for (final long offset : clock.getOffsets()) {
+                final PendingGradients.Pending gradient = replayed.remove(offset);
+                sum.add(gradient.values(), gradient.samples());
+            }
+            step(sum.mean(), clock.getClock());
+        }
+    }
+
+    /** The smallest offset a restore must read again from for {@link #replay}, or {@code Long.MAX_VALUE}. */
+    long oldestReplayOffset() {
+        long oldest = Long.MAX_VALUE;
+        for (final AppliedClock clock : replay) {
+            for (final long offset : clock.getOffsets()) {
+                oldest = Math.min(oldest, offset);
+            }
+        }
+        return oldest;
+    }
+
     long appliedClocks(final String worker) {
         return workerClocks.getOrDefault(worker, 0L);
     }
@@ -122,14 +181,32 @@ final class HotShard {
         for (final float[] slot : slots) {
             packedSlots.add(FloatPacking.pack(slot));
         }
+        return progress(pendingFromOffset, taskRestoreFromOffset)
+            .setParams(packedParams.duplicate())
+            .setOptimizerState(packedSlots)
+            .build();
+    }
+
+    /**
+     * BSP: the stored form without parameters and optimizer slots, which {@code shard-snapshot-store}
+     * holds as of {@link #snapshotVersion}, and with the clocks applied since.
+     */
+    ShardState toProgress(final long pendingFromOffset, final long taskRestoreFromOffset) {
+        return progress(pendingFromOffset, taskRestoreFromOffset)
+            .setParams(ByteBuffer.allocate(0))
+            .setOptimizerState(List.of())
+            .setSnapshotVersion(snapshotVersion)
+            .setReplay(new ArrayList<>(replay))
+            .build();
+    }
+
+    private ShardState.Builder progress(final long pendingFromOffset, final long taskRestoreFromOffset) {
         return ShardState.newBuilder()
             .setJob(spec.getJob())
             .setShard(shard)
             .setVersion(version)
             .setNextClock(nextClock)
             .setMinClock(minClock)
-            .setParams(packedParams.duplicate())
-            .setOptimizerState(packedSlots)
             .setWorkerClocks(new HashMap<>(workerClocks))
             .setStartedAt(startedAt)
             .setShares(shares)
@@ -139,8 +216,7 @@ final class HotShard {
             .setPendingThreads(pendingThreads)
             .setPendingEpoch(pendingEpoch)
             .setPendingFromOffset(pendingFromOffset)
-            .setTaskRestoreFromOffset(taskRestoreFromOffset)
-            .build();
+            .setTaskRestoreFromOffset(taskRestoreFromOffset);
     }
 
     ByteBuffer packedParams() {

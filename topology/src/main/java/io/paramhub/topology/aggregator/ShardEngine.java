@@ -1,5 +1,6 @@
 package io.paramhub.topology.aggregator;
 
+import io.paramhub.avro.AppliedClock;
 import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
@@ -57,16 +58,29 @@ final class ShardEngine {
     private final KeyValueStore<String, JobSpec> jobs;
     private final KeyValueStore<String, ShardState> states;
     private final KeyValueStore<String, ShardMembers> members;
+    private final KeyValueStore<String, ShardState> snapshots;
+    private final int snapshotEveryClocks;
     private final AggregatorMetrics metrics;
     private final Map<String, HotShard> shards = new HashMap<>();
     /** The offset of the next record of this task's {@code gradients} partition, or -1 before the first is known. */
     private long gradientPosition = -1;
 
+    /**
+     * An engine over the task's stores; a BSP shard's parameters and optimizer state go to
+     * {@code snapshots} every {@code snapshotEveryClocks} clocks, and only its progress every clock.
+     */
     ShardEngine(final KeyValueStore<String, JobSpec> jobs, final KeyValueStore<String, ShardState> states,
-                final KeyValueStore<String, ShardMembers> members, final AggregatorMetrics metrics) {
+                final KeyValueStore<String, ShardMembers> members, final KeyValueStore<String, ShardState> snapshots,
+                final int snapshotEveryClocks, final AggregatorMetrics metrics) {
+        if (snapshotEveryClocks < 1) {
+            throw new IllegalArgumentException("snapshots must be taken every 1 or more clocks, not "
+                + snapshotEveryClocks);
+        }
         this.jobs = jobs;
         this.states = states;
         this.members = members;
+        this.snapshots = snapshots;
+        this.snapshotEveryClocks = snapshotEveryClocks;
         this.metrics = metrics;
     }
 
@@ -85,6 +99,7 @@ final class ShardEngine {
      */
     long load() {
         long from = -1;
+        long replayFrom = Long.MAX_VALUE;
         boolean anyBsp = false;
         try (KeyValueIterator<String, ShardState> stored = states.all()) {
             while (stored.hasNext()) {
@@ -93,13 +108,42 @@ final class ShardEngine {
                 if (spec == null) {
                     continue;
                 }
-                shards.put(entry.key, HotShard.stored(entry.key, spec, entry.value,
-                    ShardMembership.of(members.get(entry.key))));
+                final ShardMembership membership = ShardMembership.of(members.get(entry.key));
+                final HotShard hot;
+                if (entry.value.getSnapshotVersion() < 0) {
+                    hot = HotShard.stored(entry.key, spec, entry.value, membership);
+                } else {
+                    final ShardState snapshot = snapshots.get(entry.key);
+                    if (snapshot == null || snapshot.getVersion() != entry.value.getSnapshotVersion()) {
+                        throw new IllegalStateException("shard " + entry.key + " is stored at version "
+                            + entry.value.getVersion() + " on a snapshot of version " + entry.value.getSnapshotVersion()
+                            + ", but shard-snapshot-store holds " + (snapshot == null ? "none" : "version "
+                            + snapshot.getVersion()));
+                    }
+                    hot = HotShard.stored(entry.key, spec, entry.value, snapshot, membership);
+                }
+                shards.put(entry.key, hot);
                 from = Math.max(from, entry.value.getTaskRestoreFromOffset());
+                replayFrom = Math.min(replayFrom, hot.oldestReplayOffset());
                 anyBsp |= spec.getSyncMode() == SyncMode.BSP;
             }
         }
-        return anyBsp ? Math.max(0, from) : -1;
+        return anyBsp ? Math.max(0, Math.min(from, replayFrom)) : -1;
+    }
+
+    /**
+     * After a restore read: fails, naming the shard, if a BSP shard could not be brought from its snapshot
+     * to its stored version because gradients it needs were not read again (deleted by retention).
+     */
+    void requireReplayed() {
+        for (final HotShard hot : shards.values()) {
+            if (!hot.replay.isEmpty()) {
+                throw new IllegalStateException("shard " + hot.key + " cannot be rebuilt: its snapshot is at version "
+                    + hot.snapshotVersion + " and the gradients of clock " + hot.replay.get(0).getClock()
+                    + " (offsets " + hot.replay.get(0).getOffsets() + " of its gradients partition) were not found; "
+                    + "was the topic's retention shorter than the time since the snapshot?");
+            }
+        }
     }
 
     int loadedShards() {
@@ -119,18 +163,25 @@ final class ShardEngine {
      */
     boolean restoreGradient(final String key, final GradientShard gradient, final long offset, final long timestamp) {
         final HotShard hot = shards.get(key);
-        if (hot == null || hot.spec.getSyncMode() != SyncMode.BSP || offset < hot.restoreFrom
+        if (hot == null || hot.spec.getSyncMode() != SyncMode.BSP
             || timestamp < hot.spec.getCreatedAt().toEpochMilli()) {
             return false;
         }
         final GradientChecks.Checked checked = GradientChecks.check(hot.spec, gradient);
-        if (checked.rejection() != null || gradient.getClock() < hot.appliedClocks(gradient.getWorker())
+        if (checked.rejection() != null) {
+            return false;
+        }
+        final PendingGradients.Pending read = new PendingGradients.Pending(checked.values(), gradient.getSampleCount(),
+            offset);
+        if (hot.replayGradient(offset, read)) {
+            return false;
+        }
+        if (offset < hot.restoreFrom || gradient.getClock() < hot.appliedClocks(gradient.getWorker())
             || hot.pending.contains(gradient.getClock(), gradient.getWorker())
             || hot.version - gradient.getBaseVersion() > StalenessBound.of(hot.spec)) {
             return false;
         }
-        hot.pending.add(gradient.getClock(), gradient.getWorker(),
-            new PendingGradients.Pending(checked.values(), gradient.getSampleCount(), offset));
+        hot.pending.add(gradient.getClock(), gradient.getWorker(), read);
         return true;
     }
 
@@ -168,6 +219,12 @@ final class ShardEngine {
             }
         }
         members.put(key, membership.toAvro());
+        if (hot != null && hot.spec.getSyncMode() == SyncMode.BSP && !hot.replay.isEmpty()
+            && membership.live(hot.spec.getSessionTimeoutMs()).isEmpty()) {
+            // every worker has left: a snapshot now, so that a finished job's clocks are never re-read
+            snapshot(hot, hot.packedParams());
+            store(hot, null);
+        }
         return hot == null ? List.of() : progress(hot, timestamp);
     }
 
@@ -198,7 +255,7 @@ final class ShardEngine {
             hot.pendingShares = Map.of();
             hot.pendingThreads = Map.of();
         }
-        store(hot, hot.packedParams());
+        store(hot, null);
         return List.of();
     }
 
@@ -226,7 +283,7 @@ final class ShardEngine {
         if (lag > bound) {
             // the worker has moved on: count the clock as processed, so it is not waited for
             hot.workerClocks.put(worker, gradient.getClock() + 1);
-            store(hot, hot.packedParams());
+            store(hot, null);
             return Outcome.rejected(DeadLetterReason.STALE, "computed on version " + gradient.getBaseVersion()
                 + " of shard " + gradient.getShard() + ", which is at version " + hot.version
                 + ": staleness " + lag + " exceeds the bound " + bound);
@@ -245,7 +302,7 @@ final class ShardEngine {
         }
         final List<ModelShard> published = progress(hot, now);
         if (firstGradient && published.isEmpty()) {
-            store(hot, hot.packedParams());
+            store(hot, null);
         }
         return new Outcome(published, Optional.empty());
     }
@@ -280,11 +337,14 @@ final class ShardEngine {
                 return published;
             }
             final GradientSum sum = new GradientSum(hot.length);
+            final List<Long> offsets = new ArrayList<>(gradients.size());
             for (final Map.Entry<String, PendingGradients.Pending> entry : gradients.entrySet()) {
                 sum.add(entry.getValue().values(), entry.getValue().samples());
+                offsets.add(entry.getValue().offset());
                 hot.workerClocks.put(entry.getKey(), clock + 1);
             }
             hot.step(sum.mean(), clock);
+            hot.replay.add(new AppliedClock(clock, offsets));
             hot.nextClock = clock + 1;
             hot.minClock = clock + 1;
             metrics.applied(gradients.size());
@@ -335,16 +395,34 @@ final class ShardEngine {
         return min == Long.MAX_VALUE ? hot.minClock : Math.max(hot.minClock, min);
     }
 
-    /** Stores the shard and returns the version to publish; both share one packed copy of the parameters. */
+    /**
+     * Stores the shard and returns the version to publish. Under BSP the parameters and optimizer state
+     * go to {@code shard-snapshot-store} only for version 0, every {@code snapshotEveryClocks} versions and
+     * once the job's workers have all left; in between, the stored progress names the gradients applied
+     * since the snapshot (a restore applies them again), so that a round writes its model and a small
+     * record instead of the parameters and the optimizer's moments again.
+     */
     private ModelShard publish(final HotShard hot, final long now) {
         final ByteBuffer packed = hot.packedParams();
+        if (hot.spec.getSyncMode() == SyncMode.BSP
+            && (hot.snapshotVersion < 0 || hot.version - hot.snapshotVersion >= snapshotEveryClocks)) {
+            snapshot(hot, packed);
+        }
         store(hot, packed);
         return hot.toModel(packed, Instant.ofEpochMilli(now));
     }
 
+    private void snapshot(final HotShard hot, final ByteBuffer packedParams) {
+        snapshots.put(hot.key, hot.toState(packedParams, -1, -1));
+        hot.snapshotVersion = hot.version;
+        hot.replay.clear();
+    }
+
     /**
      * Writes the shard to its store with where a restore must read gradients again from: for this
-     * shard, its oldest buffered gradient; for the task, the oldest of any shard; else the position.
+     * shard, its oldest buffered gradient; for the task, the oldest of any shard's buffered gradients and
+     * of the gradients applied since a snapshot; else the position. Under BSP, progress only
+     * ({@code packedParams} may then be null).
      */
     private void store(final HotShard hot, final ByteBuffer packedParams) {
         long taskOldest = Long.MAX_VALUE;
@@ -353,10 +431,14 @@ final class ShardEngine {
             if (oldest >= 0) {
                 taskOldest = Math.min(taskOldest, oldest);
             }
+            taskOldest = Math.min(taskOldest, other.oldestReplayOffset());
         }
         final long oldest = hot.pending.oldestOffset();
-        states.put(hot.key, hot.toState(packedParams, oldest >= 0 ? oldest : gradientPosition,
-            taskOldest != Long.MAX_VALUE ? taskOldest : gradientPosition));
+        final long pendingFrom = oldest >= 0 ? oldest : gradientPosition;
+        final long taskFrom = taskOldest != Long.MAX_VALUE ? taskOldest : gradientPosition;
+        states.put(hot.key, hot.spec.getSyncMode() == SyncMode.BSP
+            ? hot.toProgress(pendingFrom, taskFrom)
+            : hot.toState(packedParams != null ? packedParams : hot.packedParams(), pendingFrom, taskFrom));
     }
 
     static int shardOf(final String key) {

@@ -55,16 +55,20 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
         this.context = context;
         this.engine = new ShardEngine(context.getStateStore(AggregatorTopology.SHARD_JOB_STORE),
             context.getStateStore(AggregatorTopology.SHARD_STATE_STORE),
-            context.getStateStore(AggregatorTopology.SHARD_MEMBER_STORE), metrics);
+            context.getStateStore(AggregatorTopology.SHARD_MEMBER_STORE),
+            context.getStateStore(AggregatorTopology.SHARD_SNAPSHOT_STORE),
+            AggregatorTopology.snapshotEveryClocks(context.appConfigs()), metrics);
         final long restoreFrom = engine.load();
         if (engine.loadedShards() > 0) {
             restorePending(restoreFrom);
         }
+        engine.requireReplayed();
     }
 
     /**
-     * Reads the task's {@code gradients} partition from {@code from} up to the committed offset again
-     * ({@code from} < 0: no shard can hold a buffered gradient; the position is still needed).
+     * Reads the task's {@code gradients} partition from {@code from} up to the committed offset again, for
+     * the gradients its shards had buffered and those applied since their snapshots ({@code from} < 0: no
+     * shard can need any; the position is still needed).
      */
     private void restorePending(final long from) {
         final TopicPartition partition = new TopicPartition(gradientsTopic, context.taskId().partition());
@@ -91,7 +95,8 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
                 counts[1]++;
             }
         });
-        log.info("task {}: read {} gradients of {} again (offsets {} to {}) in {} ms; {} are waiting for their clock",
+        log.info("task {}: read {} gradients of {} again (offsets {} to {}) in {} ms; clocks since the snapshots "
+                + "applied again; {} are waiting for their clock",
             context.taskId(), counts[0], partition, from, committed.getAsLong() - 1,
             (System.nanoTime() - started) / 1_000_000, counts[1]);
     }

@@ -3,7 +3,9 @@ package io.paramhub.topology.aggregator;
 import static io.paramhub.topology.aggregator.AggregatorTestBed.gradient;
 import static io.paramhub.topology.aggregator.AggregatorTestBed.linearJob;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.paramhub.avro.AppliedClock;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
@@ -15,6 +17,7 @@ import io.paramhub.schemas.FloatPacking;
 import io.paramhub.schemas.registry.SchemaRegistryClients;
 import io.paramhub.topology.SerdeFactory;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.avro.specific.SpecificRecord;
@@ -46,6 +49,8 @@ class ShardEngineRestoreTest {
         store(AggregatorTopology.SHARD_STATE_STORE, ShardState.class);
     private final KeyValueStore<String, ShardMembers> members =
         store(AggregatorTopology.SHARD_MEMBER_STORE, ShardMembers.class);
+    private final KeyValueStore<String, ShardState> snapshots =
+        store(AggregatorTopology.SHARD_SNAPSHOT_STORE, ShardState.class);
 
     @AfterEach
     void dropRegistry() {
@@ -114,14 +119,78 @@ class ShardEngineRestoreTest {
     private ModelShard versionZero() {
         final ShardEngine fresh = new ShardEngine(store("jobs-0", JobSpec.class),
             store("states-0", ShardState.class), store("members-0", ShardMembers.class),
-            AggregatorMetrics.unregistered());
+            store("snapshots-0", ShardState.class), 1, AggregatorMetrics.unregistered());
         return fresh.startJob(KEY, linearJob(JOB, 2), T0).get(0);
+    }
+
+    @Test
+    void shouldRebuildParametersAndMomentumFromTheSnapshotByApplyingTheClocksSinceItAgain() {
+        // given: momentum SGD, a snapshot every 50 clocks (so only version 0's); clocks 0 to 2 applied
+        // (offsets 10 to 15) and worker-000's clock 3 buffered (offset 16); an engine that never stops beside it
+        final JobSpec spec = JobSpec.newBuilder(linearJob(JOB, 2)).setMomentum(0.9).build();
+        final ShardEngine before = startedEngine(engine(50), spec);
+        final ShardEngine neverStopped = startedEngine(new ShardEngine(store("jobs-1", JobSpec.class),
+            store("states-1", ShardState.class), store("members-1", ShardMembers.class),
+            store("snapshots-1", ShardState.class), 50, AggregatorMetrics.unregistered()), spec);
+        final List<GradientShard> read = new ArrayList<>();
+        for (int clock = 0; clock <= 3; clock++) {
+            for (final String worker : List.of("worker-000", "worker-001")) {
+                if (clock < 3 || worker.equals("worker-000")) {
+                    read.add(gradient(JOB, 0, worker, clock, 4, clock + 1f, worker.endsWith("0") ? -2f : 3f));
+                }
+            }
+        }
+        for (int i = 0; i < read.size(); i++) {
+            before.gradient(KEY, read.get(i), 10 + i, T0 + 1 + i);
+            neverStopped.gradient(KEY, read.get(i), 10 + i, T0 + 1 + i);
+        }
+        assertThat(states.get(KEY).getParams().remaining()).as("a round stores no parameters").isZero();
+        assertThat(states.get(KEY).getReplay()).extracting(AppliedClock::getClock).containsExactly(0L, 1L, 2L);
+
+        // when: the task starts again on the stores and reads its partition from where they say
+        final ShardEngine after = engine(50);
+        final long from = after.load();
+        after.continueAt(10 + read.size());
+        for (int i = 0; i < read.size(); i++) {
+            after.restoreGradient(KEY, read.get(i), 10 + i, T0 + 1 + i);
+        }
+        after.requireReplayed();
+
+        // then: it reads from the first gradient applied since the snapshot, and clock 3 gives, bit for bit,
+        // the version the engine that never stopped gives
+        assertThat(from).isEqualTo(10);
+        final GradientShard last = gradient(JOB, 0, "worker-001", 3, 4, 4f, 3f);
+        final List<ModelShard> restarted = after.gradient(KEY, last, 17, T0 + 9).published();
+        final List<ModelShard> reference = neverStopped.gradient(KEY, last, 17, T0 + 9).published();
+        assertThat(restarted).extracting(ModelShard::getVersion).containsExactly(4L);
+        assertThat(FloatPacking.unpack(restarted.get(0).getValues()))
+            .containsExactly(FloatPacking.unpack(reference.get(0).getValues()));
+    }
+
+    @Test
+    void shouldRefuseToStartWhenAGradientItMustApplyAgainIsGone() {
+        // given: clock 0 applied at offsets 10 and 11 after the version-0 snapshot
+        final ShardEngine before = startedEngine(engine(50), linearJob(JOB, 2));
+        before.gradient(KEY, gradient(JOB, 0, "worker-000", 0, 4, 2f, 4f), 10, T0 + 1);
+        before.gradient(KEY, gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), 11, T0 + 2);
+
+        // when: offset 10 is no longer there to be read again
+        final ShardEngine after = engine(50);
+        after.load();
+        after.restoreGradient(KEY, gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), 11, T0 + 2);
+
+        // then
+        assertThatThrownBy(after::requireReplayed).isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("cannot be rebuilt").hasMessageContaining("[10, 11]");
     }
 
     /** An engine with the job started and both workers joined. */
     private ShardEngine startedEngine() {
-        final ShardEngine engine = engine();
-        engine.startJob(KEY, linearJob(JOB, 2), T0);
+        return startedEngine(engine(), linearJob(JOB, 2));
+    }
+
+    private ShardEngine startedEngine(final ShardEngine engine, final JobSpec spec) {
+        engine.startJob(KEY, spec, T0);
         for (final String worker : List.of("worker-000", "worker-001")) {
             engine.memberEvent(KEY, WorkerStatus.newBuilder().setJob(JOB).setWorker(worker).setState(WorkerState.JOINED)
                 .setClock(0).setTimestamp(Instant.ofEpochMilli(T0)).build(), T0);
@@ -129,8 +198,13 @@ class ShardEngineRestoreTest {
         return engine;
     }
 
+    /** An engine over the test's stores that stores parameters every clock, as before snapshots. */
     private ShardEngine engine() {
-        return new ShardEngine(jobs, states, members, AggregatorMetrics.unregistered());
+        return engine(1);
+    }
+
+    private ShardEngine engine(final int snapshotEveryClocks) {
+        return new ShardEngine(jobs, states, members, snapshots, snapshotEveryClocks, AggregatorMetrics.unregistered());
     }
 
     private <V extends SpecificRecord> KeyValueStore<String, V> store(final String name, final Class<V> type) {
