@@ -56,7 +56,8 @@ public record RoundCostSettings(List<Model> models, TrainTest data, String datas
             try {
                 chosen.add(Models.forData(kind, data.train()));
             } catch (final IllegalArgumentException e) {
-                throw new IllegalArgumentException("--models: " + e.getMessage(), e);
+                throw new IllegalArgumentException("--models: " + e.getMessage() + " (round-cost trains Fashion-MNIST "
+                    + "classifiers: softmax, mlp, cnn, or a shape such as mlp:64)", e);
             }
         }
         final String dataset = trainSamples == null ? FASHION_MNIST

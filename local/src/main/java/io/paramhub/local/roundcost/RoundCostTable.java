@@ -19,7 +19,7 @@ final class RoundCostTable {
         out.println("model      rounds  start-up s  train s  rounds/s  wait ms mean    p50    p99  compute ms  "
             + "txn/round  KiB/round  in-JVM s  Kafka/in-JVM");
         for (final ModelCost model : models) {
-            out.printf(Locale.ROOT, "%-9s  %6d  %10.1f  %7.1f  %8.1f  %12.2f  %5.2f  %5.2f  %10.2f  %9.2f  %9.1f  %8.1f"
+            out.printf(Locale.ROOT, "%-9s  %6d  %10.1f  %7.1f  %8.1f  %12.2f  %5.2f  %5.2f  %10.2f  %9.2f  %9.1f  %8.2f"
                     + "  %12.1f%n", model.model(), model.rounds(), model.startupSeconds(), model.trainingSeconds(),
                 model.roundsPerSecond(), model.waitMsMean(), model.waitMsP50(), model.waitMsP99(),
                 model.computeMsMean(), model.transactionsPerRound(), model.bytesPerRound() / 1024,
@@ -29,17 +29,21 @@ final class RoundCostTable {
         final StringBuilder header = new StringBuilder(String.format(Locale.ROOT, "%-48s", "KiB written per round"));
         models.forEach(model -> header.append(String.format(Locale.ROOT, "  %10s", model.model())));
         out.println(header);
+        boolean anyLowerBound = false;
         for (final String topic : RoundCostPlots.topics(models)) {
             final StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%-48s", topic));
             for (final ModelCost model : models) {
                 final boolean lowerBound = model.topics().stream()
                     .anyMatch(bytes -> bytes.topic().equals(topic) && bytes.lowerBound());
+                anyLowerBound |= lowerBound;
                 row.append(String.format(Locale.ROOT, "  %10s", String.format(Locale.ROOT, "%s%.2f",
                     lowerBound ? ">=" : "", model.bytesPerRound(topic) / 1024)));
             }
             out.println(row);
         }
-        out.println("(>= : compaction or retention dropped data of that topic during the run: a lower bound)");
+        if (anyLowerBound) {
+            out.println(">= : the broker dropped data of that topic during the run (compaction or retention): a lower bound");
+        }
         out.println();
         final KafkaComparison kafka = replay.kafka();
         out.printf(Locale.ROOT, "replay of %s: its first %d clocks, %d gradients of %d bytes, into a fresh aggregator "
