@@ -90,6 +90,7 @@ final class RoundCostPlots {
             .title("A BSP round's time: compute, barrier wait and the rest (means per worker iteration)")
             .xAxisTitle("model").yAxisTitle("ms per round").build();
         style(chart);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setStacked(true);
         final List<String> names = models.stream().map(ModelCost::model).toList();
         chart.addSeries("compute", names, models.stream().map(ModelCost::computeMsMean).toList())
