@@ -30,6 +30,16 @@ public final class JobReplay {
         }
     }
 
+    /** The cluster no longer holds every record a replay of the job's first clocks needs (retention dropped some). */
+    public static final class RecordsGone extends IllegalStateException {
+
+        private static final long serialVersionUID = 1L;
+
+        RecordsGone(final String message) {
+            super(message);
+        }
+    }
+
     private JobReplay() {
     }
 
@@ -37,7 +47,7 @@ public final class JobReplay {
      * Replays the first {@code clocks} clocks of BSP job {@code job} (on topics of {@code topicPrefix}), whose
      * model after them should be {@code expected}.
      *
-     * @throws IllegalStateException if the cluster no longer holds every gradient of those clocks
+     * @throws RecordsGone if the cluster no longer holds every gradient of those clocks
      */
     public static Outcome run(final String bootstrapServers, final String registryUrl, final String topicPrefix,
                               final String job, final long clocks, final float[] expected, final Path stateDir)
@@ -51,7 +61,7 @@ public final class JobReplay {
         final long wanted = clocks * spec.getExpectedWorkers() * spec.getShards();
         final int held = recording.records(RecordedTopic.GRADIENTS).size();
         if (held != wanted) {
-            throw new IllegalStateException(topics.gradients().name() + " holds " + held + " gradients of the first "
+            throw new RecordsGone(topics.gradients().name() + " holds " + held + " gradients of the first "
                 + clocks + " clocks of job " + job + ", not " + wanted + " (" + spec.getExpectedWorkers()
                 + " workers x " + spec.getShards() + " shards a clock): was it trained to that clock, and did "
                 + "retention keep them?");

@@ -76,14 +76,21 @@ public final class RoundCostBench {
             console.printf(Locale.ROOT, "%nreplaying the first %d clocks of %s into a fresh aggregator, then Kafka's "
                     + "limits with records of its gradients' size...%n", replayedReference.checkpointClocks(),
                 replayed.kind());
-            final JobReplay.Outcome replay = JobReplay.run(cluster.bootstrapServers(), cluster.registryUrl(),
-                settings.topicPrefix(), replayedJob.getJob(), replayedReference.checkpointClocks(),
-                replayedReference.checkpointParameters(), stateDir.resolve("replay"));
+            JobReplay.Outcome replay = null;
+            String skipped = null;
+            try {
+                replay = JobReplay.run(cluster.bootstrapServers(), cluster.registryUrl(), settings.topicPrefix(),
+                    replayedJob.getJob(), replayedReference.checkpointClocks(),
+                    replayedReference.checkpointParameters(), stateDir.resolve("replay"));
+            } catch (final JobReplay.RecordsGone e) {
+                skipped = e.getMessage();
+                console.println("replay skipped: " + skipped);
+            }
             final Map<String, String> plots = RoundCostPlots.write(out, costs);
-            final ObjectNode report = RoundCostReport.toJson(settings, costs, replayed.kind(), replay,
+            final ObjectNode report = RoundCostReport.toJson(settings, costs, replayed.kind(), replay, skipped,
                 (System.nanoTime() - started) / 1e9, cluster.bootstrapServers(), cluster.embedded(), plots);
             RoundCostReport.write(out.resolve("report.json"), report);
-            RoundCostTable.print(console, costs, replayed.kind(), replay);
+            RoundCostTable.print(console, costs, replayed.kind(), replay, skipped);
             console.printf(Locale.ROOT, "report and plots written to %s (%.0f s in all)%n", out,
                 (System.nanoTime() - started) / 1e9);
         } finally {

@@ -37,9 +37,10 @@ final class RoundCostReport {
     private RoundCostReport() {
     }
 
+    /** The report; {@code replay} is null when it was skipped, for the reason {@code skipped}. */
     static ObjectNode toJson(final RoundCostSettings settings, final List<ModelCost> models, final String replayModel,
-                             final JobReplay.Outcome replay, final double wallSeconds, final String bootstrapServers,
-                             final boolean embedded, final Map<String, String> plots) {
+                             final JobReplay.Outcome replay, final String skipped, final double wallSeconds,
+                             final String bootstrapServers, final boolean embedded, final Map<String, String> plots) {
         final ObjectNode root = JSON.createObjectNode();
         root.put("schema_version", SCHEMA_VERSION);
         root.put("scenario", RoundCostSettings.SCENARIO);
@@ -58,7 +59,7 @@ final class RoundCostReport {
         for (final ModelCost model : models) {
             entries.add(model(model));
         }
-        root.set("replay", replay(replayModel, replay));
+        root.set("replay", replay == null ? skipped(replayModel, skipped) : replay(replayModel, replay));
         final ObjectNode files = root.putObject("plots");
         plots.forEach(files::put);
         return root;
@@ -121,6 +122,14 @@ final class RoundCostReport {
         node.put("final_model_equals_in_process", replay.sameModel());
         replay.kafka().writeTo(node.putObject("kafka_limits"));
         node.put("aggregator_mb_over_pass_through_mb", replay.kafka().megabytesRatioToPassThrough());
+        return node;
+    }
+
+    /** A replay that could not run: the model and why. */
+    static ObjectNode skipped(final String model, final String why) {
+        final ObjectNode node = JSON.createObjectNode();
+        node.put("model", model);
+        node.put("skipped", why);
         return node;
     }
 

@@ -13,8 +13,9 @@ final class RoundCostTable {
     private RoundCostTable() {
     }
 
+    /** Prints the summary; {@code replay} is null when it was skipped, for the reason {@code skipped}. */
     static void print(final PrintStream out, final List<ModelCost> models, final String replayModel,
-                      final JobReplay.Outcome replay) {
+                      final JobReplay.Outcome replay, final String skipped) {
         out.println();
         out.println("model      rounds  start-up s  train s  rounds/s  wait ms mean    p50    p99  compute ms  "
             + "txn/round  KiB/round  in-JVM s  Kafka/in-JVM");
@@ -45,6 +46,10 @@ final class RoundCostTable {
             out.println(">= : the broker dropped data of that topic during the run (compaction or retention): a lower bound");
         }
         out.println();
+        if (replay == null) {
+            out.printf(Locale.ROOT, "replay of %s skipped: %s%n", replayModel, skipped);
+            return;
+        }
         final KafkaComparison kafka = replay.kafka();
         out.printf(Locale.ROOT, "replay of %s: its first %d clocks, %d gradients of %d bytes, into a fresh aggregator "
                 + "in %.2f s; its model equals the in-process one: %s%n", replayModel, replay.clocks(),

@@ -77,7 +77,7 @@ class RoundCostReportTest {
     void shouldReportTheReplayAsARatioOfThePassThroughAppWhenWritingTheReport() {
         // when
         final JsonNode report = RoundCostReport.toJson(settings(), List.of(softmax()),
-            "softmax", replay(), 60.0, "127.0.0.1:9092", true, Map.of("round_time", "round-time.png"));
+            "softmax", replay(), null, 60.0, "127.0.0.1:9092", true, Map.of("round_time", "round-time.png"));
 
         // then: the run
         assertThat(report.get("scenario").asText()).isEqualTo("round-cost");
@@ -97,6 +97,19 @@ class RoundCostReportTest {
         assertThat(replay.get("kafka_limits").get("producer_performance").get("aggregator_ratio_records").asDouble())
             .isEqualTo(0.025);
         assertThat(replay.get("aggregator_mb_over_pass_through_mb").asDouble()).isEqualTo(0.25);
+    }
+
+    @Test
+    void shouldSayWhyWhenTheReplayWasSkipped() {
+        // when: retention had dropped the first clocks' gradients
+        final JsonNode report = RoundCostReport.toJson(settings(), List.of(softmax()), "softmax", null,
+            "paramhub.gradients holds 3 gradients of the first 50 clocks", 60.0, "127.0.0.1:9092", true, Map.of());
+
+        // then: the models are there, the replay says why it is not
+        assertThat(report.get("models")).hasSize(1);
+        assertThat(report.get("replay").get("model").asText()).isEqualTo("softmax");
+        assertThat(report.get("replay").get("skipped").asText()).contains("holds 3 gradients");
+        assertThat(report.get("replay").has("kafka_limits")).isFalse();
     }
 
     private static RoundCostSettings settings() {
