@@ -17,7 +17,6 @@ import io.paramhub.worker.ComputeEmulation;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -95,12 +94,12 @@ final class DemoCommand implements Callable<Integer> {
             + "before c-s (default: ${DEFAULT-VALUE}).")
     private int staleness;
 
-    @Option(names = "--max-staleness", defaultValue = "-1",
+    @Option(names = "--max-staleness", defaultValue = "" + DemoJobs.MAX_STALENESS,
         description = "Server-side bound in model versions; staler gradients go to dead-letters as STALE. "
             + "-1: 0 for bsp, (2s+2) x workers for ssp, none for asp (default: ${DEFAULT-VALUE}).")
     private long maxStaleness;
 
-    @Option(names = "--session-timeout-ms", defaultValue = "10000",
+    @Option(names = "--session-timeout-ms", defaultValue = "" + DemoJobs.SESSION_TIMEOUT_MS,
         description = "A worker silent this long leaves the live set (default: ${DEFAULT-VALUE}).")
     private long sessionTimeoutMs;
 
@@ -315,7 +314,9 @@ final class DemoCommand implements Callable<Integer> {
             throw new ParameterException(command.commandLine(), "--shards must be >= 1, not " + shards);
         }
         final int requestedShards = shards != null ? shards : Math.max(1, aggregators);
-        final JobSpec.Builder spec = JobSpecs.forModel(kind, requestedShards);
+        final JobSpec.Builder spec = DemoJobs.defaults(kind, requestedShards,
+            job != null ? job : "demo-" + System.currentTimeMillis(), datasetSpec, data.train().size(), workers, batch,
+            epochs, seed);
         final int shardCount = spec.getShards();
         if (shardCount > requestedShards) {
             System.out.printf(Locale.ROOT, "%s has %d parameters (%.1f MiB): %d shards instead of %d, so that each "
@@ -324,20 +325,14 @@ final class DemoCommand implements Callable<Integer> {
                 ShardSizing.RECORD_BUDGET_BYTES / 1024);
         }
         return TrainingRecipe.withSchedule(spec, scheduleKind, epochs, data.train().size(), batch)
-            .setJob(job != null ? job : "demo-" + System.currentTimeMillis())
-            .setDataset(datasetSpec)
             .setSyncMode(syncMode)
             .setStaleness(syncMode == SyncMode.SSP ? staleness : 0)
             .setMaxStaleness(maxStaleness)
             .setSessionTimeoutMs(sessionTimeoutMs)
             .setOptimizer(optimizerKind)
             .setLearningRate(learningRate != null ? learningRate : recipe.learningRate(optimizerKind))
-            .setMomentum(momentum != null ? momentum : syncMode == SyncMode.BSP ? 0.9 : 0.5)
-            .setGlobalBatch(batch)
-            .setExpectedWorkers(workers)
-            .setEpochs(epochs)
-            .setSeed(seed)
-            .setCreatedAt(Instant.now())
+            .setMomentum(momentum != null ? momentum
+                : syncMode == SyncMode.BSP ? DemoJobs.BSP_MOMENTUM : DemoJobs.ASYNC_MOMENTUM)
             .build();
     }
 }

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Shows a run as it goes: a progress bar per epoch with the running loss (redrawn in place on a
  * terminal, a few lines otherwise) and the test metric after every epoch.
  */
-final class ProgressPrinter implements RunListener {
+public final class ProgressPrinter implements RunListener {
 
     private static final int WIDTH = 30;
 
@@ -21,7 +21,7 @@ final class ProgressPrinter implements RunListener {
     private long samples;
     private long lastDrawn = -1;
 
-    ProgressPrinter(final PrintStream out, final boolean terminal) {
+    public ProgressPrinter(final PrintStream out, final boolean terminal) {
         this.out = out;
         this.terminal = terminal;
     }

@@ -61,9 +61,13 @@ public final class TrainingRun {
     public record Plan(JobSpec spec, long iterationsPerEpoch, long iterations) {
     }
 
-    /** What a run did. */
+    /**
+     * What a run did. {@code aggregatorCommits}: the commits of the aggregators this run started (Kafka
+     * Streams' {@code commit-total}, see {@link StreamsCommits}), from their start to the end of training;
+     * 0 with {@link #withAggregators} 0.
+     */
     public record Result(Plan plan, List<EpochResult> epochs, float[] finalParameters, double wallSeconds,
-                         long deadLetters, double stalenessMax, double stalenessP99) {
+                         long deadLetters, double stalenessMax, double stalenessP99, long aggregatorCommits) {
 
         public EpochResult last() {
             return epochs.get(epochs.size() - 1);
@@ -192,8 +196,9 @@ public final class TrainingRun {
                 }
                 final Evaluated evaluated = evaluation.get();
                 final double wallSeconds = (System.nanoTime() - started) / 1e9;
+                final long commits = runners.stream().mapToLong(runner -> StreamsCommits.total(runner.streams())).sum();
                 return new Result(plan, evaluated.epochs(), evaluated.finalParameters(), wallSeconds,
-                    countDeadLetters(), metrics.maxStaleness(), metrics.p99Staleness());
+                    countDeadLetters(), metrics.maxStaleness(), metrics.p99Staleness(), commits);
             } catch (final ExecutionException e) {
                 throw new IllegalStateException("training job " + spec.getJob() + " failed: "
                     + e.getCause().getMessage(), e.getCause());

@@ -12,23 +12,23 @@ import java.util.TreeMap;
  * threads. The first iteration's wait (start-up: the broker, the job, the other workers) is kept
  * apart from the barrier waits that follow.
  */
-final class WorkerTally implements RunListener {
+public final class WorkerTally implements RunListener {
 
     /** One worker's totals; {@code waitMs} sums the waits after its first iteration. */
-    record Totals(long iterations, long samples, double computeMs, double waitMs, double startWaitMs,
+    public record Totals(long iterations, long samples, double computeMs, double waitMs, double startWaitMs,
                   double lastShare, int lastThreads) {
 
-        double meanComputeMs() {
+        public double meanComputeMs() {
             return iterations == 0 ? 0 : computeMs / iterations;
         }
 
         /** Mean barrier wait per iteration, after the first. */
-        double meanWaitMs() {
+        public double meanWaitMs() {
             return iterations <= 1 ? 0 : waitMs / (iterations - 1);
         }
 
         /** Samples per compute-second. */
-        double speed() {
+        public double speed() {
             return computeMs == 0 ? 0 : samples / (computeMs / 1000);
         }
     }
@@ -56,21 +56,27 @@ final class WorkerTally implements RunListener {
     }
 
     /** Seconds from the first iteration reported to the last: the round loop, start-up left out. */
-    synchronized double trainingSeconds() {
+    public synchronized double trainingSeconds() {
         return (lastIterationNanos - firstIterationNanos) / 1e9;
     }
 
+    /** Mean compute (ms) per iteration over every worker's iterations. */
+    public synchronized double meanComputeMs() {
+        final long iterations = byWorker.values().stream().mapToLong(Totals::iterations).sum();
+        return iterations == 0 ? 0 : byWorker.values().stream().mapToDouble(Totals::computeMs).sum() / iterations;
+    }
+
     /** Mean barrier wait (ms) over every worker's iterations but its first. */
-    synchronized double meanWaitMs() {
+    public synchronized double meanWaitMs() {
         return barrierWaits.stream().mapToDouble(Double::doubleValue).average().orElse(0);
     }
 
     /** The p-th percentile (0-100, nearest rank) of the barrier waits (ms) over every worker's iterations but its first. */
-    synchronized double waitMsPercentile(final double p) {
+    public synchronized double waitMsPercentile(final double p) {
         return barrierWaits.isEmpty() ? 0 : Percentiles.of(barrierWaits.stream().sorted().toList(), p);
     }
 
-    synchronized Map<String, Totals> totals() {
+    public synchronized Map<String, Totals> totals() {
         return new TreeMap<>(byWorker);
     }
 
@@ -78,7 +84,7 @@ final class WorkerTally implements RunListener {
      * The fraction of their time after the first iteration that the given workers spent waiting at the
      * barrier: their summed waits over their summed waits and compute; 0 when there is nothing to count.
      */
-    synchronized double waitFraction(final Set<String> workers) {
+    public synchronized double waitFraction(final Set<String> workers) {
         double wait = 0;
         double busy = 0;
         for (final String worker : workers) {

@@ -1,5 +1,7 @@
 package io.paramhub.ml;
 
+import java.util.Arrays;
+
 /**
  * In-memory labelled data set with row-major float features, shared read-only by models,
  * trainers and evaluators.
@@ -89,6 +91,21 @@ public final class Dataset {
     /** The targets, not a copy. */
     public float[] y() {
         return y;
+    }
+
+    /**
+     * The first {@code samples} samples (all of them when there are fewer), copied, named
+     * {@code NAME-headN} with N the samples kept.
+     *
+     * @throws IllegalArgumentException if {@code samples < 1}
+     */
+    public Dataset head(final int samples) {
+        if (samples < 1) {
+            throw new IllegalArgumentException("dataset " + name + ": a head needs >= 1 sample, got " + samples);
+        }
+        final int kept = Math.min(samples, size());
+        return new Dataset(name + "-head" + kept, features, Arrays.copyOf(x, kept * features),
+                Arrays.copyOf(y, kept), classes);
     }
 
     /** A short name for logs and reports, such as {@code fashion-mnist-train}. */

@@ -46,4 +46,24 @@ class DatasetTest {
         assertThatThrownBy(() -> new Dataset("bad", 1, new float[1], new float[] {0}, 1))
                 .isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void shouldCopyTheFirstSamplesWhenAskedForAHead() {
+        // given
+        final Dataset data = new Dataset("tiny", 2, new float[] {1, 2, 3, 4, 5, 6}, new float[] {0, 1, 2}, 3);
+
+        // when
+        final Dataset head = data.head(2);
+        final Dataset all = data.head(10);
+
+        // then
+        assertThat(head.name()).isEqualTo("tiny-head2");
+        assertThat(head.x()).containsExactly(1, 2, 3, 4);
+        assertThat(head.y()).containsExactly(0, 1);
+        assertThat(head.classes()).isEqualTo(3);
+        assertThat(head.x()).isNotSameAs(data.x());
+        assertThat(all.size()).isEqualTo(3);
+        assertThatThrownBy(() -> data.head(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(">= 1 sample");
+    }
 }

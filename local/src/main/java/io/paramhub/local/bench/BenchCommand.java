@@ -3,6 +3,8 @@ package io.paramhub.local.bench;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paramhub.local.Directories;
 import io.paramhub.local.LocalCluster;
+import io.paramhub.local.roundcost.RoundCostBench;
+import io.paramhub.local.roundcost.RoundCostSettings;
 import io.paramhub.ml.BatchPlan;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.worker.ComputeEmulation;
@@ -22,7 +24,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code paramhub bench}: runs one heterogeneity scenario under several synchronisation policies, one
- * after the other on the same cluster, and writes {@code report.json} and PNG plots comparing them.
+ * after the other on the same cluster, and writes {@code report.json} and PNG plots comparing them; or, with
+ * {@code --scenario round-cost}, measures what a BSP round costs ({@link RoundCostBench}).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
     description = {
@@ -37,14 +40,30 @@ import picocli.CommandLine.Spec;
             + "of the workers' emulated speeds, clock by clock), iteration-time mean and SD, and idle fraction.",
         "Scenarios: homogeneous; straggler-3x, straggler-5x (the last worker slowed from the start); "
             + "late-straggler (the last worker 3x slower from clock 50); interference (every worker's slowdown "
-            + "redrawn from [1, 4] every 20 clocks, from --seed)."})
+            + "redrawn from [1, 4] every 20 clocks, from --seed).",
+        "--scenario round-cost measures instead what a BSP round through Kafka costs, with real compute: for each of "
+            + "--models, one job on Fashion-MNIST trained as `paramhub demo` trains it (barrier wait p50/p99/mean, "
+            + "rounds per second, start-up seconds, the aggregator's transactions per round, the bytes the brokers "
+            + "wrote per round to every topic, changelogs included) and the same job in this JVM; then the first "
+            + "--replay-clocks clocks of the MLP's job replayed into a fresh aggregator next to Kafka's own "
+            + "producer and an exactly-once pass-through Streams app with records of the same size. It takes "
+            + "--out, --models, --epochs, --workers, --batch, --seed, --shards, --train-samples, --replay-clocks, "
+            + "--bootstrap-servers, --registry-url and --topic-prefix, and refuses the other options."})
 public final class BenchCommand implements Callable<Integer> {
+
+    private static final int DEFAULT_SHARDS = 4;
+    /** Options of the policy bench that round-cost refuses. */
+    private static final List<String> POLICY_ONLY = List.of("--policies", "--task", "--model", "--target",
+        "--staleness", "--sample-cost-us", "--lr", "--momentum", "--async-momentum", "--timeline-seconds",
+        "--warm-up");
+    /** Options of round-cost that the policy bench refuses. */
+    private static final List<String> ROUND_COST_ONLY = List.of("--models", "--train-samples", "--replay-clocks");
 
     @Spec
     private CommandSpec command;
 
     @Option(names = "--scenario", required = true, description = "homogeneous, straggler-3x, straggler-5x, "
-        + "late-straggler or interference.")
+        + "late-straggler, interference, or round-cost (what a BSP round costs; see above).")
     private String scenario;
 
     @Option(names = "--policies", defaultValue = "bsp,ssp,asp,paramhub",
@@ -80,8 +99,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--staleness", defaultValue = "3", description = "SSP's bound in clocks (default: ${DEFAULT-VALUE}).")
     private int staleness;
 
-    @Option(names = "--epochs", description = "Passes over the training set, the same for every policy "
-        + "(default: 8 for linear-rmse = 256 iterations, 3 for fashion-softmax = 192).")
+    @Option(names = "--epochs", description = "Passes over the training set, the same for every policy or model "
+        + "(default: 8 for linear-rmse = 256 iterations, 3 for fashion-softmax = 192; round-cost: "
+        + RoundCostSettings.DEFAULT_EPOCHS + ", that is 468 rounds of batch 128 on all of Fashion-MNIST).")
     private Integer epochs;
 
     @Option(names = "--sample-cost-us", defaultValue = "4000",
@@ -106,8 +126,27 @@ public final class BenchCommand implements Callable<Integer> {
         + "(default: ${DEFAULT-VALUE}).")
     private double asyncMomentum;
 
-    @Option(names = "--shards", defaultValue = "4", description = "Parameter shards (default: ${DEFAULT-VALUE}).")
-    private int shards;
+    @Option(names = "--shards", description = "Parameter shards (default: " + DEFAULT_SHARDS + "; round-cost: "
+        + RoundCostSettings.DEFAULT_SHARDS + " as the demo, raised as the demo raises it for a large model: the MLP "
+        + "gets 4).")
+    private Integer shards;
+
+    @Option(names = "--models", paramLabel = "M1,M2,...",
+        description = "round-cost only: the models to measure, in this order, on Fashion-MNIST, each trained as "
+            + "the demo trains it: softmax, mlp (784-256-128-10, Adam), or a shape such as mlp:64 or cnn "
+            + "(default: " + RoundCostSettings.DEFAULT_MODELS + ").")
+    private String models;
+
+    @Option(names = "--train-samples",
+        description = "round-cost only: train on the first N Fashion-MNIST training images (the whole test set "
+            + "scores them) (default: all 60,000).")
+    private Integer trainSamples;
+
+    @Option(names = "--replay-clocks",
+        description = "round-cost only: how many of the replayed model's first clocks to replay into a fresh "
+            + "aggregator (all of its clocks when it has fewer); Kafka's limits are measured with as many "
+            + "records (default: " + RoundCostSettings.DEFAULT_REPLAY_CLOCKS + ").")
+    private Long replayClocks;
 
     @Option(names = "--timeline-seconds", defaultValue = "4",
         description = "Seconds of each run the worker timeline shows, around its middle (default: ${DEFAULT-VALUE}).")
@@ -131,6 +170,11 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (RoundCostSettings.SCENARIO.equals(scenario.trim().toLowerCase(Locale.ROOT))) {
+            RoundCostBench.run(roundCostSettings(), bootstrapServers, registryUrl, out, System.out);
+            return 0;
+        }
+        refuse(ROUND_COST_ONLY, "is for --scenario " + RoundCostSettings.SCENARIO + " only");
         final BenchSettings settings = settings();
         final PrintStream console = System.out;
         final boolean terminal = System.console() != null;
@@ -193,12 +237,35 @@ public final class BenchCommand implements Callable<Integer> {
         return node == null || node.isNull() ? "-" : String.format(Locale.ROOT, format, node.asDouble());
     }
 
+    /** The round-cost options, checked, with Fashion-MNIST loaded; the policy bench's options refused. */
+    private RoundCostSettings roundCostSettings() {
+        refuse(POLICY_ONLY, "does not apply to --scenario " + RoundCostSettings.SCENARIO + " (see --help)");
+        try {
+            return RoundCostSettings.of(models != null ? models : RoundCostSettings.DEFAULT_MODELS, trainSamples,
+                workers, batch, epochs != null ? epochs : RoundCostSettings.DEFAULT_EPOCHS, seed,
+                shards != null ? shards : RoundCostSettings.DEFAULT_SHARDS,
+                replayClocks != null ? replayClocks : RoundCostSettings.DEFAULT_REPLAY_CLOCKS, topicPrefix);
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), e.getMessage());
+        }
+    }
+
+    /** A usage error naming the first of {@code options} given on the command line. */
+    private void refuse(final List<String> options, final String why) {
+        for (final String option : options) {
+            if (command.commandLine().getParseResult().hasMatchedOption(option)) {
+                throw new ParameterException(command.commandLine(), option + " " + why);
+            }
+        }
+    }
+
     /** The options, checked, with the task's data loaded and the scenario's emulation drawn. */
     private BenchSettings settings() {
         try {
-            final Scenario chosen = Scenario.parse(scenario);
+            final Scenario chosen = parseScenario();
             final List<Policy> chosenPolicies = Policy.parseList(policies);
-            if (workers < 1 || staleness < 0 || sampleCostMicros < 0 || batch < workers || shards < 1
+            final int chosenShards = shards != null ? shards : DEFAULT_SHARDS;
+            if (workers < 1 || staleness < 0 || sampleCostMicros < 0 || batch < workers || chosenShards < 1
                 || timelineSeconds <= 0 || epochs != null && epochs < 1) {
                 throw new IllegalArgumentException("need --workers >= 1, --staleness >= 0, --sample-cost-us >= 0, "
                     + "--batch >= --workers, --shards >= 1, --epochs >= 1 and --timeline-seconds > 0");
@@ -209,11 +276,21 @@ public final class BenchCommand implements Callable<Integer> {
                 * chosenEpochs;
             final Map<Integer, ComputeEmulation> emulations = chosen.emulations(workers, sampleCostMicros, clocks, seed);
             return new BenchSettings(chosen, chosenPolicies, task, workers,
-                target != null ? target : task.defaultTarget(), seed, chosenEpochs, batch, shards,
+                target != null ? target : task.defaultTarget(), seed, chosenEpochs, batch, chosenShards,
                 learningRate != null ? learningRate : task.defaultLearningRate(), momentum, asyncMomentum, staleness,
                 sampleCostMicros, clocks, emulations, IdealTime.seconds(emulations, clocks, batch, 1));
         } catch (final IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), e.getMessage());
+        }
+    }
+
+    /** A heterogeneity scenario; the error names round-cost among the choices too. */
+    private Scenario parseScenario() {
+        try {
+            return Scenario.parse(scenario);
+        } catch (final IllegalArgumentException e) {
+            throw new IllegalArgumentException("--scenario must be one of " + Scenario.names() + ", "
+                + RoundCostSettings.SCENARIO + ", not " + scenario, e);
         }
     }
 }

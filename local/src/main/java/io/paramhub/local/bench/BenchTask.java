@@ -9,7 +9,6 @@ import io.paramhub.ml.Model;
 import io.paramhub.ml.Models;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.jobs.TrainingRecipe;
-import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -93,12 +92,6 @@ public record BenchTask(String name, String dataset, String model, String metric
 
     private static TrainTest fashionSubset() {
         final TrainTest full = DataSources.load("fashion-mnist");
-        return new TrainTest(head(full.train(), FASHION_TRAIN), head(full.test(), FASHION_TEST));
-    }
-
-    private static Dataset head(final Dataset data, final int samples) {
-        final int kept = Math.min(samples, data.size());
-        return new Dataset(data.name() + "-head" + kept, data.features(),
-            Arrays.copyOf(data.x(), kept * data.features()), Arrays.copyOf(data.y(), kept), data.classes());
+        return new TrainTest(full.train().head(FASHION_TRAIN), full.test().head(FASHION_TEST));
     }
 }

@@ -32,17 +32,28 @@ import org.apache.kafka.streams.StreamsConfig;
 /**
  * Feeds a recorded job's {@code jobs}, {@code membership} and {@code gradients} records, with their
  * recorded timestamps and at full speed, into a fresh aggregator (its own {@code application.id} and
- * topic prefix), reads the {@code model} it publishes until every shard reaches the recorded final
- * version, and measures its throughput and, under BSP, the latency of each model update after the
- * barrier's last gradient was acknowledged. Compares the final model with the recorded one bit for bit.
+ * topic prefix), reads the {@code model} it publishes until every shard reaches a target version (the
+ * recorded final one, unless told otherwise), and measures its throughput and, under BSP, the latency of
+ * each model update after the barrier's last gradient was acknowledged. Compares the model it reached with
+ * the target's parameters bit for bit.
  */
 final class AggregatorReplay {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(5);
 
+    /** The model the replayed aggregator must reach: every shard at {@code version}, with these parameters. */
+    record Target(long version, float[] parameters) {
+
+        /** The newest model of the recording. */
+        static Target recorded(final Recording recording) {
+            final ModelView model = recording.finalModel();
+            return new Target(model.minVersion(), model.assemble(recording.job().getParameters()));
+        }
+    }
+
     /** What a replay measured. */
     record Outcome(String job, String topicPrefix, String applicationId, long gradients, long gradientBytes,
-                   double seconds, List<Double> updateLatenciesMs, long recordedVersion, long replayedVersion,
+                   double seconds, List<Double> updateLatenciesMs, long targetVersion, long replayedVersion,
                    int differingParameters, int parameters) {
 
         /** Gradient values (float32) a second, in MB of 2^20 bytes as Kafka's tools count them. */
@@ -59,15 +70,24 @@ final class AggregatorReplay {
         }
 
         boolean bitIdentical() {
-            return differingParameters == 0 && recordedVersion == replayedVersion;
+            return differingParameters == 0 && targetVersion == replayedVersion;
         }
     }
 
     private AggregatorReplay() {
     }
 
+    /** Replays {@code recording} until the aggregator reaches the recorded final model. */
     static Outcome run(final Recording recording, final String bootstrapServers, final String registryUrl,
                        final String topicPrefix, final String applicationId, final Path stateDir)
+        throws InterruptedException {
+        return run(recording, bootstrapServers, registryUrl, topicPrefix, applicationId, stateDir,
+            Target.recorded(recording));
+    }
+
+    /** Replays {@code recording} until the aggregator reaches {@code target}. */
+    static Outcome run(final Recording recording, final String bootstrapServers, final String registryUrl,
+                       final String topicPrefix, final String applicationId, final Path stateDir, final Target target)
         throws InterruptedException {
         final JobSpec spec = recording.job();
         final TopicCatalog topics = recording.catalog(topicPrefix, registryUrl);
@@ -79,8 +99,7 @@ final class AggregatorReplay {
         streams.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         streams.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
 
-        final ModelView recordedModel = recording.finalModel();
-        final long targetVersion = recordedModel.minVersion();
+        final long targetVersion = target.version();
         final Map<String, Long> seen = new ConcurrentHashMap<>();
         final Map<String, Long> acked = new ConcurrentHashMap<>();
         final AtomicReference<Exception> failure = new AtomicReference<>();
@@ -147,7 +166,7 @@ final class AggregatorReplay {
                 throw readFailure.get();
             }
             final long lastModel = seen.values().stream().mapToLong(Long::longValue).max().orElseThrow();
-            final float[] expected = recordedModel.assemble(spec.getParameters());
+            final float[] expected = target.parameters();
             final float[] actual = replayed.assemble(spec.getParameters());
             int differing = 0;
             for (int i = 0; i < expected.length; i++) {

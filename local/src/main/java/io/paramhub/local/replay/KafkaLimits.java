@@ -37,16 +37,16 @@ import org.apache.kafka.streams.kstream.Produced;
  * with ParamHub's Streams settings ({@code exactly_once_v2}, commit every 5 ms) copying it to
  * {@code <prefix>limits-out}. Writes and reads those two topics only.
  */
-final class KafkaLimits {
+public final class KafkaLimits {
 
     private static final Pattern PRODUCED = Pattern.compile("([0-9.]+) records/sec \\(([0-9.]+) MB/sec\\)");
 
     /** Records per second and MB per second of one measurement. */
-    record Rate(double recordsPerSecond, double megabytesPerSecond) {
+    public record Rate(double recordsPerSecond, double megabytesPerSecond) {
     }
 
     /** The three measurements. */
-    record Limits(int recordSize, long records, Rate producer, Rate consumer, Rate streamsPassThrough) {
+    public record Limits(int recordSize, long records, Rate producer, Rate consumer, Rate streamsPassThrough) {
     }
 
     private KafkaLimits() {

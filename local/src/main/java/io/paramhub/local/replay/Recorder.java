@@ -39,15 +39,12 @@ final class Recorder {
     /** Records {@code job}; returns the record count per topic. */
     static Map<RecordedTopic, Integer> record(final TopicCatalog topics, final Properties client, final String job,
                                               final Path dir) throws IOException {
+        final Map<RecordedTopic, List<RecordedRecord>> byTopic = read(topics, client, job, RecordFilter.ALL);
         Files.createDirectories(dir);
         final Map<RecordedTopic, Integer> counts = new EnumMap<>(RecordedTopic.class);
-        for (final RecordedTopic recorded : RecordedTopic.values()) {
-            final List<RecordedRecord> records = readJob(recorded, recorded.in(topics), client, job);
-            RecordingFiles.write(dir.resolve(recorded.fileName()), records);
-            counts.put(recorded, records.size());
-        }
-        if (counts.get(RecordedTopic.JOBS) == 0) {
-            throw new IllegalArgumentException("no job " + job + " on " + topics.jobs().name());
+        for (final Map.Entry<RecordedTopic, List<RecordedRecord>> records : byTopic.entrySet()) {
+            RecordingFiles.write(dir.resolve(records.getKey().fileName()), records.getValue());
+            counts.put(records.getKey(), records.getValue().size());
         }
         final ObjectNode manifest = JSON.createObjectNode();
         manifest.put("job", job);
@@ -61,8 +58,28 @@ final class Recorder {
         return counts;
     }
 
+    /**
+     * {@code job}'s records, as committed now, of every recorded topic; empty for a topic {@code filter}
+     * does not read.
+     *
+     * @throws IllegalArgumentException if the job is not on {@code jobs}
+     */
+    static Map<RecordedTopic, List<RecordedRecord>> read(final TopicCatalog topics, final Properties client,
+                                                         final String job, final RecordFilter filter) {
+        final Map<RecordedTopic, List<RecordedRecord>> byTopic = new EnumMap<>(RecordedTopic.class);
+        for (final RecordedTopic recorded : RecordedTopic.values()) {
+            byTopic.put(recorded, filter.reads(recorded)
+                ? readJob(recorded, recorded.in(topics), client, job, filter) : List.of());
+        }
+        if (byTopic.get(RecordedTopic.JOBS).isEmpty()) {
+            throw new IllegalArgumentException("no job " + job + " on " + topics.jobs().name());
+        }
+        return byTopic;
+    }
+
     private static <V> List<RecordedRecord> readJob(final RecordedTopic recorded, final Topic<String, V> topic,
-                                                    final Properties client, final String job) {
+                                                    final Properties client, final String job,
+                                                    final RecordFilter filter) {
         final List<RecordedRecord> records = new ArrayList<>();
         try (KafkaConsumer<String, V> consumer = new KafkaConsumer<>(ClientProperties.assignedConsumer(client),
                  new StringDeserializer(), topic.valueSerde().deserializer())) {
@@ -78,7 +95,8 @@ final class Recorder {
                     throw new IllegalStateException("could not read " + topic.name() + " up to " + ends);
                 }
                 for (final ConsumerRecord<String, V> record : consumer.poll(Duration.ofMillis(100))) {
-                    if (record.value() != null && (job.equals(record.key()) || record.key().startsWith(job + "/"))) {
+                    if (record.value() != null && (job.equals(record.key()) || record.key().startsWith(job + "/"))
+                        && filter.keeps(recorded, record.value())) {
                         records.add(new RecordedRecord(record.partition(), record.offset(), record.timestamp(),
                             record.key(), recorded.encode(record.value())));
                     }

@@ -32,9 +32,21 @@ final class Recording {
         for (final RecordedTopic topic : RecordedTopic.values()) {
             byTopic.put(topic, RecordingFiles.read(dir.resolve(topic.fileName())));
         }
+        if (byTopic.get(RecordedTopic.JOBS).isEmpty()) {
+            throw new IllegalArgumentException(dir + " holds no job record");
+        }
+        return of(byTopic);
+    }
+
+    /** A recording of these records (see {@link Recorder#read}); the job is the newest {@code jobs} record. */
+    static Recording of(final Map<RecordedTopic, List<RecordedRecord>> records) {
+        final Map<RecordedTopic, List<RecordedRecord>> byTopic = new EnumMap<>(RecordedTopic.class);
+        for (final RecordedTopic topic : RecordedTopic.values()) {
+            byTopic.put(topic, records.getOrDefault(topic, List.of()));
+        }
         final List<RecordedRecord> jobs = byTopic.get(RecordedTopic.JOBS);
         if (jobs.isEmpty()) {
-            throw new IllegalArgumentException(dir + " holds no job record");
+            throw new IllegalArgumentException("a recording needs a job record");
         }
         return new Recording(byTopic, RecordedTopic.JOBS.decode(jobs.get(jobs.size() - 1).value()));
     }

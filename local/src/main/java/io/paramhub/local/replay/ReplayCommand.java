@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -94,7 +93,7 @@ public final class ReplayCommand implements Callable<Integer> {
                     Percentiles.of(outcome.updateLatenciesMs(), 50),
                     Percentiles.of(outcome.updateLatenciesMs(), 99));
                 out.printf(Locale.ROOT, "final model: version %d (recorded %d), %d of %d parameters differ: %s%n",
-                    outcome.replayedVersion(), outcome.recordedVersion(), outcome.differingParameters(),
+                    outcome.replayedVersion(), outcome.targetVersion(), outcome.differingParameters(),
                     outcome.parameters(), outcome.bitIdentical() ? "bit-identical" : "DIFFERENT");
                 if (kafkaLimits) {
                     limits(json, recording, outcome, cluster.bootstrapServers(), prefix, stateDir, out);
@@ -128,38 +127,10 @@ public final class ReplayCommand implements Callable<Integer> {
     private void limits(final ObjectNode json, final Recording recording, final AggregatorReplay.Outcome outcome,
                         final String bootstrap, final String prefix, final Path stateDir, final PrintStream out)
         throws IOException, InterruptedException {
-        final List<RecordedRecord> gradients = recording.records(RecordedTopic.GRADIENTS);
-        // Avro binary plus the 5-byte Confluent wire header
-        final long bytes = gradients.stream().mapToLong(record -> record.value().length + 5L).sum();
-        final int recordSize = (int) Math.max(1, Math.round((double) bytes / Math.max(1, gradients.size())));
-        final KafkaLimits.Limits limits = KafkaLimits.measure(bootstrap, prefix, recordSize,
+        final KafkaComparison comparison = KafkaComparison.measure(recording, outcome, bootstrap, prefix,
             Math.max(limitRecords, outcome.gradients()), stateDir);
-        final double aggregatorRecords = outcome.recordsPerSecond();
-        final double aggregatorMb = bytes / (1024.0 * 1024.0) / outcome.seconds();
-        final ObjectNode node = json.putObject("kafka_limits");
-        node.put("record_size_bytes", recordSize);
-        node.put("records", limits.records());
-        node.put("aggregator_records_per_s", aggregatorRecords);
-        node.put("aggregator_record_mb_per_s", aggregatorMb);
-        rate(node.putObject("producer_performance"), limits.producer(), aggregatorRecords, aggregatorMb);
-        rate(node.putObject("consumer_performance"), limits.consumer(), aggregatorRecords, aggregatorMb);
-        rate(node.putObject("streams_pass_through_eos"), limits.streamsPassThrough(), aggregatorRecords,
-            aggregatorMb);
-        out.printf(Locale.ROOT, "Kafka's limits here with %d-byte records (%d of them): producer %.0f rec/s, consumer "
-                + "%.0f rec/s, exactly-once pass-through Streams %.0f rec/s; the aggregator %.0f rec/s = %.2f / %.2f / "
-                + "%.2f of them%n", recordSize, limits.records(), limits.producer().recordsPerSecond(),
-            limits.consumer().recordsPerSecond(), limits.streamsPassThrough().recordsPerSecond(), aggregatorRecords,
-            aggregatorRecords / limits.producer().recordsPerSecond(),
-            aggregatorRecords / limits.consumer().recordsPerSecond(),
-            aggregatorRecords / limits.streamsPassThrough().recordsPerSecond());
-    }
-
-    private static void rate(final ObjectNode node, final KafkaLimits.Rate rate, final double aggregatorRecords,
-                             final double aggregatorMb) {
-        node.put("records_per_s", rate.recordsPerSecond());
-        node.put("mb_per_s", rate.megabytesPerSecond());
-        node.put("aggregator_ratio_records", aggregatorRecords / rate.recordsPerSecond());
-        node.put("aggregator_ratio_mb", aggregatorMb / rate.megabytesPerSecond());
+        comparison.writeTo(json.putObject("kafka_limits"));
+        out.println(comparison.summary());
     }
 
     private static void aggregatorJson(final ObjectNode json, final AggregatorReplay.Outcome outcome) {
@@ -172,7 +143,7 @@ public final class ReplayCommand implements Callable<Integer> {
         json.put("update_latency_p50_ms", Percentiles.of(outcome.updateLatenciesMs(), 50));
         json.put("update_latency_p99_ms", Percentiles.of(outcome.updateLatenciesMs(), 99));
         json.put("update_latency_count", outcome.updateLatenciesMs().size());
-        json.put("recorded_final_version", outcome.recordedVersion());
+        json.put("recorded_final_version", outcome.targetVersion());
         json.put("replayed_final_version", outcome.replayedVersion());
         json.put("differing_parameters", outcome.differingParameters());
         json.put("bit_identical", outcome.bitIdentical());

@@ -1,0 +1,48 @@
+package io.paramhub.local.roundcost;
+
+import io.paramhub.avro.JobSpec;
+import io.paramhub.local.ProgressPrinter;
+import io.paramhub.local.RunListener;
+import io.paramhub.local.TrainingRun;
+import io.paramhub.local.WorkerTally;
+import io.paramhub.ml.TrainTest;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.apache.kafka.clients.admin.Admin;
+
+/**
+ * One model's job trained through Kafka as {@code paramhub demo} trains it ({@link TrainingRun}: one
+ * aggregator and the workers in this JVM, progress printed as the demo prints it), measured: barrier wait,
+ * compute and training time from the workers' telemetry ({@link WorkerTally}), the aggregator's commits
+ * ({@link TrainingRun.Result#aggregatorCommits()}), and the bytes the brokers wrote to every topic from before
+ * the aggregator starts to after it stops ({@link LogDirSampler}). Writes {@code jobs}, {@code membership},
+ * {@code gradients}, {@code telemetry}, {@code model} and the aggregator's changelogs; reads {@code model}.
+ */
+final class KafkaRoundCost {
+
+    /** How often the brokers' log directories are sampled while the job trains. */
+    static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(1);
+
+    /** What the run did and cost. */
+    record Outcome(TrainingRun.Result result, double trainingSeconds, double waitMsMean, double waitMsP50,
+                   double waitMsP99, double computeMsMean, List<TopicBytes> topics) {
+    }
+
+    private KafkaRoundCost() {
+    }
+
+    static Outcome run(final TrainingRun training, final Admin admin, final JobSpec spec, final TrainTest data,
+                       final PrintStream console, final boolean terminal) throws InterruptedException {
+        final WorkerTally tally = new WorkerTally();
+        try (LogDirSampler sampler = new LogDirSampler(admin, SAMPLE_INTERVAL)) {
+            sampler.start();
+            final TrainingRun.Result result = training.run(spec, data,
+                RunListener.both(new ProgressPrinter(console, terminal), tally));
+            final LogGrowth growth = sampler.stop();
+            return new Outcome(result, tally.trainingSeconds(), tally.meanWaitMs(), tally.waitMsPercentile(50),
+                tally.waitMsPercentile(99), tally.meanComputeMs(), growth.topics());
+        }
+    }
+}
