@@ -9,10 +9,12 @@ import io.paramhub.ml.Evaluation;
 import io.paramhub.ml.LinearProblem;
 import io.paramhub.ml.LinearRegression;
 import io.paramhub.topology.TopicCatalog;
+import io.paramhub.worker.ComputeEmulation;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Tag;
@@ -27,6 +29,11 @@ class MembershipIT extends ClusterTestBase {
     private static final long SESSION_TIMEOUT_MS = 2_000;
     private static final long CRASH_AT_CLOCK = 20;
     private static final String CRASHING_WORKER = "worker-002";
+    /**
+     * Every worker computes at least 600 us a sample (about 25 ms a clock), so that the others are still
+     * training when the dead one comes back however fast a round through Kafka is.
+     */
+    private static final ComputeEmulation PACED = new ComputeEmulation(1.0, 0, 600);
 
 
     @ParameterizedTest
@@ -58,6 +65,7 @@ class MembershipIT extends ClusterTestBase {
         final TrainingRun.Result result = new TrainingRun(kafka.bootstrapServers(), registry.url(),
             TopicCatalog.DEFAULT_PREFIX, stateDir)
             .restartingFailedWorkersAfter(Duration.ofMillis(SESSION_TIMEOUT_MS + 1_000))
+            .withEmulation(Map.of(0, PACED, 1, PACED, 2, PACED))
             .run(spec, problem.data(), crashOnce);
 
         // then: training finished and converged

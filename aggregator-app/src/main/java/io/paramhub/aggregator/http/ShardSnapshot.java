@@ -1,7 +1,7 @@
 package io.paramhub.aggregator.http;
 
 import io.paramhub.avro.JobSpec;
-import io.paramhub.avro.ShardState;
+import io.paramhub.avro.ModelShard;
 import io.paramhub.schemas.FloatPacking;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.vertx.core.json.JsonArray;
@@ -9,7 +9,7 @@ import io.vertx.core.json.JsonObject;
 
 /**
  * One shard of a job's model as the instance hosting it holds it: the job's shape from
- * {@code shard-job-store}, the shard's version, minClock and parameters from {@code shard-state-store},
+ * {@code shard-job-store}, the shard's newest version, minClock and parameters from {@code shard-model-store},
  * and who served it ({@link #LOCAL} or the {@code host:port} of another instance).
  *
  * <p>Values travel in JSON as the float32 values widened to double, so that parsing them as double and
@@ -20,11 +20,11 @@ record ShardSnapshot(String job, int shard, int shardCount, int parameterCount, 
 
     static final String LOCAL = "local";
 
-    /** The snapshot of {@code state}, a shard of {@code spec}, read from this instance's stores. */
-    static ShardSnapshot of(final JobSpec spec, final ShardState state) {
-        return new ShardSnapshot(spec.getJob(), state.getShard(), spec.getShards(), spec.getParameters(),
-            state.getVersion(), state.getMinClock(), JobSpecs.layout(spec).first(state.getShard()),
-            FloatPacking.unpack(state.getParams()), LOCAL);
+    /** The snapshot of {@code model}, a shard of {@code spec}, read from this instance's stores. */
+    static ShardSnapshot of(final JobSpec spec, final ModelShard model) {
+        return new ShardSnapshot(spec.getJob(), model.getShard(), spec.getShards(), spec.getParameters(),
+            model.getVersion(), model.getMinClock(), JobSpecs.layout(spec).first(model.getShard()),
+            FloatPacking.unpack(model.getValues()), LOCAL);
     }
 
     /** The answer of {@code GET /internal/shards/{job}/{shard}}, served by instance {@code servedBy}. */

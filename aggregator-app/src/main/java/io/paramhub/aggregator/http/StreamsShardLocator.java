@@ -1,7 +1,7 @@
 package io.paramhub.aggregator.http;
 
 import io.paramhub.avro.JobSpec;
-import io.paramhub.avro.ShardState;
+import io.paramhub.avro.ModelShard;
 import io.paramhub.topology.ShardKeys;
 import io.paramhub.topology.aggregator.AggregatorTopology;
 import org.apache.kafka.common.serialization.Serializer;
@@ -18,7 +18,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 /**
  * Locates a shard with Kafka Streams interactive queries: {@code queryMetadataForKey} gives the
  * partition of key {@code job/shard} and its active host; this instance reads {@code shard-job-store}
- * and {@code shard-state-store} for that partition when it runs the partition's active task (Streams
+ * and {@code shard-model-store} for that partition when it runs the partition's active task (Streams
  * opens no other partition here), and otherwise points at the active host, as published through
  * {@code application.server}.
  */
@@ -53,9 +53,9 @@ final class StreamsShardLocator implements ShardLocator {
     private ShardLookup read(final String key, final KeyQueryMetadata where) {
         try {
             final ReadOnlyKeyValueStore<String, JobSpec> jobs = store(AggregatorTopology.SHARD_JOB_STORE, where);
-            final ReadOnlyKeyValueStore<String, ShardState> states = store(AggregatorTopology.SHARD_STATE_STORE, where);
+            final ReadOnlyKeyValueStore<String, ModelShard> models = store(AggregatorTopology.SHARD_MODEL_STORE, where);
             final JobSpec spec = jobs.get(key);
-            final ShardState state = states.get(key);
+            final ModelShard state = models.get(key);
             return spec == null || state == null ? new ShardLookup.Absent()
                 : new ShardLookup.Found(ShardSnapshot.of(spec, state));
         } catch (final InvalidStateStorePartitionException notHere) {

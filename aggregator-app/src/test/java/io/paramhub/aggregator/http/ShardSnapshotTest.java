@@ -3,25 +3,24 @@ package io.paramhub.aggregator.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.OptimizerKind;
-import io.paramhub.avro.ShardState;
 import io.paramhub.avro.SyncMode;
 import io.paramhub.schemas.FloatPacking;
 import io.vertx.core.json.JsonObject;
 import java.time.Instant;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** A shard read from the stores, and its JSON form between instances. */
 class ShardSnapshotTest {
 
     @Test
-    void shouldTakeTheShapeFromTheJobAndTheValuesFromTheStateWhenReadFromStores() {
+    void shouldTakeTheShapeFromTheJobAndTheValuesFromTheNewestVersionWhenReadFromStores() {
         // given
         final JobSpec spec = linearJob(17, 4);
-        final ShardState state = ShardState.newBuilder().setJob("j").setShard(2).setVersion(7).setNextClock(7)
-            .setMinClock(6).setParams(FloatPacking.pack(new float[] {1f, 2f, 3f, 4f})).setOptimizerState(List.of())
-            .build();
+        final ModelShard state = ModelShard.newBuilder().setJob("j").setShard(2).setShards(4).setFirstParameter(9)
+            .setVersion(7).setMinClock(6).setValues(FloatPacking.pack(new float[] {1f, 2f, 3f, 4f}))
+            .setUpdatedAt(Instant.EPOCH).build();
 
         // when
         final ShardSnapshot snapshot = ShardSnapshot.of(spec, state);

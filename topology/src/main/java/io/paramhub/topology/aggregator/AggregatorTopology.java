@@ -1,6 +1,7 @@
 package io.paramhub.topology.aggregator;
 
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ShardMembers;
 import io.paramhub.avro.ShardState;
 import io.paramhub.topology.SerdeFactory;
@@ -40,6 +41,11 @@ public final class AggregatorTopology {
     public static final String SHARD_STATE_STORE = "shard-state-store";
     public static final String SHARD_MEMBER_STORE = "shard-member-store";
     public static final String SHARD_SNAPSHOT_STORE = "shard-snapshot-store";
+    /**
+     * The newest version of each shard, for the HTTP endpoints (interactive queries) only: in memory, no
+     * changelog; a task that starts fills it from its restored shards.
+     */
+    public static final String SHARD_MODEL_STORE = "shard-model-store";
     /**
      * Streams setting: a BSP shard's parameters and optimizer state are stored every this many clocks (and
      * at version 0 and when its workers have all left); in between, each clock stores a small progress
@@ -94,6 +100,8 @@ public final class AggregatorTopology {
         topology.addStateStore(inMemory(SHARD_STATE_STORE, serdes.valueSerde(ShardState.class)), SHARD_PROCESSOR);
         topology.addStateStore(inMemory(SHARD_MEMBER_STORE, serdes.valueSerde(ShardMembers.class)), SHARD_PROCESSOR);
         topology.addStateStore(inMemory(SHARD_SNAPSHOT_STORE, serdes.valueSerde(ShardState.class)), SHARD_PROCESSOR);
+        topology.addStateStore(inMemory(SHARD_MODEL_STORE, serdes.valueSerde(ModelShard.class)).withLoggingDisabled(),
+            SHARD_PROCESSOR);
 
         topology.addSink(MODEL_SINK, topics.model().name(), keyWriter, topics.model().valueSerde().serializer(),
             SHARD_PROCESSOR);

@@ -59,6 +59,7 @@ final class ShardEngine {
     private final KeyValueStore<String, ShardState> states;
     private final KeyValueStore<String, ShardMembers> members;
     private final KeyValueStore<String, ShardState> snapshots;
+    private final KeyValueStore<String, ModelShard> newest;
     private final int snapshotEveryClocks;
     private final AggregatorMetrics metrics;
     private final Map<String, HotShard> shards = new HashMap<>();
@@ -67,11 +68,13 @@ final class ShardEngine {
 
     /**
      * An engine over the task's stores; a BSP shard's parameters and optimizer state go to
-     * {@code snapshots} every {@code snapshotEveryClocks} clocks, and only its progress every clock.
+     * {@code snapshots} every {@code snapshotEveryClocks} clocks, and only its progress every clock;
+     * {@code newest} holds each shard's newest version for the HTTP endpoints.
      */
     ShardEngine(final KeyValueStore<String, JobSpec> jobs, final KeyValueStore<String, ShardState> states,
                 final KeyValueStore<String, ShardMembers> members, final KeyValueStore<String, ShardState> snapshots,
-                final int snapshotEveryClocks, final AggregatorMetrics metrics) {
+                final KeyValueStore<String, ModelShard> newest, final int snapshotEveryClocks,
+                final AggregatorMetrics metrics) {
         if (snapshotEveryClocks < 1) {
             throw new IllegalArgumentException("snapshots must be taken every 1 or more clocks, not "
                 + snapshotEveryClocks);
@@ -80,6 +83,7 @@ final class ShardEngine {
         this.states = states;
         this.members = members;
         this.snapshots = snapshots;
+        this.newest = newest;
         this.snapshotEveryClocks = snapshotEveryClocks;
         this.metrics = metrics;
     }
@@ -133,7 +137,8 @@ final class ShardEngine {
 
     /**
      * After a restore read: fails, naming the shard, if a BSP shard could not be brought from its snapshot
-     * to its stored version because gradients it needs were not read again (deleted by retention).
+     * to its stored version because gradients it needs were not read again (deleted by retention); else
+     * offers every restored shard's version to the HTTP endpoints.
      */
     void requireReplayed() {
         for (final HotShard hot : shards.values()) {
@@ -143,6 +148,7 @@ final class ShardEngine {
                     + " (offsets " + hot.replay.get(0).getOffsets() + " of its gradients partition) were not found; "
                     + "was the topic's retention shorter than the time since the snapshot?");
             }
+            newest.put(hot.key, hot.toModel(hot.packedParams(), Instant.ofEpochMilli(hot.startedAt)));
         }
     }
 
@@ -409,7 +415,9 @@ final class ShardEngine {
             snapshot(hot, packed);
         }
         store(hot, packed);
-        return hot.toModel(packed, Instant.ofEpochMilli(now));
+        final ModelShard model = hot.toModel(packed, Instant.ofEpochMilli(now));
+        newest.put(hot.key, model);
+        return model;
     }
 
     private void snapshot(final HotShard hot, final ByteBuffer packedParams) {

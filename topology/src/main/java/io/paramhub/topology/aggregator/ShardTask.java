@@ -57,6 +57,7 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
             context.getStateStore(AggregatorTopology.SHARD_STATE_STORE),
             context.getStateStore(AggregatorTopology.SHARD_MEMBER_STORE),
             context.getStateStore(AggregatorTopology.SHARD_SNAPSHOT_STORE),
+            context.getStateStore(AggregatorTopology.SHARD_MODEL_STORE),
             AggregatorTopology.snapshotEveryClocks(context.appConfigs()), metrics);
         final long restoreFrom = engine.load();
         if (engine.loadedShards() > 0) {

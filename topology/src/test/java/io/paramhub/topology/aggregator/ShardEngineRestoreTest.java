@@ -51,6 +51,8 @@ class ShardEngineRestoreTest {
         store(AggregatorTopology.SHARD_MEMBER_STORE, ShardMembers.class);
     private final KeyValueStore<String, ShardState> snapshots =
         store(AggregatorTopology.SHARD_SNAPSHOT_STORE, ShardState.class);
+    private final KeyValueStore<String, ModelShard> models =
+        store(AggregatorTopology.SHARD_MODEL_STORE, ModelShard.class);
 
     @AfterEach
     void dropRegistry() {
@@ -119,7 +121,8 @@ class ShardEngineRestoreTest {
     private ModelShard versionZero() {
         final ShardEngine fresh = new ShardEngine(store("jobs-0", JobSpec.class),
             store("states-0", ShardState.class), store("members-0", ShardMembers.class),
-            store("snapshots-0", ShardState.class), 1, AggregatorMetrics.unregistered());
+            store("snapshots-0", ShardState.class), store("models-0", ModelShard.class), 1,
+            AggregatorMetrics.unregistered());
         return fresh.startJob(KEY, linearJob(JOB, 2), T0).get(0);
     }
 
@@ -131,7 +134,8 @@ class ShardEngineRestoreTest {
         final ShardEngine before = startedEngine(engine(50), spec);
         final ShardEngine neverStopped = startedEngine(new ShardEngine(store("jobs-1", JobSpec.class),
             store("states-1", ShardState.class), store("members-1", ShardMembers.class),
-            store("snapshots-1", ShardState.class), 50, AggregatorMetrics.unregistered()), spec);
+            store("snapshots-1", ShardState.class), store("models-1", ModelShard.class), 50,
+            AggregatorMetrics.unregistered()), spec);
         final List<GradientShard> read = new ArrayList<>();
         for (int clock = 0; clock <= 3; clock++) {
             for (final String worker : List.of("worker-000", "worker-001")) {
@@ -204,7 +208,8 @@ class ShardEngineRestoreTest {
     }
 
     private ShardEngine engine(final int snapshotEveryClocks) {
-        return new ShardEngine(jobs, states, members, snapshots, snapshotEveryClocks, AggregatorMetrics.unregistered());
+        return new ShardEngine(jobs, states, members, snapshots, models, snapshotEveryClocks,
+            AggregatorMetrics.unregistered());
     }
 
     private <V extends SpecificRecord> KeyValueStore<String, V> store(final String name, final Class<V> type) {
