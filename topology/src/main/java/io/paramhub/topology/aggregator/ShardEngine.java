@@ -433,6 +433,10 @@ final class ShardEngine {
      * ({@code packedParams} may then be null).
      */
     private void store(final HotShard hot, final ByteBuffer packedParams) {
+        if (hot.spec.getSyncMode() == SyncMode.BSP && hot.snapshotVersion < 0) {
+            // a shard stored in full before snapshots existed: its progress record must name a snapshot
+            snapshot(hot, packedParams != null ? packedParams : hot.packedParams());
+        }
         long taskOldest = Long.MAX_VALUE;
         for (final HotShard other : shards.values()) {
             final long oldest = other.pending.oldestOffset();

@@ -188,6 +188,35 @@ class ShardEngineRestoreTest {
             .hasMessageContaining("cannot be rebuilt").hasMessageContaining("[10, 11]");
     }
 
+    @Test
+    void shouldSnapshotAShardStoredInFullBeforeSnapshotsExistedBeforeStoringItsProgress() {
+        // given: the store as an aggregator before snapshots left it: the full state, parameters inline
+        startedEngine(engine(50), linearJob(JOB, 2));
+        final ShardState full = snapshots.get(KEY);
+        states.put(KEY, full);
+        snapshots.delete(KEY);
+        assertThat(full.getSnapshotVersion()).isEqualTo(-1);
+        assertThat(full.getParams().remaining()).isPositive();
+
+        // when: the new engine stores the shard's progress (a first gradient that completes no clock)
+        final ShardEngine upgraded = engine(50);
+        upgraded.load();
+        upgraded.gradient(KEY, gradient(JOB, 0, "worker-000", 0, 4, 2f, 4f), 10, T0 + 1);
+
+        // then: the progress names a snapshot that exists, and a restart on it applies clock 0 as before
+        assertThat(states.get(KEY).getSnapshotVersion()).isZero();
+        assertThat(snapshots.get(KEY).getParams()).isEqualTo(full.getParams());
+        final ShardEngine restarted = engine(50);
+        restarted.load();
+        restarted.continueAt(11);
+        restarted.restoreGradient(KEY, gradient(JOB, 0, "worker-000", 0, 4, 2f, 4f), 10, T0 + 1);
+        restarted.requireReplayed();
+        final float[] initial = FloatPacking.unpack(full.getParams());
+        assertThat(FloatPacking.unpack(restarted.gradient(KEY, gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), 11,
+            T0 + 2).published().get(0).getValues()))
+            .containsExactly(initial[0] - 0.5f * (8f / 8), initial[1] - 0.5f * (12f / 8));
+    }
+
     /** An engine with the job started and both workers joined. */
     private ShardEngine startedEngine() {
         return startedEngine(engine(), linearJob(JOB, 2));
