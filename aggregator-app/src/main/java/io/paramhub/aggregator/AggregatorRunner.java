@@ -45,6 +45,8 @@ public final class AggregatorRunner implements AutoCloseable {
         // Streams formats a trace message for each empty one on every process attempt, a third of the stream
         // thread's CPU in a round (JFR). The engine does not rely on the order of records across them.
         settings.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
+        // refused here, before anything connects, rather than by each shard task as it starts
+        AggregatorTopology.snapshotEveryClocks(settings);
         final StreamsAppLauncher.Prepared prepared = StreamsAppLauncher.prepare(DEFAULT_APPLICATION_ID, settings,
             topicPrefix, topicSetup, (provisioner, topics) -> {
                 provisioner.commonPartitionCount(topics.coPartitioned());

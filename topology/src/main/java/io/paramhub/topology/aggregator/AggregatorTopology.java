@@ -110,8 +110,11 @@ public final class AggregatorTopology {
         return topology;
     }
 
-    /** {@link #SNAPSHOT_CLOCKS_CONFIG} from the app's settings, or its default; at least 1. */
-    static int snapshotEveryClocks(final Map<String, Object> appConfigs) {
+    /**
+     * {@link #SNAPSHOT_CLOCKS_CONFIG} from the app's settings, or its default; at least 1. Throws Kafka's
+     * {@code ConfigException} naming the setting otherwise, so that an app can refuse it before it starts.
+     */
+    public static int snapshotEveryClocks(final Map<?, ?> appConfigs) {
         final Object value = appConfigs.get(SNAPSHOT_CLOCKS_CONFIG);
         if (value == null) {
             return DEFAULT_SNAPSHOT_CLOCKS;
