@@ -162,10 +162,12 @@ final class ShardEngine {
     }
 
     /**
-     * Restore: a gradient read again from {@code gradients} below the task's committed offset. It is
-     * buffered again if it was buffered before the task stopped: at or after its shard's stored
-     * {@code pendingFromOffset}, of this job's incarnation, valid, not yet applied, not stale.
-     * Nothing is published or dead-lettered: that happened when it was first read.
+     * Restore: a gradient read again from {@code gradients} below the task's committed offset. If a clock
+     * applied since its shard's snapshot summed it, it is applied again with that clock (see
+     * {@link #requireReplayed}); else it is buffered again if it was buffered before the task stopped: at
+     * or after its shard's stored {@code pendingFromOffset}, of this job's incarnation, valid, not yet
+     * applied, not stale; says whether it was buffered. Nothing is published or dead-lettered: that
+     * happened when it was first read.
      */
     boolean restoreGradient(final String key, final GradientShard gradient, final long offset, final long timestamp) {
         final HotShard hot = shards.get(key);
