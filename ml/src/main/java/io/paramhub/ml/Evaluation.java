@@ -1,6 +1,13 @@
 package io.paramhub.ml;
 
-/** Scores a model's parameters on a data set: accuracy, RMSE and mean loss. */
+import java.util.stream.IntStream;
+
+/**
+ * Scores a model's parameters on a data set: accuracy, RMSE and mean loss.
+ *
+ * <p>Accuracy and RMSE predict the samples in parallel (models are thread-safe) and then combine the
+ * per-sample results in sample order, so that the figure does not depend on the number of threads.
+ */
 public final class Evaluation {
 
     private Evaluation() {
@@ -16,10 +23,11 @@ public final class Evaluation {
             throw new IllegalArgumentException("accuracy needs a classification data set, got " + data);
         }
         requireNonEmpty(data);
+        final float[] predictions = predictions(model, params, data);
         final float[] y = data.y();
         int correct = 0;
-        for (int i = 0; i < data.size(); i++) {
-            if (model.predict(params, data, i) == y[i]) {
+        for (int i = 0; i < predictions.length; i++) {
+            if (predictions[i] == y[i]) {
                 correct++;
             }
         }
@@ -29,10 +37,11 @@ public final class Evaluation {
     /** The root mean squared error of the predictions against the targets. */
     public static double rmse(final Model model, final float[] params, final Dataset data) {
         requireNonEmpty(data);
+        final float[] predictions = predictions(model, params, data);
         final float[] y = data.y();
         double sum = 0;
-        for (int i = 0; i < data.size(); i++) {
-            final double error = (double) model.predict(params, data, i) - y[i];
+        for (int i = 0; i < predictions.length; i++) {
+            final double error = (double) predictions[i] - y[i];
             sum += error * error;
         }
         return Math.sqrt(sum / data.size());
@@ -47,6 +56,14 @@ public final class Evaluation {
         }
         final double[] scratch = new double[model.parameterCount()];
         return model.accumulateGradient(params, data, all, scratch) / data.size();
+    }
+
+    /** Every sample's prediction, computed on the common fork-join pool. */
+    private static float[] predictions(final Model model, final float[] params, final Dataset data) {
+        final float[] predictions = new float[data.size()];
+        IntStream.range(0, predictions.length).parallel()
+            .forEach(i -> predictions[i] = model.predict(params, data, i));
+        return predictions;
     }
 
     private static void requireNonEmpty(final Dataset data) {

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -51,10 +52,13 @@ public final class TopicProvisioner {
                 missing.add(new NewTopic(layout.name(), Optional.of(layout.partitions()), replicas).configs(configs));
             }
         }
+        // one request for all of them, where one a topic waited for a controller round trip each
+        final Map<String, KafkaFuture<Void>> results = missing.isEmpty() ? Map.of()
+            : admin.createTopics(missing).values();
         final List<String> created = new ArrayList<>();
         for (final NewTopic topic : missing) {
             try {
-                admin.createTopics(List.of(topic)).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                results.get(topic.name()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
                 created.add(topic.name());
                 log.info("created topic {} ({} partitions, cleanup {})", topic.name(), topic.numPartitions(),
                     topic.configs().get(TopicConfig.CLEANUP_POLICY_CONFIG));
