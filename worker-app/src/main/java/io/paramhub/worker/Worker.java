@@ -89,9 +89,12 @@ public final class Worker implements Runnable, AutoCloseable {
         return spec -> DataSources.load(spec.getDataset());
     }
 
-    /** What a worker derives once from its job. */
-    private record Plan(JobSpec spec, Dataset train, Model model, ShardLayout layout, BatchPlan batches,
-                        long clocks, SyncPolicy sync) {
+    /**
+     * The job as this worker prepared it once: its spec, training set, model, shard layout, batch plan,
+     * number of clocks and sync policy.
+     */
+    private record PreparedJob(JobSpec spec, Dataset train, Model model, ShardLayout layout, BatchPlan batches,
+                               long clocks, SyncPolicy sync) {
     }
 
     @Override
@@ -100,13 +103,13 @@ public final class Worker implements Runnable, AutoCloseable {
         JobSpecs.requireValid(spec);
         final Dataset train = dataLoader.apply(spec).train();
         final BatchPlan batches = new BatchPlan(train.size(), spec.getGlobalBatch(), spec.getSeed());
-        final Plan plan = new Plan(spec, train, JobSpecs.model(spec), JobSpecs.layout(spec), batches,
+        final PreparedJob job = new PreparedJob(spec, train, JobSpecs.model(spec), JobSpecs.layout(spec), batches,
             (long) spec.getEpochs() * batches.iterationsPerEpoch(), SyncPolicy.of(spec));
         final ModelView view = new ModelView(spec.getJob(), spec.getShards());
         final long startClock;
         final Map<TopicPartition, Long> joinedAt;
         try (TopicReader<String, ModelShard> committed = new TopicReader<>(topics.model(), clientProperties)) {
-            startClock = joinAt(committed, view, plan.sync());
+            startClock = joinAt(committed, view, job.sync());
             joinedAt = committed.positions();
         }
 
@@ -120,10 +123,10 @@ public final class Worker implements Runnable, AutoCloseable {
             announce(producer, WorkerState.JOINED, startClock);
             final ScheduledExecutorService heartbeats = startHeartbeats(producer, spec);
             log.info("{} joined job {} at clock {} of {}", settings.workerId(), spec.getJob(), startClock,
-                plan.clocks());
+                job.clocks());
             try {
-                for (long clock = startClock; clock < plan.clocks() && !stopping.get(); clock++) {
-                    iterate(producer, models, view, plan, compute, clock);
+                for (long clock = startClock; clock < job.clocks() && !stopping.get(); clock++) {
+                    iterate(producer, models, view, job, compute, clock);
                 }
             } finally {
                 heartbeats.shutdownNow();
@@ -137,31 +140,31 @@ public final class Worker implements Runnable, AutoCloseable {
 
     /** One clock: wait for the model the sync mode requires, compute, publish gradient and telemetry. */
     private void iterate(final KafkaProducer<String, byte[]> producer, final TopicReader<String, ModelShard> models,
-                         final ModelView view, final Plan plan, final ParallelGradient compute, final long clock) {
-        final JobSpec spec = plan.spec();
+                         final ModelView view, final PreparedJob job, final ParallelGradient compute, final long clock) {
+        final JobSpec spec = job.spec();
         final long waitStart = System.nanoTime();
-        awaitModel(models, view, plan.sync(), clock, firstClock.get());
+        awaitModel(models, view, job.sync(), clock, firstClock.get());
         if (stopping.get()) {
             return;
         }
         final double waitMs = (System.nanoTime() - waitStart) / 1e6;
         final float[] params = view.assemble(spec.getParameters());
         final long[] baseVersions = view.versions();
-        final double[] planned = plannedShares(plan.sync(), view);
+        final double[] planned = plannedShares(job.sync(), view);
         final Integer plannedThreads = view.planThreads().get(settings.workerId());
         if (plannedThreads != null && plannedThreads > 0 && plannedThreads != compute.threads()) {
-            log.info("{} resizes its compute pool from {} to {} threads (plan epoch {}) at clock {}",
-                settings.workerId(), compute.threads(), plannedThreads, view.planEpoch(), clock);
+            log.info("{} resizes its compute pool from {} to {} threads (plan version {}) at clock {}",
+                settings.workerId(), compute.threads(), plannedThreads, view.planVersion(), clock);
             compute.resize(plannedThreads);
         }
-        final int[] batch = plan.batches().batch(clock);
+        final int[] batch = job.batches().batch(clock);
         final int[] share = planned == null
             ? BatchPlan.roundRobinShare(batch, settings.index(), settings.workers())
             : BatchPlan.contiguousShare(batch, planned, settings.index());
 
         final long computeStart = System.nanoTime();
         final double[] gradient = new double[spec.getParameters()];
-        final double loss = compute.accumulate(plan.model(), params, plan.train(), share, gradient, spec.getSeed(),
+        final double loss = compute.accumulate(job.model(), params, job.train(), share, gradient, spec.getSeed(),
             clock);
         final double computeMs = emulateCompute((System.nanoTime() - computeStart) / 1e6, share.length, clock,
             compute.threads());
@@ -175,11 +178,11 @@ public final class Worker implements Runnable, AutoCloseable {
             .setWaitMs(waitMs)
             .setThreads(compute.threads())
             .setBatchShare((double) share.length / spec.getGlobalBatch())
-            .setCommandEpoch(planned == null && plannedThreads == null ? -1 : view.planEpoch())
+            .setCommandEpoch(planned == null && plannedThreads == null ? -1 : view.planVersion())
             .setLoss(loss)
             .setTimestamp(Instant.now())
             .build();
-        publishGradient(producer, spec, plan.layout(), clock, baseVersions, share.length, loss, gradient);
+        publishGradient(producer, spec, job.layout(), clock, baseVersions, share.length, loss, gradient);
         // the telemetry rides in the gradients' request: one produce request a clock, sent now rather than
         // after the producer's linger
         send(producer, topics.telemetry(), ShardKeys.worker(spec.getJob(), settings.workerId()), telemetry);

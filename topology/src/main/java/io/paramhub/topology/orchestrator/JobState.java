@@ -19,7 +19,7 @@ import org.apache.kafka.common.serialization.Serializer;
 /**
  * What the orchestrator knows of one job, the value of {@link OrchestratorTopology#JOB_STATE_STORE}
  * (key = job): every worker's speed window, reported threads and share, its planned share and threads
- * and straggler flag, and the job's plan bookkeeping (last epoch, clock of the last plan, hysteresis
+ * and straggler flag, and the job's plan bookkeeping (last plan version, clock of the last plan, hysteresis
  * streak). Workers are kept in name order, so plans are deterministic.
  *
  * <p>Stored in a small versioned binary format ({@link #serde()}), internal to the orchestrator.
@@ -30,7 +30,7 @@ public final class JobState {
     static final long NONE = -1L;
 
     private final SortedMap<String, Worker> workers = new TreeMap<>();
-    long epoch = NONE;
+    long planVersion = NONE;
     long lastPlanRound = NONE;
     long lastEvaluatedRound = NONE;
     int gainStreak;
@@ -40,9 +40,9 @@ public final class JobState {
         return Collections.unmodifiableSortedMap(workers);
     }
 
-    /** Epoch of the last plan issued, -1 if none. */
-    public long epoch() {
-        return epoch;
+    /** Version of the last plan issued (0 for the first), -1 if none. */
+    public long planVersion() {
+        return planVersion;
     }
 
     /** Round (smallest clock every worker has reported) at which the last plan went out, -1 if none. */
@@ -60,7 +60,7 @@ public final class JobState {
         long lastClock = NONE;
         int threads = 1;
         double share;
-        long appliedEpoch = NONE;
+        long appliedPlanVersion = NONE;
         double plannedShare = Double.NaN;
         int plannedThreads;
         boolean straggler;
@@ -125,9 +125,9 @@ public final class JobState {
             return lastClock;
         }
 
-        /** Command epoch the worker last reported applying, -1 if none. */
-        public long appliedEpoch() {
-            return appliedEpoch;
+        /** Plan version the worker last reported applying, -1 if none. */
+        public long appliedPlanVersion() {
+            return appliedPlanVersion;
         }
 
         /** Share of the last plan, NaN if none. */
@@ -169,7 +169,7 @@ public final class JobState {
             final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             try (DataOutputStream out = new DataOutputStream(bytes)) {
                 out.writeByte(FORMAT);
-                out.writeLong(state.epoch);
+                out.writeLong(state.planVersion);
                 out.writeLong(state.lastPlanRound);
                 out.writeLong(state.lastEvaluatedRound);
                 out.writeInt(state.gainStreak);
@@ -180,7 +180,7 @@ public final class JobState {
                     out.writeLong(w.lastClock);
                     out.writeInt(w.threads);
                     out.writeDouble(w.share);
-                    out.writeLong(w.appliedEpoch);
+                    out.writeLong(w.appliedPlanVersion);
                     out.writeDouble(w.plannedShare);
                     out.writeInt(w.plannedThreads);
                     out.writeBoolean(w.straggler);
@@ -211,7 +211,7 @@ public final class JobState {
                     throw new IllegalStateException("unknown orchestrator job state format " + format);
                 }
                 final JobState state = new JobState();
-                state.epoch = in.readLong();
+                state.planVersion = in.readLong();
                 state.lastPlanRound = in.readLong();
                 state.lastEvaluatedRound = in.readLong();
                 state.gainStreak = in.readInt();
@@ -221,7 +221,7 @@ public final class JobState {
                     w.lastClock = in.readLong();
                     w.threads = in.readInt();
                     w.share = in.readDouble();
-                    w.appliedEpoch = in.readLong();
+                    w.appliedPlanVersion = in.readLong();
                     w.plannedShare = in.readDouble();
                     w.plannedThreads = in.readInt();
                     w.straggler = in.readBoolean();

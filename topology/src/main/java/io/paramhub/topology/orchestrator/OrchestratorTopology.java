@@ -26,8 +26,9 @@ import org.apache.kafka.streams.state.Stores;
  *   {@value #JOB_STATE_STORE}: per worker, speed = samples per compute-second over its last
  *   {@code window} iterations (a count-based sliding window: the sum of samples over the sum of compute
  *   seconds of those iterations), reported threads and share, planned share and threads; per job, the
- *   epoch and hysteresis state. Once per round it finds stragglers, plans ({@link Planner}) and, past
- *   the hysteresis, emits one {@code ResourceCommand} per worker with the job's next epoch.</li>
+ *   plan version and hysteresis state. Once per round it finds stragglers, plans ({@link Planner}) and,
+ *   past the hysteresis, emits one {@code ResourceCommand} per worker with the job's next plan version
+ *   (its {@code epoch} field).</li>
  *   <li>{@code jobs} feeds the global store {@value #JOB_SPEC_STORE}, which tells the planner how many
  *   workers to wait for before the first plan.</li>
  * </ol>

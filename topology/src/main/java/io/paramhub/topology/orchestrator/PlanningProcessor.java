@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * once per <em>round</em>: when every expected worker has reported and the smallest clock among them
  * (the round) has advanced. Expected workers are the job's {@code expectedWorkers} from the global
  * {@code jobs} store, or, for a job not (yet) there, the workers seen so far. An evaluation plans
- * ({@link Planner}) and issues the plan, with the next epoch, when
+ * ({@link Planner}) and issues the {@link LoadPlan}, with the job's next plan version, when
  * <ul>
  *   <li>there is a straggler, or a plan is already in effect (so a recovered straggler's shares are
  *   rebalanced), and</li>
@@ -78,7 +78,7 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         worker.record(telemetry.getClock(), telemetry.getSamples(), telemetry.getComputeMs(), settings.window());
         worker.threads = Math.max(1, telemetry.getThreads());
         worker.share = telemetry.getBatchShare();
-        worker.appliedEpoch = telemetry.getCommandEpoch();
+        worker.appliedPlanVersion = telemetry.getCommandEpoch();
 
         final long round = round(state, expectedWorkers(job, state));
         if (round > state.lastEvaluatedRound) {
@@ -119,13 +119,13 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
             shares.put(name, planned ? w.plannedShare
                 : w.share > 0 ? w.share : 1.0 / state.workers().size());
         });
-        final Planner.Plan plan = Planner.plan(speeds, threads, shares, settings);
+        final LoadPlan plan = Planner.plan(speeds, threads, shares, settings);
         state.workers().forEach((name, w) -> w.straggler = plan.stragglers().contains(name));
         if (!settings.issuesCommands()) {
             return; // observe-only: flags, no plan
         }
 
-        final boolean first = state.epoch == JobState.NONE;
+        final boolean first = state.planVersion == JobState.NONE;
         final double noise = state.workers().values().stream().mapToDouble(JobState.Worker::noise).max().orElse(0);
         if ((first && plan.stragglers().isEmpty()) || plan.gain() < settings.minGain() + NOISE_MARGIN * noise) {
             state.gainStreak = 0;
@@ -137,11 +137,11 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         if (!due) {
             return;
         }
-        state.epoch++;
+        state.planVersion++;
         state.lastPlanRound = round;
         state.gainStreak = 0;
         final String reason = reason(plan);
-        log.info("job {} plan epoch {} at round {}: {}", job, state.epoch, round, reason);
+        log.info("job {} plan version {} at round {}: {}", job, state.planVersion, round, reason);
         final Map<String, Double> speedMap = new TreeMap<>(plan.speeds());
         state.workers().forEach((name, w) -> {
             w.plannedShare = plan.shares().get(name);
@@ -149,7 +149,7 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
             final ResourceCommand command = ResourceCommand.newBuilder()
                 .setJob(job)
                 .setWorker(name)
-                .setEpoch(state.epoch)
+                .setEpoch(state.planVersion)
                 .setThreads(w.plannedThreads)
                 .setBatchShare(w.plannedShare)
                 .setReason(reason)
@@ -161,7 +161,7 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         context.commit();
     }
 
-    static String reason(final Planner.Plan plan) {
+    static String reason(final LoadPlan plan) {
         final List<String> parts = new ArrayList<>();
         for (final String slow : plan.stragglers()) {
             parts.add(String.format(Locale.ROOT, "%s is a straggler: %.0f samples/s vs median %.0f",

@@ -27,7 +27,7 @@ class JobStateTest {
     void shouldRoundTripWhenSerialized() {
         // given
         final JobState state = new JobState();
-        state.epoch = 3;
+        state.planVersion = 3;
         state.lastPlanRound = 12;
         state.lastEvaluatedRound = 14;
         state.gainStreak = 2;
@@ -39,7 +39,7 @@ class JobStateTest {
         worker.plannedShare = 0.35;
         worker.plannedThreads = 3;
         worker.straggler = true;
-        worker.appliedEpoch = 2;
+        worker.appliedPlanVersion = 2;
 
         // when
         final byte[] bytes = JobState.serde().serializer().serialize("t", state);
@@ -47,7 +47,7 @@ class JobStateTest {
 
         // then
         assertThat(JobState.serde().serializer().serialize("t", copy)).isEqualTo(bytes);
-        assertThat(copy.epoch()).isEqualTo(3);
+        assertThat(copy.planVersion()).isEqualTo(3);
         final JobState.Worker restored = copy.workers().get("worker-001");
         assertThat(restored.speed()).isEqualTo(worker.speed());
         assertThat(restored.noise()).isEqualTo(worker.noise());
