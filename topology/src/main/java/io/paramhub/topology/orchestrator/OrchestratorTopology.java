@@ -2,6 +2,7 @@ package io.paramhub.topology.orchestrator;
 
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.OrchestratorJobState;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import org.apache.kafka.common.serialization.Serdes;
@@ -34,7 +35,7 @@ import org.apache.kafka.streams.state.Stores;
  * </ol>
  *
  * <p>Every processor, store and internal topic is named; {@value #JOB_STATE_STORE} has a changelog and
- * no cache.
+ * no cache, and holds Avro ({@code OrchestratorJobState}, see {@link JobStateSerde}).
  */
 public final class OrchestratorTopology {
 
@@ -56,7 +57,7 @@ public final class OrchestratorTopology {
                                  final OrchestratorSettings settings, final OrchestratorMetrics metrics) {
         final StreamsBuilder builder = new StreamsBuilder();
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JOB_STATE_STORE),
-            Serdes.String(), JobState.serde()).withCachingDisabled());
+            Serdes.String(), new JobStateSerde(serdes.valueSerde(OrchestratorJobState.class))).withCachingDisabled());
 
         builder.stream(topics.telemetry().name(),
                 Consumed.with(Serdes.String(), topics.telemetry().valueSerde()).withName("telemetry-source"))
