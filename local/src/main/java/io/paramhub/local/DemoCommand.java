@@ -209,7 +209,7 @@ final class DemoCommand implements Callable<Integer> {
             final TrainingRun.Result result = (dashboard ? run.withDashboard(dashboardPort) : run)
                 .run(spec, data, RunListener.both(new ProgressPrinter(out, System.console() != null), tally));
             out.printf(Locale.ROOT, "%ndone: %d iterations of %d workers in %.1f s; final test %s %.4f; "
-                    + "staleness max %.0f, p99 %.0f versions; dead letters %d%n", result.plan().iterations(), workers,
+                    + "staleness max %.0f, p99 %.0f versions; dead letters %d%n", result.job().iterations(), workers,
                 result.wallSeconds(), result.last().metric(), result.last().testMetric(), result.stalenessMax(),
                 result.stalenessP99(), result.deadLetters());
             out.println("worker      iterations  samples/s  compute ms  wait ms  final share  threads"

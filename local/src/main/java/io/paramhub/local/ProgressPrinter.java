@@ -16,7 +16,7 @@ public final class ProgressPrinter implements RunListener {
     private final PrintStream out;
     private final boolean terminal;
     private final AtomicLong finished = new AtomicLong();
-    private volatile TrainingRun.Plan plan;
+    private volatile TrainingRun.Job job;
     private double lossSum;
     private long samples;
     private long lastDrawn = -1;
@@ -27,8 +27,8 @@ public final class ProgressPrinter implements RunListener {
     }
 
     @Override
-    public void onStarted(final TrainingRun.Plan started) {
-        this.plan = started;
+    public void onStarted(final TrainingRun.Job started) {
+        this.job = started;
         out.printf(Locale.ROOT, "job %s: %s on %s, %d workers, %s, batch %d, %d epochs x %d iterations, %s lr %s %s%n",
             started.spec().getJob(), started.spec().getModel(), started.spec().getDataset(),
             started.spec().getExpectedWorkers(), started.spec().getSyncMode(), started.spec().getGlobalBatch(),
@@ -47,7 +47,7 @@ public final class ProgressPrinter implements RunListener {
         lossSum += telemetry.getLoss();
         samples += telemetry.getSamples();
         final long workerIterations = finished.incrementAndGet();
-        final TrainingRun.Plan current = plan;
+        final TrainingRun.Job current = job;
         if (current == null) {
             return;
         }

@@ -7,7 +7,7 @@ public interface RunListener {
 
     RunListener NONE = new RunListener() { };
 
-    default void onStarted(final TrainingRun.Plan plan) {
+    default void onStarted(final TrainingRun.Job job) {
     }
 
     default void onIteration(final IterationTelemetry telemetry) {
@@ -24,9 +24,9 @@ public interface RunListener {
     static RunListener both(final RunListener first, final RunListener second) {
         return new RunListener() {
             @Override
-            public void onStarted(final TrainingRun.Plan plan) {
-                first.onStarted(plan);
-                second.onStarted(plan);
+            public void onStarted(final TrainingRun.Job job) {
+                first.onStarted(job);
+                second.onStarted(job);
             }
 
             @Override

@@ -37,7 +37,7 @@ final class RunReport {
 
     static ObjectNode toJson(final TrainingRun.Result result, final WorkerTally tally,
                              final Map<Integer, ComputeEmulation> emulations) {
-        final JobSpec spec = result.plan().spec();
+        final JobSpec spec = result.job().spec();
         final ObjectNode root = JSON.createObjectNode();
         root.put("job", spec.getJob());
         root.put("model", spec.getModel());
@@ -51,9 +51,9 @@ final class RunReport {
         root.put("learning_rate", spec.getLearningRate());
         root.put("learning_rate_schedule", spec.getLearningRateSchedule().name().toLowerCase(Locale.ROOT));
         root.put("epochs", spec.getEpochs());
-        root.put("iterations", result.plan().iterations());
+        root.put("iterations", result.job().iterations());
         root.put("wall_seconds", result.wallSeconds());
-        root.put("iterations_per_second", result.plan().iterations() / result.wallSeconds());
+        root.put("iterations_per_second", result.job().iterations() / result.wallSeconds());
         root.put("training_seconds", tally.trainingSeconds());
         root.put("startup_seconds", result.wallSeconds() - tally.trainingSeconds());
         root.put("wait_ms_mean", tally.meanWaitMs());

@@ -57,8 +57,8 @@ public final class TrainingRun {
     private static final int NO_DASHBOARD = -1;
     private static final String OBSERVER_APPLICATION_ID = "paramhub-orchestrator-observer";
 
-    /** What a run will do, known once the data is loaded. */
-    public record Plan(JobSpec spec, long iterationsPerEpoch, long iterations) {
+    /** The job a run trains, with its length in iterations (clocks), known once the data is loaded. */
+    public record Job(JobSpec spec, long iterationsPerEpoch, long iterations) {
     }
 
     /**
@@ -66,7 +66,7 @@ public final class TrainingRun {
      * Streams' {@code commit-total}, see {@link StreamsCommits}), from their start to the end of training;
      * 0 with {@link #withAggregators} 0.
      */
-    public record Result(Plan plan, List<EpochResult> epochs, float[] finalParameters, double wallSeconds,
+    public record Result(Job job, List<EpochResult> epochs, float[] finalParameters, double wallSeconds,
                          long deadLetters, double stalenessMax, double stalenessP99, long aggregatorCommits) {
 
         public EpochResult last() {
@@ -151,7 +151,7 @@ public final class TrainingRun {
         JobSpecs.requireValid(spec);
         final long iterationsPerEpoch = new BatchPlan(data.train().size(), spec.getGlobalBatch(), spec.getSeed())
             .iterationsPerEpoch();
-        final Plan plan = new Plan(spec, iterationsPerEpoch, iterationsPerEpoch * spec.getEpochs());
+        final Job job = new Job(spec, iterationsPerEpoch, iterationsPerEpoch * spec.getEpochs());
         final Properties client = new Properties();
         client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         final long started = System.nanoTime();
@@ -170,14 +170,14 @@ public final class TrainingRun {
                 listener.onDashboard("http://127.0.0.1:" + http.port() + "/dashboard");
             }
             JobSubmitter.submit(topics().jobs(), client, spec);
-            listener.onStarted(plan);
+            listener.onStarted(job);
             final LossTally losses = new LossTally(iterationsPerEpoch);
             final ExecutorService threads = Executors.newFixedThreadPool(spec.getExpectedWorkers() + 1);
             final AtomicBoolean stop = new AtomicBoolean();
             try {
                 final Future<Evaluated> evaluation = threads.submit(() -> {
                     try {
-                        return evaluate(plan, data, losses, listener, started, stop);
+                        return evaluate(job, data, losses, listener, started, stop);
                     } catch (final RuntimeException | Error e) {
                         // otherwise nobody hears of it until every worker has finished
                         log.error("evaluating job {} failed", spec.getJob(), e);
@@ -197,7 +197,7 @@ public final class TrainingRun {
                 final Evaluated evaluated = evaluation.get();
                 final double wallSeconds = (System.nanoTime() - started) / 1e9;
                 final long commits = runners.stream().mapToLong(runner -> StreamsCommits.total(runner.streams())).sum();
-                return new Result(plan, evaluated.epochs(), evaluated.finalParameters(), wallSeconds,
+                return new Result(job, evaluated.epochs(), evaluated.finalParameters(), wallSeconds,
                     countDeadLetters(), metrics.maxStaleness(), metrics.p99Staleness(), commits);
             } catch (final ExecutionException e) {
                 throw new IllegalStateException("training job " + spec.getJob() + " failed: "
@@ -275,12 +275,12 @@ public final class TrainingRun {
     }
 
     /** Reads {@code model} and evaluates the exact model of each epoch's last version. */
-    private Evaluated evaluate(final Plan plan, final TrainTest data, final LossTally losses,
+    private Evaluated evaluate(final Job job, final TrainTest data, final LossTally losses,
                                        final RunListener listener, final long started, final AtomicBoolean stop) {
-        final JobSpec spec = plan.spec();
+        final JobSpec spec = job.spec();
         final Model model = JobSpecs.model(spec);
         final ModelSnapshots snapshots = new ModelSnapshots(spec.getJob(), spec.getParameters(), spec.getShards(),
-            plan.iterationsPerEpoch());
+            job.iterationsPerEpoch());
         final List<EpochResult> epochs = new ArrayList<>();
         final AtomicReference<float[]> lastParameters = new AtomicReference<>();
         try (TopicReader<String, ModelShard> reader = new TopicReader<>(topics().model(), clientProperties())) {
@@ -299,7 +299,7 @@ public final class TrainingRun {
                     epochs.add(result);
                     lastParameters.set(params);
                     listener.onEpoch(result);
-                    snapshots.retarget(snapshots.target() + plan.iterationsPerEpoch());
+                    snapshots.retarget(snapshots.target() + job.iterationsPerEpoch());
                 });
             }
         }

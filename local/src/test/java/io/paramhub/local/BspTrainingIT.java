@@ -29,7 +29,7 @@ class BspTrainingIT extends ClusterTestBase {
 
         // then
         assertThat(result.epochs()).hasSize(spec.getEpochs());
-        assertThat(result.last().version()).isEqualTo(result.plan().iterations());
+        assertThat(result.last().version()).isEqualTo(result.job().iterations());
         assertThat(result.finalParameters()).containsExactly(LinearJobs.bspReference(spec, problem));
         final double rmse = Evaluation.rmse(new LinearRegression(16), result.finalParameters(), problem.data().train());
         assertThat(rmse).isLessThanOrEqualTo(problem.optimalRmse() * 1.01);

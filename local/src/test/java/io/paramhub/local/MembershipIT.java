@@ -89,7 +89,7 @@ class MembershipIT extends ClusterTestBase {
         assertThat(seen.stream().filter(t -> !CRASHING_WORKER.equals(t.getWorker()))
             .filter(t -> t.getTimestamp().isAfter(crash) && t.getTimestamp().isBefore(back)).count())
             .isGreaterThan(5);
-        assertThat(afterRestart.get(afterRestart.size() - 1)).isEqualTo(result.plan().iterations() - 1);
+        assertThat(afterRestart.get(afterRestart.size() - 1)).isEqualTo(result.job().iterations() - 1);
         assertThat(afterRestart.get(0)).isGreaterThan(CRASH_AT_CLOCK + 1);
     }
 }

@@ -4,7 +4,6 @@ import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
-import io.paramhub.avro.SyncMode;
 import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.ml.BatchPlan;
@@ -22,6 +21,7 @@ import io.paramhub.topology.client.JobLookup;
 import io.paramhub.topology.client.ModelView;
 import io.paramhub.topology.client.TopicReader;
 import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.topology.sync.SyncPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -89,9 +89,12 @@ public final class Worker implements Runnable, AutoCloseable {
         return spec -> DataSources.load(spec.getDataset());
     }
 
-    /** What a worker derives once from its job. */
-    private record Plan(JobSpec spec, Dataset train, Model model, ShardLayout layout, BatchPlan batches,
-                        long clocks, long staleness) {
+    /**
+     * The job as this worker prepared it once: its spec, training set, model, shard layout, batch plan,
+     * number of clocks and sync policy.
+     */
+    private record PreparedJob(JobSpec spec, Dataset train, Model model, ShardLayout layout, BatchPlan batches,
+                               long clocks, SyncPolicy sync) {
     }
 
     @Override
@@ -100,13 +103,13 @@ public final class Worker implements Runnable, AutoCloseable {
         JobSpecs.requireValid(spec);
         final Dataset train = dataLoader.apply(spec).train();
         final BatchPlan batches = new BatchPlan(train.size(), spec.getGlobalBatch(), spec.getSeed());
-        final Plan plan = new Plan(spec, train, JobSpecs.model(spec), JobSpecs.layout(spec), batches,
-            (long) spec.getEpochs() * batches.iterationsPerEpoch(), staleness(spec));
+        final PreparedJob job = new PreparedJob(spec, train, JobSpecs.model(spec), JobSpecs.layout(spec), batches,
+            (long) spec.getEpochs() * batches.iterationsPerEpoch(), SyncPolicy.of(spec));
         final ModelView view = new ModelView(spec.getJob(), spec.getShards());
         final long startClock;
         final Map<TopicPartition, Long> joinedAt;
         try (TopicReader<String, ModelShard> committed = new TopicReader<>(topics.model(), clientProperties)) {
-            startClock = joinAt(committed, view);
+            startClock = joinAt(committed, view, job.sync());
             joinedAt = committed.positions();
         }
 
@@ -120,10 +123,10 @@ public final class Worker implements Runnable, AutoCloseable {
             announce(producer, WorkerState.JOINED, startClock);
             final ScheduledExecutorService heartbeats = startHeartbeats(producer, spec);
             log.info("{} joined job {} at clock {} of {}", settings.workerId(), spec.getJob(), startClock,
-                plan.clocks());
+                job.clocks());
             try {
-                for (long clock = startClock; clock < plan.clocks() && !stopping.get(); clock++) {
-                    iterate(producer, models, view, plan, compute, clock);
+                for (long clock = startClock; clock < job.clocks() && !stopping.get(); clock++) {
+                    iterate(producer, models, view, job, compute, clock);
                 }
             } finally {
                 heartbeats.shutdownNow();
@@ -137,32 +140,31 @@ public final class Worker implements Runnable, AutoCloseable {
 
     /** One clock: wait for the model the sync mode requires, compute, publish gradient and telemetry. */
     private void iterate(final KafkaProducer<String, byte[]> producer, final TopicReader<String, ModelShard> models,
-                         final ModelView view, final Plan plan, final ParallelGradient compute, final long clock) {
-        final JobSpec spec = plan.spec();
+                         final ModelView view, final PreparedJob job, final ParallelGradient compute, final long clock) {
+        final JobSpec spec = job.spec();
         final long waitStart = System.nanoTime();
-        final boolean readOwnWrites = spec.getSyncMode() != SyncMode.BSP && clock > firstClock.get();
-        awaitModel(models, view, clock - plan.staleness(), readOwnWrites ? clock : 0, clock);
+        awaitModel(models, view, job.sync(), clock, firstClock.get());
         if (stopping.get()) {
             return;
         }
         final double waitMs = (System.nanoTime() - waitStart) / 1e6;
         final float[] params = view.assemble(spec.getParameters());
         final long[] baseVersions = view.versions();
-        final double[] planned = plannedShares(spec, view);
+        final double[] planned = plannedShares(job.sync(), view);
         final Integer plannedThreads = view.planThreads().get(settings.workerId());
         if (plannedThreads != null && plannedThreads > 0 && plannedThreads != compute.threads()) {
-            log.info("{} resizes its compute pool from {} to {} threads (plan epoch {}) at clock {}",
-                settings.workerId(), compute.threads(), plannedThreads, view.planEpoch(), clock);
+            log.info("{} resizes its compute pool from {} to {} threads (plan version {}) at clock {}",
+                settings.workerId(), compute.threads(), plannedThreads, view.planVersion(), clock);
             compute.resize(plannedThreads);
         }
-        final int[] batch = plan.batches().batch(clock);
+        final int[] batch = job.batches().batch(clock);
         final int[] share = planned == null
             ? BatchPlan.roundRobinShare(batch, settings.index(), settings.workers())
             : BatchPlan.contiguousShare(batch, planned, settings.index());
 
         final long computeStart = System.nanoTime();
         final double[] gradient = new double[spec.getParameters()];
-        final double loss = compute.accumulate(plan.model(), params, plan.train(), share, gradient, spec.getSeed(),
+        final double loss = compute.accumulate(job.model(), params, job.train(), share, gradient, spec.getSeed(),
             clock);
         final double computeMs = emulateCompute((System.nanoTime() - computeStart) / 1e6, share.length, clock,
             compute.threads());
@@ -176,11 +178,11 @@ public final class Worker implements Runnable, AutoCloseable {
             .setWaitMs(waitMs)
             .setThreads(compute.threads())
             .setBatchShare((double) share.length / spec.getGlobalBatch())
-            .setCommandEpoch(planned == null && plannedThreads == null ? -1 : view.planEpoch())
+            .setCommandEpoch(planned == null && plannedThreads == null ? -1 : view.planVersion())
             .setLoss(loss)
             .setTimestamp(Instant.now())
             .build();
-        publishGradient(producer, spec, plan.layout(), clock, baseVersions, share.length, loss, gradient);
+        publishGradient(producer, spec, job.layout(), clock, baseVersions, share.length, loss, gradient);
         // the telemetry rides in the gradients' request: one produce request a clock, sent now rather than
         // after the producer's linger
         send(producer, topics.telemetry(), ShardKeys.worker(spec.getJob(), settings.workerId()), telemetry);
@@ -195,9 +197,9 @@ public final class Worker implements Runnable, AutoCloseable {
      * same plan; a plan must name exactly this job's workers. SSP and ASP workers, at different
      * clocks, keep round-robin shares.
      */
-    private double[] plannedShares(final JobSpec spec, final ModelView view) {
+    private double[] plannedShares(final SyncPolicy sync, final ModelView view) {
         final Map<String, Double> shares = view.planShares();
-        if (spec.getSyncMode() != SyncMode.BSP || shares.size() != settings.workers()) {
+        if (!sync.followsPlannedShares() || shares.size() != settings.workers()) {
             return null;
         }
         final double[] ordered = new double[settings.workers()];
@@ -246,39 +248,33 @@ public final class Worker implements Runnable, AutoCloseable {
         stopping.set(true);
     }
 
-    private static long staleness(final JobSpec spec) {
-        if (spec.getSyncMode() == SyncMode.ASP) {
-            return Long.MAX_VALUE / 2;
-        }
-        return spec.getSyncMode() == SyncMode.SSP ? spec.getStaleness() : 0;
-    }
-
     /** The clock to start from: the model's minClock once the reader has caught up with {@code model}. */
-    private long joinAt(final TopicReader<String, ModelShard> models, final ModelView view) {
-        awaitModel(models, view, 0, 0, 0);
+    private long joinAt(final TopicReader<String, ModelShard> models, final ModelView view, final SyncPolicy sync) {
+        awaitModel(models, view, sync, 0, 0);
         models.catchUp(settings.modelTimeout(), record -> view.offer(record.value()));
         return Math.max(0, view.minClock());
     }
 
     /**
      * Takes the model records already fetched (so that even a worker that need not wait computes on
-     * the newest model it has), then polls {@code model} until every shard is present with
-     * {@code minClock >= needed} and includes {@code ownClocks} clocks of this worker (it reads its
-     * own writes, as SSP and ASP workers do); returns the minClock.
+     * the newest model it has), then polls {@code model} until every shard is present and the sync
+     * policy lets this worker, which joined at {@code firstClock}, start {@code clock}
+     * ({@link SyncPolicy#mayStart}); returns the minClock.
      */
-    private long awaitModel(final TopicReader<String, ModelShard> models, final ModelView view,
-                            final long needed, final long ownClocks, final long clock) {
+    private long awaitModel(final TopicReader<String, ModelShard> models, final ModelView view, final SyncPolicy sync,
+                            final long clock, final long firstClock) {
         final long deadline = System.nanoTime() + settings.modelTimeout().toNanos();
         models.poll(Duration.ZERO, record -> view.offer(record.value()));
-        while (!view.complete() || view.minClock() < needed || view.appliedClocks(settings.workerId()) < ownClocks) {
+        while (!view.complete()
+            || !sync.mayStart(clock, firstClock, view.minClock(), view.appliedClocks(settings.workerId()))) {
             if (stopping.get()) {
                 return view.minClock();
             }
             failIfSendFailed();
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(settings.workerId() + " waited " + settings.modelTimeout().toSeconds()
-                    + " s for the model of job " + settings.job() + " to reach clock " + needed + " (to start clock "
-                    + clock + "); shard versions seen: " + Arrays.toString(view.versions())
+                    + " s for the model of job " + settings.job() + " to reach clock "
+                    + Math.max(0, sync.minClockToStart(clock)) + " (to start clock " + clock + "); shard versions seen: " + Arrays.toString(view.versions())
                     + ". Is the aggregator running and are all " + settings.workers() + " workers up?");
             }
             models.poll(MODEL_POLL, record -> view.offer(record.value()));

@@ -64,8 +64,8 @@ final class PolicyRunner {
                 settings.task().metric(), sampler::samples);
             final RunListener startSampler = new RunListener() {
                 @Override
-                public void onStarted(final TrainingRun.Plan plan) {
-                    sampler.start(plan.spec());
+                public void onStarted(final TrainingRun.Job job) {
+                    sampler.start(job.spec());
                 }
             };
             result = training(policy, settings.emulations(), policy.label())

@@ -27,8 +27,8 @@ import org.apache.kafka.streams.StreamsConfig;
  * recorded timestamps and at full speed, into a fresh orchestrator (its own {@code application.id}
  * and topic prefix) with the default settings, and reads the {@code commands} it publishes until none
  * has come for {@link #QUIET} (or none at all for {@link #FIRST}); reports its telemetry throughput
- * (start-up included) and whether its newest command per worker equals the recorded one (epoch,
- * share, threads).
+ * (start-up included) and whether its newest command per worker equals the recorded one (plan
+ * version, share, threads).
  */
 final class OrchestratorReplay {
 

@@ -18,7 +18,7 @@ record ModelCost(JobSpec spec, long rounds, String metric, double finalTestMetri
     /** The figures of one model's Kafka run and its in-process run. */
     static ModelCost of(final KafkaRoundCost.Outcome kafka, final InProcessRun.Outcome local) {
         final TrainingRun.Result result = kafka.result();
-        return new ModelCost(result.plan().spec(), result.plan().iterations(), result.last().metric(),
+        return new ModelCost(result.job().spec(), result.job().iterations(), result.last().metric(),
             result.last().testMetric(), result.wallSeconds(), kafka.trainingSeconds(), kafka.waitMsMean(),
             kafka.waitMsP50(), kafka.waitMsP99(), kafka.computeMsMean(), result.aggregatorCommits(), kafka.topics(),
             local.seconds(), local.threads(), Arrays.equals(result.finalParameters(), local.finalParameters()));

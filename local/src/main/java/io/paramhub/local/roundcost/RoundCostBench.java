@@ -56,7 +56,7 @@ public final class RoundCostBench {
                     settings.topicPrefix(), stateDir.resolve(spec.getJob()));
                 final KafkaRoundCost.Outcome kafka = KafkaRoundCost.run(training, admin, spec, settings.data(), console,
                     terminal);
-                final long rounds = kafka.result().plan().iterations();
+                final long rounds = kafka.result().job().iterations();
                 final int threads = Runtime.getRuntime().availableProcessors();
                 console.printf(Locale.ROOT, "the same %d rounds in this JVM (%d threads)...%n", rounds, threads);
                 final InProcessRun.Outcome local = InProcessRun.run(spec, settings.data().train(), rounds, threads,

@@ -16,6 +16,10 @@ import java.util.TreeSet;
  * into one JSON snapshot ({@link #snapshot}) together with the orchestrator's own view of the job
  * (speeds, straggler flags and planned allocation, a {@link PlannerView} of its store). Thread-safe: the feed
  * and the evaluator write, and the last published snapshot is read without a lock.
+ *
+ * <p>The snapshot's {@code epoch} (orchestrator and each plan), {@code newestEpoch}, {@code planEpoch} and
+ * {@code commandEpoch} are plan versions, not passes over the data: the keys keep the names of the Avro
+ * fields they come from, which the page and the README use.
  */
 final class JobBoard {
 
@@ -87,7 +91,7 @@ final class JobBoard {
     }
 
     /**
-     * Lets go of the model's shards, keeping its version, minClock and plan epoch for the snapshot, so a
+     * Lets go of the model's shards, keeping its version, minClock and plan version for the snapshot, so a
      * job nobody trains any more costs no more than its curves. A model record read later makes the
      * board hold the model again.
      */
@@ -154,7 +158,7 @@ final class JobBoard {
             .put("lastRecordAt", lastRecordMs)
             .put("spec", specJson())
             .put("orchestrator", new JsonObject().put("planning", planning).put("known", planner != null)
-                .put("epoch", planner == null ? -1 : planner.epoch()))
+                .put("epoch", planner == null ? -1 : planner.planVersion()))
             .put("model", modelJson())
             .put("workers", workersJson(planner))
             .put("loss", lossJson())
@@ -178,7 +182,7 @@ final class JobBoard {
     private JsonObject modelJson() {
         final ModelTracker.Figures figures = model != null ? model.figures() : released;
         return new JsonObject().put("version", figures.version()).put("minClock", figures.minClock())
-            .put("planEpoch", figures.planEpoch());
+            .put("planEpoch", figures.planVersion());
     }
 
     private JsonObject specJson() {
@@ -251,14 +255,14 @@ final class JobBoard {
 
     private JsonObject commandsJson() {
         final JsonArray plans = new JsonArray();
-        for (final CommandLog.Plan plan : commands.newestFirst()) {
+        for (final CommandLog.IssuedPlan plan : commands.newestFirst()) {
             final JsonArray byWorker = new JsonArray();
             plan.byWorker().forEach((worker, command) -> byWorker.add(new JsonObject().put("worker", worker)
                 .put("share", finite(command.getBatchShare())).put("threads", command.getThreads())));
-            plans.add(new JsonObject().put("epoch", plan.epoch()).put("issuedAt", plan.issuedAtMs())
+            plans.add(new JsonObject().put("epoch", plan.version()).put("issuedAt", plan.issuedAtMs())
                 .put("reason", plan.reason()).put("workers", byWorker));
         }
-        return new JsonObject().put("newestEpoch", commands.newestEpoch()).put("plans", plans);
+        return new JsonObject().put("newestEpoch", commands.newestVersion()).put("plans", plans);
     }
 
     /** JSON has no NaN or infinity. */

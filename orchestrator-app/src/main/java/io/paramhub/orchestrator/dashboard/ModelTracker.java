@@ -25,8 +25,8 @@ final class ModelTracker {
         }
     }
 
-    /** What the board shows of a model: smallest version and minClock over the shards, shard 0's plan epoch. */
-    record Figures(long version, long minClock, long planEpoch) {
+    /** What the board shows of a model: smallest version and minClock over the shards, shard 0's plan version. */
+    record Figures(long version, long minClock, long planVersion) {
         static final Figures NONE = new Figures(-1, -1, -1);
     }
 
@@ -68,14 +68,14 @@ final class ModelTracker {
         return newest.minClock();
     }
 
-    /** Version, minClock and plan epoch, -1 for what has not been seen. */
+    /** Version, minClock and plan version, -1 for what has not been seen. */
     Figures figures() {
-        return new Figures(version(), minClock(), planEpoch());
+        return new Figures(version(), minClock(), planVersion());
     }
 
-    /** Epoch of the plan shard 0's newest version carries, -1 for none. */
-    long planEpoch() {
-        return newest.planEpoch();
+    /** Version of the plan shard 0's newest version carries, -1 for none. */
+    long planVersion() {
+        return newest.planVersion();
     }
 
     /** The newest aligned model if it is newer than the last one handed out, else null. */

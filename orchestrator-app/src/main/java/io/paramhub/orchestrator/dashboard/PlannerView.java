@@ -5,13 +5,13 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What the orchestrator thinks of one job, as read from its store ({@link JobState}): the epoch of its last
- * plan and, per worker, its windowed speed, straggler flag and planned allocation.
+ * What the orchestrator thinks of one job, as read from its store ({@link JobState}): the version of its
+ * last plan and, per worker, its windowed speed, straggler flag and planned allocation.
  *
- * @param epoch   epoch of the last plan issued, -1 if none
- * @param workers by worker name
+ * @param planVersion version of the last plan issued, -1 if none
+ * @param workers     by worker name
  */
-record PlannerView(long epoch, Map<String, Judgement> workers) {
+record PlannerView(long planVersion, Map<String, Judgement> workers) {
 
     /**
      * One worker as the orchestrator judges it.
@@ -31,6 +31,6 @@ record PlannerView(long epoch, Map<String, Judgement> workers) {
         final Map<String, Judgement> workers = new TreeMap<>();
         state.workers().forEach((name, w) -> workers.put(name,
             new Judgement(w.speed(), w.straggler(), w.plannedShare(), w.plannedThreads())));
-        return new PlannerView(state.epoch(), workers);
+        return new PlannerView(state.planVersion(), workers);
     }
 }

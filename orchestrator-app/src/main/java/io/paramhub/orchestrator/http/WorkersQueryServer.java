@@ -20,7 +20,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * The orchestrator's HTTP endpoint: {@code GET /jobs/{job}/workers} answers each worker's speed,
- * share, threads, straggler flag and last applied command epoch from {@code orchestrator-job-store}
+ * share, threads, straggler flag and the plan version it last applied ({@code appliedEpoch}; the job's
+ * newest plan version is {@code epoch}) from {@code orchestrator-job-store}
  * (interactive query); a job held by another instance is a 307 to it (its {@code application.server});
  * 404 for an unknown job, 503 with {@code Retry-After} while Streams is not RUNNING.
  * {@code GET /health/live} answers 200; with {@link OpsEndpoints}, {@code /health/ready} and {@code /metrics} too;
@@ -151,9 +152,9 @@ public final class WorkersQueryServer implements AutoCloseable {
                 .put("plannedShare", w.plannedShare())
                 .put("plannedThreads", w.plannedThreads())
                 .put("straggler", w.straggler())
-                .put("appliedEpoch", w.appliedEpoch())
+                .put("appliedEpoch", w.appliedPlanVersion())
                 .put("lastClock", w.lastClock())));
-            return new Answer(200, new JsonObject().put("job", job).put("epoch", state.epoch())
+            return new Answer(200, new JsonObject().put("job", job).put("epoch", state.planVersion())
                 .put("workers", workers), null);
         }
 

@@ -200,9 +200,9 @@ class JobBoardTest {
             .setUpdatedAt(Instant.ofEpochMilli(T0 + version)).build();
     }
 
-    private static ResourceCommand command(final String worker, final long epoch, final double share) {
-        return ResourceCommand.newBuilder().setJob(JOB).setWorker(worker).setEpoch(epoch).setThreads(1)
-            .setBatchShare(share).setReason("plan " + epoch).setSpeeds(Map.of())
-            .setIssuedAt(Instant.ofEpochMilli(T0 + epoch)).build();
+    private static ResourceCommand command(final String worker, final long planVersion, final double share) {
+        return ResourceCommand.newBuilder().setJob(JOB).setWorker(worker).setEpoch(planVersion).setThreads(1)
+            .setBatchShare(share).setReason("plan " + planVersion).setSpeeds(Map.of())
+            .setIssuedAt(Instant.ofEpochMilli(T0 + planVersion)).build();
     }
 }

@@ -10,6 +10,7 @@ import io.paramhub.ml.Optimizer;
 import io.paramhub.ml.ShardLayout;
 import io.paramhub.schemas.FloatPacking;
 import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.topology.sync.SyncPolicy;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,6 +29,7 @@ final class HotShard {
 
     final String key;
     final JobSpec spec;
+    final SyncPolicy sync;
     final int shard;
     final int length;
     final Optimizer optimizer;
@@ -64,6 +66,7 @@ final class HotShard {
         final ShardLayout layout = JobSpecs.layout(spec);
         this.key = key;
         this.spec = spec;
+        this.sync = SyncPolicy.of(spec);
         this.shard = shard;
         this.length = layout.length(shard);
         this.optimizer = JobSpecs.optimizer(spec);

@@ -8,10 +8,10 @@ import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ResourceCommand;
 import io.paramhub.avro.ShardMembers;
 import io.paramhub.avro.ShardState;
-import io.paramhub.avro.SyncMode;
 import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.ml.GradientSum;
+import io.paramhub.topology.sync.SyncPolicy;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  *   <li>SSP and ASP: each gradient is applied on arrival, divided by the global batch (so the
  *   updates of one clock's gradients add up to one BSP step); {@code minClock} is the smallest clock
  *   among live workers. Workers enforce the staleness bound s on themselves by waiting.</li>
- *   <li>All: a gradient whose base version lags the shard by more than {@link StalenessBound} is
+ *   <li>All: a gradient whose base version lags the shard by more than {@link SyncPolicy#versionBound()} is
  *   {@code STALE}; one of a clock already applied or buffered for its worker is {@code DUPLICATE}.</li>
  * </ul>
  * Time is record time, so a replay of the same records decides the same way. Liveness is judged by
@@ -129,7 +129,7 @@ final class ShardEngine {
                 shards.put(entry.key, hot);
                 from = Math.max(from, entry.value.getTaskRestoreFromOffset());
                 replayFrom = Math.min(replayFrom, hot.oldestReplayOffset());
-                anyBsp |= spec.getSyncMode() == SyncMode.BSP;
+                anyBsp |= hot.sync.waitsForBarrier();
             }
         }
         return anyBsp ? Math.max(0, Math.min(from, replayFrom)) : -1;
@@ -171,7 +171,7 @@ final class ShardEngine {
      */
     boolean restoreGradient(final String key, final GradientShard gradient, final long offset, final long timestamp) {
         final HotShard hot = shards.get(key);
-        if (hot == null || hot.spec.getSyncMode() != SyncMode.BSP
+        if (hot == null || !hot.sync.waitsForBarrier()
             || timestamp < hot.spec.getCreatedAt().toEpochMilli()) {
             return false;
         }
@@ -186,7 +186,7 @@ final class ShardEngine {
         }
         if (offset < hot.restoreFrom || gradient.getClock() < hot.appliedClocks(gradient.getWorker())
             || hot.pending.contains(gradient.getClock(), gradient.getWorker())
-            || hot.version - gradient.getBaseVersion() > StalenessBound.of(hot.spec)) {
+            || hot.sync.tooStale(hot.version, gradient.getBaseVersion())) {
             return false;
         }
         hot.pending.add(gradient.getClock(), gradient.getWorker(), read);
@@ -227,7 +227,7 @@ final class ShardEngine {
             }
         }
         members.put(key, membership.toAvro());
-        if (hot != null && hot.spec.getSyncMode() == SyncMode.BSP && !hot.replay.isEmpty()
+        if (hot != null && hot.sync.waitsForBarrier() && !hot.replay.isEmpty()
             && membership.live(hot.spec.getSessionTimeoutMs()).isEmpty()) {
             // every worker has left: a snapshot now, so that a finished job's clocks are never re-read
             snapshot(hot, hot.packedParams());
@@ -287,19 +287,18 @@ final class ShardEngine {
                 + worker + " is already " + (buffered ? "buffered" : "applied"));
         }
         final long lag = hot.version - gradient.getBaseVersion();
-        final long bound = StalenessBound.of(hot.spec);
-        if (lag > bound) {
+        if (hot.sync.tooStale(hot.version, gradient.getBaseVersion())) {
             // the worker has moved on: count the clock as processed, so it is not waited for
             hot.workerClocks.put(worker, gradient.getClock() + 1);
             store(hot, null);
             return Outcome.rejected(DeadLetterReason.STALE, "computed on version " + gradient.getBaseVersion()
                 + " of shard " + gradient.getShard() + ", which is at version " + hot.version
-                + ": staleness " + lag + " exceeds the bound " + bound);
+                + ": staleness " + lag + " exceeds the bound " + hot.sync.versionBound());
         }
         metrics.staleness(Math.max(0, lag));
         noteGradientSender(hot, worker, now);
         final float[] values = checked.values();
-        if (hot.spec.getSyncMode() != SyncMode.BSP) {
+        if (!hot.sync.waitsForBarrier()) {
             return new Outcome(List.of(applyOnArrival(hot, gradient, values, now)), Optional.empty());
         }
         hot.pending.add(gradient.getClock(), worker,
@@ -329,9 +328,9 @@ final class ShardEngine {
 
     /** BSP: applies every complete clock. SSP/ASP: republishes when the live set moved {@code minClock}. */
     private List<ModelShard> progress(final HotShard hot, final long now) {
-        if (hot.spec.getSyncMode() != SyncMode.BSP) {
+        if (!hot.sync.waitsForBarrier()) {
             final long minClock = minClock(hot);
-            if (minClock > hot.minClock) {
+            if (hot.sync.versionDue(minClock, hot.minClock)) {
                 hot.minClock = minClock;
                 return List.of(publish(hot, now));
             }
@@ -367,15 +366,8 @@ final class ShardEngine {
      * every expected worker's.
      */
     private static boolean complete(final HotShard hot, final Set<String> contributors, final long now) {
-        if (contributors.isEmpty()) {
-            return false;
-        }
-        final long timeout = hot.spec.getSessionTimeoutMs();
-        final boolean startGrace = now < hot.startedAt + timeout;
-        if (startGrace && hot.members.everSeenWith(contributors).size() < hot.spec.getExpectedWorkers()) {
-            return false;
-        }
-        return contributors.containsAll(hot.members.live(timeout));
+        return hot.sync.barrierPassed(contributors, now, hot.startedAt,
+            () -> hot.members.everSeenWith(contributors).size(), () -> hot.members.live(hot.spec.getSessionTimeoutMs()));
     }
 
     private ModelShard applyOnArrival(final HotShard hot, final GradientShard gradient, final float[] values,
@@ -412,7 +404,7 @@ final class ShardEngine {
      */
     private ModelShard publish(final HotShard hot, final long now) {
         final ByteBuffer packed = hot.packedParams();
-        if (hot.spec.getSyncMode() == SyncMode.BSP
+        if (hot.sync.waitsForBarrier()
             && (hot.snapshotVersion < 0 || hot.version - hot.snapshotVersion >= snapshotEveryClocks)) {
             snapshot(hot, packed);
         }
@@ -435,7 +427,7 @@ final class ShardEngine {
      * ({@code packedParams} may then be null).
      */
     private void store(final HotShard hot, final ByteBuffer packedParams) {
-        if (hot.spec.getSyncMode() == SyncMode.BSP && hot.snapshotVersion < 0) {
+        if (hot.sync.waitsForBarrier() && hot.snapshotVersion < 0) {
             // a shard stored in full before snapshots existed: its progress record must name a snapshot
             snapshot(hot, packedParams != null ? packedParams : hot.packedParams());
         }
@@ -450,7 +442,7 @@ final class ShardEngine {
         final long oldest = hot.pending.oldestOffset();
         final long pendingFrom = oldest >= 0 ? oldest : gradientPosition;
         final long taskFrom = taskOldest != Long.MAX_VALUE ? taskOldest : gradientPosition;
-        states.put(hot.key, hot.spec.getSyncMode() == SyncMode.BSP
+        states.put(hot.key, hot.sync.waitsForBarrier()
             ? hot.toProgress(pendingFrom, taskFrom)
             : hot.toState(packedParams != null ? packedParams : hot.packedParams(), pendingFrom, taskFrom));
     }

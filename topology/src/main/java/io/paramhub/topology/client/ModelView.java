@@ -88,8 +88,8 @@ public final class ModelView {
         return shards[0] == null ? Map.of() : shards[0].getThreads();
     }
 
-    /** Epoch of the plan {@link #planShares()} comes from, -1 when there is none. */
-    public long planEpoch() {
+    /** Version of the plan {@link #planShares()} comes from (the shard's {@code planEpoch}), -1 when there is none. */
+    public long planVersion() {
         return shards[0] == null ? -1 : shards[0].getPlanEpoch();
     }
 

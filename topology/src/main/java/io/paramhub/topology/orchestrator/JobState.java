@@ -1,92 +1,156 @@
 package io.paramhub.topology.orchestrator;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
-import java.util.Deque;
+import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * What the orchestrator knows of one job, the value of {@link OrchestratorTopology#JOB_STATE_STORE}
  * (key = job): every worker's speed window, reported threads and share, its planned share and threads
- * and straggler flag, and the job's plan bookkeeping (last epoch, clock of the last plan, hysteresis
- * streak). Workers are kept in name order, so plans are deterministic.
+ * and straggler flag, and the job's plan bookkeeping (last plan version, round of the last plan, last
+ * round evaluated, hysteresis streak). Workers are kept in name order, so plans are deterministic.
  *
- * <p>Stored in a small versioned binary format ({@link #serde()}), internal to the orchestrator.
+ * <p>An immutable value: {@link PlanningProcessor} moves a job from one state to the next with the
+ * transitions below ({@link #reported}, {@link #evaluatedAt}, {@link #judged}, {@link #gainHeld},
+ * {@link #gainMissed}, {@link #planIssued}), each returning a new state. Stored as Avro
+ * ({@code OrchestratorJobState}) by {@link JobStateSerde}, which also reads the hand-written format of
+ * earlier stores.
+ *
+ * @param workers            every worker seen for the job, by name
+ * @param planVersion        version of the last plan issued (0 for the first), {@value #NONE} if none
+ * @param lastPlanRound      round (smallest clock every worker has reported) at which the last plan went
+ *                           out, {@value #NONE} if none
+ * @param lastEvaluatedRound the last round the job was evaluated at, {@value #NONE} if none
+ * @param gainStreak         consecutive evaluations whose plan would have cleared the gain threshold
  */
-public final class JobState {
+public record JobState(SortedMap<String, Worker> workers, long planVersion, long lastPlanRound, long lastEvaluatedRound,
+                       int gainStreak) {
 
-    private static final byte FORMAT = 1;
     static final long NONE = -1L;
+    /** A job nothing is known of yet. */
+    static final JobState EMPTY = new JobState(new TreeMap<>(), NONE, NONE, NONE, 0);
 
-    private final SortedMap<String, Worker> workers = new TreeMap<>();
-    long epoch = NONE;
-    long lastPlanRound = NONE;
-    long lastEvaluatedRound = NONE;
-    int gainStreak;
-
-    /** Every worker seen for the job, by name. */
-    public SortedMap<String, Worker> workers() {
-        return Collections.unmodifiableSortedMap(workers);
+    public JobState {
+        workers = Collections.unmodifiableSortedMap(new TreeMap<>(workers));
     }
 
-    /** Epoch of the last plan issued, -1 if none. */
-    public long epoch() {
-        return epoch;
-    }
-
-    /** Round (smallest clock every worker has reported) at which the last plan went out, -1 if none. */
-    public long lastPlanRound() {
-        return lastPlanRound;
-    }
-
+    /** Worker {@code name}, or {@link Worker#UNSEEN} if it has not reported. */
     Worker worker(final String name) {
-        return workers.computeIfAbsent(name, n -> new Worker());
+        final Worker known = workers.get(name);
+        return known != null ? known : Worker.UNSEEN;
     }
 
-    /** One worker: its last {@code window} iterations and what it last reported and was told. */
-    public static final class Worker {
-        final Deque<Iteration> window = new ArrayDeque<>();
-        long lastClock = NONE;
-        int threads = 1;
-        double share;
-        long appliedEpoch = NONE;
-        double plannedShare = Double.NaN;
-        int plannedThreads;
-        boolean straggler;
-        double speed;
+    /**
+     * Worker {@code name}'s telemetry of {@code clock} taken in: its iteration ({@code samples} in
+     * {@code computeMs}) joins its speed window of at most {@code window} iterations, and its threads,
+     * share and applied plan version are the reported ones.
+     */
+    JobState reported(final String name, final long clock, final int samples, final double computeMs, final int threads,
+                      final double share, final long appliedPlanVersion, final int window) {
+        return withWorker(name, worker(name).reported(clock, samples, computeMs, window, threads, share,
+            appliedPlanVersion));
+    }
 
-        void record(final long clock, final int sampleCount, final double ms, final int size) {
-            lastClock = clock;
-            if (sampleCount <= 0 || !(ms > 0) || Double.isInfinite(ms)) {
-                return;
+    /** The job evaluated at {@code round}. */
+    JobState evaluatedAt(final long round) {
+        return new JobState(workers, planVersion, lastPlanRound, round, gainStreak);
+    }
+
+    /** The workers named in {@code stragglers} flagged as stragglers, the others not. */
+    JobState judged(final Collection<String> stragglers) {
+        final SortedMap<String, Worker> next = new TreeMap<>();
+        workers.forEach((name, w) -> next.put(name, w.withStraggler(stragglers.contains(name))));
+        return new JobState(next, planVersion, lastPlanRound, lastEvaluatedRound, gainStreak);
+    }
+
+    /** One more evaluation in a row whose plan clears the gain threshold. */
+    JobState gainHeld() {
+        return new JobState(workers, planVersion, lastPlanRound, lastEvaluatedRound, gainStreak + 1);
+    }
+
+    /** An evaluation whose plan does not clear the gain threshold: the streak starts again. */
+    JobState gainMissed() {
+        return new JobState(workers, planVersion, lastPlanRound, lastEvaluatedRound, 0);
+    }
+
+    /**
+     * {@code plan} issued at {@code round} as the next plan version: every worker's planned share and
+     * threads are the plan's, and the streak starts again.
+     */
+    JobState planIssued(final long round, final LoadPlan plan) {
+        final SortedMap<String, Worker> next = new TreeMap<>();
+        workers.forEach((name, w) -> next.put(name, w.withPlan(plan.shares().get(name), plan.threads().get(name))));
+        return new JobState(next, planVersion + 1, round, lastEvaluatedRound, 0);
+    }
+
+    private JobState withWorker(final String name, final Worker worker) {
+        final SortedMap<String, Worker> next = new TreeMap<>(workers);
+        next.put(name, worker);
+        return new JobState(next, planVersion, lastPlanRound, lastEvaluatedRound, gainStreak);
+    }
+
+    /**
+     * One worker: its last iterations and what it last reported and was told.
+     *
+     * @param window             its last iterations with a usable speed, oldest first
+     * @param lastClock          clock of its last telemetry, {@value JobState#NONE} before any
+     * @param threads            compute threads in its last telemetry
+     * @param share              batch share in its last telemetry
+     * @param appliedPlanVersion plan version it last reported applying, {@value JobState#NONE} if none
+     * @param plannedShare       share of the last plan, NaN if none
+     * @param plannedThreads     threads of the last plan, 0 if none
+     * @param straggler          whether the last evaluation found it a straggler
+     * @param speed              samples per compute-second over the window, 0 before a usable iteration
+     */
+    public record Worker(List<Iteration> window, long lastClock, int threads, double share, long appliedPlanVersion,
+                         double plannedShare, int plannedThreads, boolean straggler, double speed) {
+
+        /** A worker not heard from yet. */
+        static final Worker UNSEEN = new Worker(List.of(), NONE, 1, 0, NONE, Double.NaN, 0, false, 0);
+
+        public Worker {
+            window = List.copyOf(window);
+        }
+
+        /**
+         * Its telemetry of {@code clock} taken in: an iteration with samples and a finite positive compute
+         * time joins the window, which keeps the last {@code size}, and the speed is the window's again.
+         */
+        Worker reported(final long clock, final int samples, final double computeMs, final int size,
+                        final int reportedThreads, final double reportedShare, final long applied) {
+            List<Iteration> nextWindow = window;
+            double nextSpeed = speed;
+            if (samples > 0 && computeMs > 0 && !Double.isInfinite(computeMs)) {
+                final List<Iteration> grown = new ArrayList<>(window);
+                grown.add(new Iteration(clock, samples, computeMs));
+                nextWindow = grown.subList(Math.max(0, grown.size() - size), grown.size());
+                nextSpeed = speedOf(nextWindow);
             }
-            window.addLast(new Iteration(clock, sampleCount, ms));
-            while (window.size() > size) {
-                window.removeFirst();
-            }
+            return new Worker(nextWindow, clock, reportedThreads, reportedShare, applied, plannedShare, plannedThreads,
+                straggler, nextSpeed);
+        }
+
+        private static double speedOf(final List<Iteration> window) {
             long total = 0;
             double seconds = 0;
             for (final Iteration it : window) {
                 total += it.samples();
                 seconds += it.computeMs() / 1000.0;
             }
-            speed = total / seconds;
+            return total / seconds;
         }
 
-        /** Samples per compute-second over the window, 0 before a usable iteration. */
-        public double speed() {
-            return speed;
+        Worker withStraggler(final boolean flagged) {
+            return new Worker(window, lastClock, threads, share, appliedPlanVersion, plannedShare, plannedThreads,
+                flagged, speed);
+        }
+
+        Worker withPlan(final double planShare, final int planThreads) {
+            return new Worker(window, lastClock, threads, share, appliedPlanVersion, planShare, planThreads,
+                straggler, speed);
         }
 
         /**
@@ -110,131 +174,13 @@ public final class JobState {
             return Math.sqrt(variance) / mean / Math.sqrt(n);
         }
 
-        /** Compute threads in the worker's last telemetry. */
-        public int threads() {
-            return threads;
-        }
-
-        /** Batch share in the worker's last telemetry. */
-        public double share() {
-            return share;
-        }
-
-        /** Clock of the worker's last telemetry. */
-        public long lastClock() {
-            return lastClock;
-        }
-
-        /** Command epoch the worker last reported applying, -1 if none. */
-        public long appliedEpoch() {
-            return appliedEpoch;
-        }
-
-        /** Share of the last plan, NaN if none. */
-        public double plannedShare() {
-            return plannedShare;
-        }
-
-        /** Threads of the last plan, 0 if none. */
-        public int plannedThreads() {
-            return plannedThreads;
-        }
-
-        /** Whether the last evaluation found it a straggler. */
-        public boolean straggler() {
-            return straggler;
-        }
-
         /** Iterations in the window. */
         public int windowSize() {
             return window.size();
         }
     }
 
-    /** One iteration in a speed window. */
-    record Iteration(long clock, int samples, double computeMs) {
-    }
-
-    /** The store serde. */
-    public static Serde<JobState> serde() {
-        return Serdes.serdeFrom(new StateSerializer(), new StateDeserializer());
-    }
-
-    private static final class StateSerializer implements Serializer<JobState> {
-        @Override
-        public byte[] serialize(final String topic, final JobState state) {
-            if (state == null) {
-                return null;
-            }
-            final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            try (DataOutputStream out = new DataOutputStream(bytes)) {
-                out.writeByte(FORMAT);
-                out.writeLong(state.epoch);
-                out.writeLong(state.lastPlanRound);
-                out.writeLong(state.lastEvaluatedRound);
-                out.writeInt(state.gainStreak);
-                out.writeInt(state.workers.size());
-                for (final var entry : state.workers.entrySet()) {
-                    final Worker w = entry.getValue();
-                    out.writeUTF(entry.getKey());
-                    out.writeLong(w.lastClock);
-                    out.writeInt(w.threads);
-                    out.writeDouble(w.share);
-                    out.writeLong(w.appliedEpoch);
-                    out.writeDouble(w.plannedShare);
-                    out.writeInt(w.plannedThreads);
-                    out.writeBoolean(w.straggler);
-                    out.writeDouble(w.speed);
-                    out.writeInt(w.window.size());
-                    for (final Iteration it : w.window) {
-                        out.writeLong(it.clock());
-                        out.writeInt(it.samples());
-                        out.writeDouble(it.computeMs());
-                    }
-                }
-            } catch (final IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            return bytes.toByteArray();
-        }
-    }
-
-    private static final class StateDeserializer implements Deserializer<JobState> {
-        @Override
-        public JobState deserialize(final String topic, final byte[] data) {
-            if (data == null) {
-                return null;
-            }
-            try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(data))) {
-                final byte format = in.readByte();
-                if (format != FORMAT) {
-                    throw new IllegalStateException("unknown orchestrator job state format " + format);
-                }
-                final JobState state = new JobState();
-                state.epoch = in.readLong();
-                state.lastPlanRound = in.readLong();
-                state.lastEvaluatedRound = in.readLong();
-                state.gainStreak = in.readInt();
-                final int count = in.readInt();
-                for (int i = 0; i < count; i++) {
-                    final Worker w = state.worker(in.readUTF());
-                    w.lastClock = in.readLong();
-                    w.threads = in.readInt();
-                    w.share = in.readDouble();
-                    w.appliedEpoch = in.readLong();
-                    w.plannedShare = in.readDouble();
-                    w.plannedThreads = in.readInt();
-                    w.straggler = in.readBoolean();
-                    w.speed = in.readDouble();
-                    final int size = in.readInt();
-                    for (int j = 0; j < size; j++) {
-                        w.window.addLast(new Iteration(in.readLong(), in.readInt(), in.readDouble()));
-                    }
-                }
-                return state;
-            } catch (final IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
+    /** One iteration in a speed window: {@code samples} computed in {@code computeMs}. */
+    public record Iteration(long clock, int samples, double computeMs) {
     }
 }

@@ -2,6 +2,7 @@ package io.paramhub.topology.orchestrator;
 
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.OrchestratorJobState;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import org.apache.kafka.common.serialization.Serdes;
@@ -26,14 +27,15 @@ import org.apache.kafka.streams.state.Stores;
  *   {@value #JOB_STATE_STORE}: per worker, speed = samples per compute-second over its last
  *   {@code window} iterations (a count-based sliding window: the sum of samples over the sum of compute
  *   seconds of those iterations), reported threads and share, planned share and threads; per job, the
- *   epoch and hysteresis state. Once per round it finds stragglers, plans ({@link Planner}) and, past
- *   the hysteresis, emits one {@code ResourceCommand} per worker with the job's next epoch.</li>
+ *   plan version and hysteresis state. Once per round it finds stragglers, plans ({@link Planner}) and,
+ *   past the hysteresis, emits one {@code ResourceCommand} per worker with the job's next plan version
+ *   (its {@code epoch} field).</li>
  *   <li>{@code jobs} feeds the global store {@value #JOB_SPEC_STORE}, which tells the planner how many
  *   workers to wait for before the first plan.</li>
  * </ol>
  *
  * <p>Every processor, store and internal topic is named; {@value #JOB_STATE_STORE} has a changelog and
- * no cache.
+ * no cache, and holds Avro ({@code OrchestratorJobState}, see {@link JobStateSerde}).
  */
 public final class OrchestratorTopology {
 
@@ -55,7 +57,7 @@ public final class OrchestratorTopology {
                                  final OrchestratorSettings settings, final OrchestratorMetrics metrics) {
         final StreamsBuilder builder = new StreamsBuilder();
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JOB_STATE_STORE),
-            Serdes.String(), JobState.serde()).withCachingDisabled());
+            Serdes.String(), new JobStateSerde(serdes.valueSerde(OrchestratorJobState.class))).withCachingDisabled());
 
         builder.stream(topics.telemetry().name(),
                 Consumed.with(Serdes.String(), topics.telemetry().valueSerde()).withName("telemetry-source"))

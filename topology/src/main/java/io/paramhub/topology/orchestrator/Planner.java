@@ -10,8 +10,8 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * The allocation plan for one job, a pure function of the workers' measured speeds, threads and
- * current shares.
+ * Computes a job's {@link LoadPlan}, the orchestrator's reallocation decision, as a pure function of the
+ * workers' measured speeds, threads and current shares.
  *
  * <p><b>Resources</b> (if on): each straggler, slowest first, gets threads until its predicted speed
  * reaches the median, at most {@code maxThreadsPerWorker}: first from the free budget
@@ -23,29 +23,11 @@ import java.util.TreeMap;
  * {@code minShare}, summing to 1, so that every worker needs the same time for its share.
  *
  * <p>The predicted iteration time is the max over workers of share / speed (seconds per sample of the
- * global batch); {@link Plan#gain()} compares the plan's with the current allocation's.
+ * global batch); {@link LoadPlan#gain()} compares the plan's with the current allocation's.
  */
 public final class Planner {
 
     private Planner() {
-    }
-
-    /** A plan, with what it was computed from. */
-    public record Plan(
-        SortedMap<String, Double> speeds,
-        double median,
-        List<String> stragglers,
-        SortedMap<String, Double> shares,
-        SortedMap<String, Integer> threads,
-        SortedMap<String, Double> predictedSpeeds,
-        Map<String, Integer> threadsAdded,
-        double currentTime,
-        double plannedTime) {
-
-        /** Fraction by which the plan shortens the predicted iteration time (negative if it lengthens it). */
-        public double gain() {
-            return 1.0 - plannedTime / currentTime;
-        }
     }
 
     public static double median(final double[] values) {
@@ -60,7 +42,7 @@ public final class Planner {
      * @param threads threads each worker measured its speed with
      * @param shares  batch shares in effect
      */
-    public static Plan plan(final SortedMap<String, Double> speeds, final SortedMap<String, Integer> threads,
+    public static LoadPlan plan(final SortedMap<String, Double> speeds, final SortedMap<String, Integer> threads,
                             final SortedMap<String, Double> shares, final OrchestratorSettings settings) {
         final double median = median(speeds.values().stream().mapToDouble(Double::doubleValue).toArray());
         final double cutoff = (1.0 - settings.stragglerThreshold()) * median;
@@ -83,7 +65,7 @@ public final class Planner {
         final SortedMap<String, Double> plannedShares = settings.loadLever()
             ? proportional(predicted, settings.minShare())
             : new TreeMap<>(shares);
-        return new Plan(new TreeMap<>(speeds), median, List.copyOf(stragglers), plannedShares, planned, predicted,
+        return new LoadPlan(new TreeMap<>(speeds), median, List.copyOf(stragglers), plannedShares, planned, predicted,
             added, time(shares, speeds), time(plannedShares, predicted));
     }
 

@@ -21,11 +21,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Telemetry keyed by job → {@code ResourceCommand}s keyed {@code job/worker}, one per worker of each plan.
  *
- * <p>Each record updates its worker's speed window in the job's {@link JobState}. A job is evaluated
+ * <p>Each record updates its worker's speed window in the job's {@link JobState}, which it replaces in
+ * {@link OrchestratorTopology#JOB_STATE_STORE} with the state the record leads to. A job is evaluated
  * once per <em>round</em>: when every expected worker has reported and the smallest clock among them
  * (the round) has advanced. Expected workers are the job's {@code expectedWorkers} from the global
  * {@code jobs} store, or, for a job not (yet) there, the workers seen so far. An evaluation plans
- * ({@link Planner}) and issues the plan, with the next epoch, when
+ * ({@link Planner}) and issues the {@link LoadPlan}, with the job's next plan version, when
  * <ul>
  *   <li>there is a straggler, or a plan is already in effect (so a recovered straggler's shares are
  *   rebalanced), and</li>
@@ -69,23 +70,19 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         }
         final String job = telemetry.getJob();
         final JobState stored = states.get(job);
-        final JobState state = stored != null ? stored : new JobState();
-        final JobState.Worker worker = state.worker(telemetry.getWorker());
-        if (telemetry.getClock() <= worker.lastClock) {
+        final JobState known = stored != null ? stored : JobState.EMPTY;
+        if (telemetry.getClock() <= known.worker(telemetry.getWorker()).lastClock()) {
             log.debug("old telemetry of {}/{} at clock {} ignored", job, telemetry.getWorker(), telemetry.getClock());
             return;
         }
-        worker.record(telemetry.getClock(), telemetry.getSamples(), telemetry.getComputeMs(), settings.window());
-        worker.threads = Math.max(1, telemetry.getThreads());
-        worker.share = telemetry.getBatchShare();
-        worker.appliedEpoch = telemetry.getCommandEpoch();
+        final JobState reported = known.reported(telemetry.getWorker(), telemetry.getClock(), telemetry.getSamples(),
+            telemetry.getComputeMs(), Math.max(1, telemetry.getThreads()), telemetry.getBatchShare(),
+            telemetry.getCommandEpoch(), settings.window());
 
-        final long round = round(state, expectedWorkers(job, state));
-        if (round > state.lastEvaluatedRound) {
-            state.lastEvaluatedRound = round;
-            evaluate(job, state, round, record.timestamp());
-        }
-        states.put(job, state);
+        final long round = round(reported, expectedWorkers(job, reported));
+        states.put(job, round > reported.lastEvaluatedRound()
+            ? evaluate(job, reported.evaluatedAt(round), round, record.timestamp())
+            : reported);
     }
 
     private int expectedWorkers(final String job, final JobState state) {
@@ -100,58 +97,54 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         }
         long round = Long.MAX_VALUE;
         for (final JobState.Worker w : state.workers().values()) {
-            if (!(w.speed > 0)) {
+            if (!(w.speed() > 0)) {
                 return JobState.NONE;
             }
-            round = Math.min(round, w.lastClock);
+            round = Math.min(round, w.lastClock());
         }
         return round;
     }
 
-    private void evaluate(final String job, final JobState state, final long round, final long timestamp) {
+    /** Judges the job at {@code round} and issues a plan if one is due; returns the job's next state. */
+    private JobState evaluate(final String job, final JobState evaluated, final long round, final long timestamp) {
         final SortedMap<String, Double> speeds = new TreeMap<>();
         final SortedMap<String, Integer> threads = new TreeMap<>();
         final SortedMap<String, Double> shares = new TreeMap<>();
-        final boolean planned = state.workers().values().stream().noneMatch(w -> Double.isNaN(w.plannedShare));
-        state.workers().forEach((name, w) -> {
-            speeds.put(name, w.speed);
-            threads.put(name, w.threads);
-            shares.put(name, planned ? w.plannedShare
-                : w.share > 0 ? w.share : 1.0 / state.workers().size());
+        final boolean planned = evaluated.workers().values().stream().noneMatch(w -> Double.isNaN(w.plannedShare()));
+        evaluated.workers().forEach((name, w) -> {
+            speeds.put(name, w.speed());
+            threads.put(name, w.threads());
+            shares.put(name, planned ? w.plannedShare()
+                : w.share() > 0 ? w.share() : 1.0 / evaluated.workers().size());
         });
-        final Planner.Plan plan = Planner.plan(speeds, threads, shares, settings);
-        state.workers().forEach((name, w) -> w.straggler = plan.stragglers().contains(name));
+        final LoadPlan plan = Planner.plan(speeds, threads, shares, settings);
+        final JobState judged = evaluated.judged(plan.stragglers());
         if (!settings.issuesCommands()) {
-            return; // observe-only: flags, no plan
+            return judged; // observe-only: flags, no plan
         }
 
-        final boolean first = state.epoch == JobState.NONE;
-        final double noise = state.workers().values().stream().mapToDouble(JobState.Worker::noise).max().orElse(0);
+        final boolean first = judged.planVersion() == JobState.NONE;
+        final double noise = judged.workers().values().stream().mapToDouble(JobState.Worker::noise).max().orElse(0);
         if ((first && plan.stragglers().isEmpty()) || plan.gain() < settings.minGain() + NOISE_MARGIN * noise) {
-            state.gainStreak = 0;
-            return;
+            return judged.gainMissed();
         }
-        state.gainStreak++;
+        final JobState held = judged.gainHeld();
         final boolean due = first
-            || state.gainStreak >= settings.minInterval() && round - state.lastPlanRound >= settings.minInterval();
+            || held.gainStreak() >= settings.minInterval() && round - held.lastPlanRound() >= settings.minInterval();
         if (!due) {
-            return;
+            return held;
         }
-        state.epoch++;
-        state.lastPlanRound = round;
-        state.gainStreak = 0;
+        final JobState issued = held.planIssued(round, plan);
         final String reason = reason(plan);
-        log.info("job {} plan epoch {} at round {}: {}", job, state.epoch, round, reason);
+        log.info("job {} plan version {} at round {}: {}", job, issued.planVersion(), round, reason);
         final Map<String, Double> speedMap = new TreeMap<>(plan.speeds());
-        state.workers().forEach((name, w) -> {
-            w.plannedShare = plan.shares().get(name);
-            w.plannedThreads = plan.threads().get(name);
+        issued.workers().forEach((name, w) -> {
             final ResourceCommand command = ResourceCommand.newBuilder()
                 .setJob(job)
                 .setWorker(name)
-                .setEpoch(state.epoch)
-                .setThreads(w.plannedThreads)
-                .setBatchShare(w.plannedShare)
+                .setEpoch(issued.planVersion())
+                .setThreads(w.plannedThreads())
+                .setBatchShare(w.plannedShare())
                 .setReason(reason)
                 .setSpeeds(speedMap)
                 .setIssuedAt(Instant.ofEpochMilli(timestamp))
@@ -159,9 +152,10 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
             context.forward(new Record<>(ShardKeys.worker(job, name), command, timestamp));
         });
         context.commit();
+        return issued;
     }
 
-    static String reason(final Planner.Plan plan) {
+    static String reason(final LoadPlan plan) {
         final List<String> parts = new ArrayList<>();
         for (final String slow : plan.stragglers()) {
             parts.add(String.format(Locale.ROOT, "%s is a straggler: %.0f samples/s vs median %.0f",

@@ -113,11 +113,11 @@ final class OrchestratorTestBed implements AutoCloseable {
     }
 
     void send(final String name, final int samples, final double computeMs, final int threads, final double share,
-              final long epoch) {
+              final long planVersion) {
         final long timestamp = 1_700_000_000_000L + clock * 1000;
         telemetry.pipeInput(ShardKeys.worker(JOB, name), IterationTelemetry.newBuilder()
             .setJob(JOB).setWorker(name).setClock(clock).setSamples(samples).setComputeMs(computeMs)
-            .setWaitMs(0).setThreads(threads).setBatchShare(share).setCommandEpoch(epoch).setLoss(1.0)
+            .setWaitMs(0).setThreads(threads).setBatchShare(share).setCommandEpoch(planVersion).setLoss(1.0)
             .setTimestamp(Instant.ofEpochMilli(timestamp)).build(), timestamp);
     }
 

@@ -56,7 +56,7 @@ class OrchestratorTopologyTest {
             // then
             assertThat(bed.state().workers().get(worker(2)).straggler()).isTrue();
             assertThat(bed.state().workers().get(worker(0)).straggler()).isFalse();
-            assertThat(bed.state().epoch()).isEqualTo(-1);
+            assertThat(bed.state().planVersion()).isEqualTo(-1);
             assertThat(bed.issued).isEmpty();
         }
     }
@@ -144,7 +144,7 @@ class OrchestratorTopologyTest {
     }
 
     @Test
-    void shouldIncreaseEpochsStrictlyWhenPlansFollowChangingSpeeds() {
+    void shouldIncreasePlanVersionsStrictlyWhenPlansFollowChangingSpeeds() {
         try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS)) {
             // given
             bed.submit(4);
