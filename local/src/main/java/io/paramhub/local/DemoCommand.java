@@ -63,7 +63,8 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--model", defaultValue = "softmax",
         description = "softmax, mlp (784-256-128-10, ReLU), cnn (2 x conv 3x3 padded + max pool, 32 and 64 channels, "
-            + "dense 128 with dropout 0.5) on Fashion-MNIST, or linear (generated regression); mlp:H1,H2,..[,dropout=R] and "
+            + "dense 128 with dropout 0.5) on Fashion-MNIST, or linear (generated regression); "
+            + "mlp:H1,H2,..[,dropout=R] and "
             + "cnn:K,C1,C2,H[,PAD][,dropout=R][,flip] choose other layers (default: ${DEFAULT-VALUE}).")
     private String model;
 

@@ -13,6 +13,8 @@ import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -170,8 +172,8 @@ public final class WorkerApp implements Callable<Integer> {
             return fromEnv;
         }
         try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (final java.net.UnknownHostException e) {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (final UnknownHostException e) {
             return null;
         }
     }

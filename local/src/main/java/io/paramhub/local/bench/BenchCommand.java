@@ -1,5 +1,6 @@
 package io.paramhub.local.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paramhub.local.Directories;
 import io.paramhub.local.LocalCluster;
@@ -217,7 +218,7 @@ public final class BenchCommand implements Callable<Integer> {
             policy.get("idle_fraction").asDouble(), policy.get("final_metric").asDouble()));
     }
 
-    private static String number(final com.fasterxml.jackson.databind.JsonNode node, final String format) {
+    private static String number(final JsonNode node, final String format) {
         return node == null || node.isNull() ? "-" : String.format(Locale.ROOT, format, node.asDouble());
     }
 
