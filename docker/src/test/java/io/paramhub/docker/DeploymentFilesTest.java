@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paramhub.launcher.OpsEndpoints;
 import io.paramhub.launcher.Settings;
+import io.paramhub.registry.RegistrySettings;
+import io.paramhub.registry.SchemaRegistryApp;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -13,6 +15,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -173,6 +176,58 @@ class DeploymentFilesTest {
             app.requiredEnv().forEach(name -> withRequired.putIfAbsent(name, "given at run time"));
             assertThat(app.problems(app.name() + ".Dockerfile", withRequired)).isEmpty();
         }
+    }
+
+    @Test
+    void shouldBuildTheRegistryInStagesAndRunItsJarAsANonRootUserWhenItsDockerfileIsRead() throws Exception {
+        // given
+        final Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+            .parse(ROOT.resolve("registry").resolve("pom.xml").toFile());
+        final String finalName = pom.getElementsByTagName("finalName").item(0).getTextContent().trim();
+        final String mainClass = pom.getElementsByTagName("mainClass").item(0).getTextContent().trim();
+
+        // when
+        final List<String> lines = Files.readAllLines(DOCKER.resolve("registry.Dockerfile"));
+        final List<String> froms = lines.stream().filter(line -> line.startsWith("FROM ")).toList();
+        final String user = lines.stream().filter(line -> line.startsWith("USER ")).reduce((a, b) -> b).orElse("");
+        final String entrypoint = lines.stream().filter(line -> line.startsWith("ENTRYPOINT ")).findFirst().orElse("");
+
+        // then
+        assertThat(mainClass).isEqualTo(SchemaRegistryApp.class.getName());
+        assertThat(froms).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(froms.get(froms.size() - 1)).startsWith("FROM eclipse-temurin:17-jre");
+        assertThat(user).isNotBlank().doesNotContain("root").isNotEqualTo("USER 0");
+        assertThat(entrypoint).contains("\"-jar\"", "/app/" + finalName + ".jar");
+        assertThat(lines).contains("COPY --from=build /src/registry/target/" + finalName + ".jar /app/" + finalName
+            + ".jar");
+        assertThat(lines).contains("EXPOSE " + RegistrySettings.DEFAULT_PORT);
+    }
+
+    @Test
+    void shouldLetParamhubRegistryTakeTheComposeRegistrysPlaceWhenItsImageIsSwappedIn() throws IOException {
+        // given: the variables compose gives Confluent's image
+        final Map<String, Object> service = composeServices().get("schema-registry");
+        final Map<String, String> kafkaEnv = environment(composeServices().get("kafka"));
+
+        // when: ParamHub's registry reads them
+        final RegistrySettings settings = RegistrySettings.resolve(environment(service), new Properties(), Map.of(),
+            new RegistrySettings.Options(null, null, null, null));
+
+        // then: it listens on the published port and reaches the broker at an advertised listener
+        @SuppressWarnings("unchecked")
+        final List<Object> ports = (List<Object>) service.get("ports");
+        assertThat(ports).allSatisfy(mapping -> {
+            final Matcher matcher = PORT_MAPPING.matcher(String.valueOf(mapping));
+            assertThat(matcher.matches()).isTrue();
+            assertThat(Integer.parseInt(matcher.group(2))).isEqualTo(settings.port());
+        });
+        assertThat(settings.topic()).isEqualTo("_schemas");
+        assertThat(kafkaEnv.get("KAFKA_ADVERTISED_LISTENERS"))
+            .contains("//" + settings.kafka().get("bootstrap.servers"));
+        // and the compose file says how to swap it in
+        assertThat(Files.readAllLines(DOCKER.resolve("compose.yaml")))
+            .contains("    # image: paramhub/registry:0.1.0",
+                "    # build: {context: .., dockerfile: docker/registry.Dockerfile}");
     }
 
     @Test

@@ -1,7 +1,6 @@
 package io.paramhub.launcher;
 
 import io.paramhub.topology.StreamsProperties;
-import io.paramhub.topology.TopicCatalog;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -15,14 +14,15 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine.IDefaultValueProvider;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The options every ParamHub app shares (a picocli mixin): where Kafka and the schema registry are, the
- * topic prefix, the {@code --config} file and {@code -D} settings. {@link #properties} layers them as
- * {@link Settings} says.
+ * The options every ParamHub app shares (a picocli mixin): where Kafka and the schema registry are and the
+ * topic prefix ({@link ClusterOptions}), the {@code --config} file and {@code -D} settings. {@link #properties}
+ * layers them as {@link Settings} says.
  */
 public final class KafkaOptions {
 
@@ -39,18 +39,8 @@ public final class KafkaOptions {
     @Spec(Spec.Target.MIXEE)
     private CommandSpec mixee;
 
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,...]",
-        description = "Kafka bootstrap servers: bootstrap.servers, env KAFKA_BOOTSTRAP_SERVERS. Required.")
-    private String bootstrapServers;
-
-    @Option(names = "--registry-url", paramLabel = "URL",
-        description = "Schema registry URL (Confluent API): schema.registry.url, env KAFKA_SCHEMA_REGISTRY_URL. "
-            + "Required.")
-    private String registryUrl;
-
-    @Option(names = "--topic-prefix", defaultValue = TopicCatalog.DEFAULT_PREFIX,
-        description = "Prefix of every topic name (default: ${DEFAULT-VALUE}).")
-    private String topicPrefix;
+    @Mixin
+    private ClusterOptions cluster;
 
     @Option(names = "--config", paramLabel = "FILE",
         description = "Properties file: Kafka client and Streams settings under their own names, ParamHub's "
@@ -69,8 +59,8 @@ public final class KafkaOptions {
     public Properties properties(final Map<String, String> settingOptions) {
         final SettingsProvider provider = provider();
         final Map<String, String> options = new LinkedHashMap<>();
-        options.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        options.put(StreamsProperties.SCHEMA_REGISTRY_URL, registryUrl);
+        options.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+        options.put(StreamsProperties.SCHEMA_REGISTRY_URL, cluster.registryUrl());
         options.putAll(settingOptions);
         final Properties props = Settings.kafka(provider.file(), provider.env(), overrides, options,
             SettingsProvider.optionKeys(mixee.options()));
@@ -80,7 +70,7 @@ public final class KafkaOptions {
     }
 
     public String topicPrefix() {
-        return topicPrefix;
+        return cluster.topicPrefix();
     }
 
     /** The environment and file this command was given, or none when run without {@link AppCommandLine}. */

@@ -1,6 +1,7 @@
 package io.paramhub.launcher;
 
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -62,7 +63,7 @@ public final class SettingsProvider implements IDefaultValueProvider {
 
     /** The option keys of {@code options} in the file, which are not Kafka settings. */
     public static Set<String> optionKeys(final Iterable<OptionSpec> options) {
-        final java.util.Set<String> keys = new java.util.HashSet<>();
+        final Set<String> keys = new HashSet<>();
         for (final OptionSpec option : options) {
             if (takesSetting(option)) {
                 keys.add(Settings.optionKey(option.longestName()));

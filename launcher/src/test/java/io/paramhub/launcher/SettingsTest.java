@@ -2,6 +2,7 @@ package io.paramhub.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -60,7 +61,7 @@ class SettingsTest {
             "PARAMHUB_HTTP_PORT", "9001",
             "HOME", "/root");
         final Map<String, String> dashD = Map.of("bootstrap.servers", "dashd:9092", "commit.interval.ms", "20");
-        final Map<String, String> options = new java.util.HashMap<>();
+        final Map<String, String> options = new HashMap<>();
         options.put("bootstrap.servers", "option:9092");
         options.put("state.dir", null);
 

@@ -4,12 +4,14 @@ import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.LearningRateScheduleKind;
 import io.paramhub.avro.OptimizerKind;
 import io.paramhub.avro.SyncMode;
+import io.paramhub.launcher.ClusterOptions;
+import io.paramhub.launcher.EmulationOptions;
+import io.paramhub.launcher.JobSpecOptions;
 import io.paramhub.ml.DataSources;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.Models;
 import io.paramhub.ml.ShardSizing;
 import io.paramhub.ml.TrainTest;
-import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.jobs.TrainingRecipe;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
@@ -25,6 +27,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,16 +52,19 @@ final class DemoCommand implements Callable<Integer> {
      * that the run is compute-bound as real networks on real nodes are (docs/kafka-on-two-cores.md).
      */
     static final long SLOWDOWN_SAMPLE_COST_US = 6_000;
+    /** Passes over the training set when {@code --epochs} is not given. */
+    static final int DEFAULT_EPOCHS = 3;
 
     @Option(names = "--workers", defaultValue = "4", description = "Workers sharing each batch (default: ${DEFAULT-VALUE}).")
     private int workers;
 
-    @Option(names = "--epochs", defaultValue = "3", description = "Passes over the training set (default: ${DEFAULT-VALUE}).")
-    private int epochs;
+    @Mixin
+    private JobSpecOptions jobSpec;
 
     @Option(names = "--model", defaultValue = "softmax",
         description = "softmax, mlp (784-256-128-10, ReLU), cnn (2 x conv 3x3 padded + max pool, 32 and 64 channels, "
-            + "dense 128 with dropout 0.5) on Fashion-MNIST, or linear (generated regression); mlp:H1,H2,..[,dropout=R] and "
+            + "dense 128 with dropout 0.5) on Fashion-MNIST, or linear (generated regression); "
+            + "mlp:H1,H2,..[,dropout=R] and "
             + "cnn:K,C1,C2,H[,PAD][,dropout=R][,flip] choose other layers (default: ${DEFAULT-VALUE}).")
     private String model;
 
@@ -66,33 +72,17 @@ final class DemoCommand implements Callable<Integer> {
         + "default: linear for linear, fashion-mnist for the others.")
     private String dataset;
 
-    @Option(names = "--batch", defaultValue = "128", description = "Global batch, split among workers (default: ${DEFAULT-VALUE}).")
-    private int batch;
-
     @Option(names = "--optimizer", description = "sgd or adam (default: sgd for softmax and linear, adam for mlp "
         + "and cnn).")
     private String optimizer;
-
-    @Option(names = "--lr", description = "Learning rate (default: 0.002 for mlp, 0.001 for cnn, else 0.05 for sgd "
-        + "and 0.001 for adam).")
-    private Double learningRate;
 
     @Option(names = "--lr-schedule", description = "constant, or cosine: the rate falls from --lr to 0 over the "
         + "job's iterations along half a cosine (default: cosine for mlp and cnn, constant for the others).")
     private String schedule;
 
-    @Option(names = "--momentum", description = "SGD momentum (default: 0.9 for bsp, 0.5 for ssp and asp, whose "
-        + "stale updates already act as momentum).")
-    private Double momentum;
-
     @Option(names = "--sync", defaultValue = "bsp",
         description = "bsp, ssp (bounded staleness, see --staleness) or asp (default: ${DEFAULT-VALUE}).")
     private String sync;
-
-    @Option(names = "--staleness", defaultValue = "3",
-        description = "SSP bound s: a worker starts clock c only when every live worker has finished the clocks "
-            + "before c-s (default: ${DEFAULT-VALUE}).")
-    private int staleness;
 
     @Option(names = "--max-staleness", defaultValue = "" + DemoJobs.MAX_STALENESS,
         description = "Server-side bound in model versions; staler gradients go to dead-letters as STALE. "
@@ -102,17 +92,6 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--session-timeout-ms", defaultValue = "" + DemoJobs.SESSION_TIMEOUT_MS,
         description = "A worker silent this long leaves the live set (default: ${DEFAULT-VALUE}).")
     private long sessionTimeoutMs;
-
-    @Option(names = "--shards",
-        description = "Parameter shards, at least; raised so that no shard carries more than 256 KiB of float32 "
-            + "(65,536 parameters), which keeps every record under Kafka's default 1 MiB limit even with Adam's "
-            + "state: e.g. mlp (235,146 parameters) gets 4, mlp:1024,512 21 (default: one per aggregator "
-            + "instance, --aggregators, at least 1: a shard is a unit of the aggregator's parallelism, and more "
-            + "shards than aggregators add records and transaction partitions to every round).")
-    private Integer shards;
-
-    @Option(names = "--seed", defaultValue = "42", description = "Seed of initial parameters and batches (default: ${DEFAULT-VALUE}).")
-    private long seed;
 
     @Option(names = "--policy", defaultValue = "none",
         description = "paramhub: run the orchestrator, which gives stragglers smaller batch shares (under bsp); "
@@ -128,12 +107,8 @@ final class DemoCommand implements Callable<Integer> {
             + "(default 0). Repeatable.")
     private List<String> slowdowns = List.of();
 
-    @Option(names = "--sample-cost-us",
-        description = "Emulated compute cost: each sample costs at least this many microseconds on every worker "
-            + "(divided among its compute threads), padded by sleeping, so that compute is heavy next to a Kafka "
-            + "round trip; 0 = the real cost only (default: " + SLOWDOWN_SAMPLE_COST_US + " when --slowdown is "
-            + "given, else 0).")
-    private Long sampleCostMicros;
+    @Mixin
+    private EmulationOptions emulation;
 
     @Option(names = "--thread-budget", defaultValue = "0",
         description = "With --policy paramhub: compute threads the job's workers may use together; the "
@@ -161,20 +136,14 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--report", description = "Write a JSON report to this file.")
     private Path report;
 
-    @Option(names = "--bootstrap-servers", description = "Use this Kafka cluster instead of an embedded broker.")
-    private String bootstrapServers;
-
-    @Option(names = "--registry-url", description = "Use this schema registry instead of an embedded one.")
-    private String registryUrl;
+    @Mixin
+    private ClusterOptions clusterOptions;
 
     @Option(names = "--aggregators", defaultValue = "1",
         description = "Aggregator instances to run in this JVM; 0 = use the aggregators already running on the "
             + "cluster given by --bootstrap-servers (default: ${DEFAULT-VALUE}).")
     private int aggregators;
 
-    @Option(names = "--topic-prefix", defaultValue = TopicCatalog.DEFAULT_PREFIX,
-        description = "Prefix of every topic name (default: ${DEFAULT-VALUE}).")
-    private String topicPrefix;
 
     @Override
     public Integer call() throws Exception {
@@ -183,7 +152,7 @@ final class DemoCommand implements Callable<Integer> {
             throw new ParameterException(command.commandLine(), "--policy must be paramhub or none, not " + policy);
         }
         final boolean orchestrated = "paramhub".equals(policy);
-        if (aggregators < 0 || aggregators == 0 && bootstrapServers == null) {
+        if (aggregators < 0 || aggregators == 0 && clusterOptions.bootstrapServers() == null) {
             throw new ParameterException(command.commandLine(), "--aggregators must be >= 1, or 0 together with "
                 + "--bootstrap-servers of a cluster where aggregators already run");
         }
@@ -198,12 +167,13 @@ final class DemoCommand implements Callable<Integer> {
         final TrainTest data = DataSources.load(datasetSpec);
         final JobSpec spec = JobSpecs.requireValid(jobSpec(datasetSpec, data, syncMode));
         final Path stateDir = Files.createTempDirectory("paramhub-streams-");
-        try (LocalCluster cluster = LocalCluster.startOrConnect(bootstrapServers, registryUrl)) {
+        try (LocalCluster cluster = LocalCluster.startOrConnect(clusterOptions.bootstrapServers(),
+            clusterOptions.registryUrl())) {
             out.printf(Locale.ROOT, "Kafka at %s%s, schema registry at %s%n", cluster.bootstrapServers(),
                 cluster.embedded() ? " (embedded)" : "", cluster.registryUrl());
             final WorkerTally tally = new WorkerTally();
             final TrainingRun run = new TrainingRun(cluster.bootstrapServers(), cluster.registryUrl(),
-                topicPrefix, stateDir).withAggregators(aggregators).withEmulation(emulations)
+                clusterOptions.topicPrefix(), stateDir).withAggregators(aggregators).withEmulation(emulations)
                 .withWorkerThreads(threads)
                 .withOrchestrator(orchestrated ? orchestration : null);
             final TrainingRun.Result result = (dashboard ? run.withDashboard(dashboardPort) : run)
@@ -234,8 +204,14 @@ final class DemoCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** {@code --epochs}, or its default. */
+    private int epochs() {
+        return jobSpec.epochs() != null ? jobSpec.epochs() : DEFAULT_EPOCHS;
+    }
+
     /** {@code --sample-cost-us}, or its default: {@link #SLOWDOWN_SAMPLE_COST_US} when a slowdown is asked for. */
     private long effectiveSampleCost() {
+        final Long sampleCostMicros = emulation.sampleCostMicros();
         if (sampleCostMicros != null) {
             if (sampleCostMicros < 0) {
                 throw new ParameterException(command.commandLine(), "--sample-cost-us must be >= 0, not "
@@ -310,13 +286,13 @@ final class DemoCommand implements Callable<Integer> {
             throw new ParameterException(command.commandLine(), "--lr-schedule must be constant or cosine, not "
                 + schedule);
         }
-        if (shards != null && shards < 1) {
-            throw new ParameterException(command.commandLine(), "--shards must be >= 1, not " + shards);
+        if (jobSpec.shards() != null && jobSpec.shards() < 1) {
+            throw new ParameterException(command.commandLine(), "--shards must be >= 1, not " + jobSpec.shards());
         }
-        final int requestedShards = shards != null ? shards : Math.max(1, aggregators);
+        final int requestedShards = jobSpec.shards() != null ? jobSpec.shards() : Math.max(1, aggregators);
         final JobSpec.Builder spec = DemoJobs.defaults(kind, requestedShards,
-            job != null ? job : "demo-" + System.currentTimeMillis(), datasetSpec, data.train().size(), workers, batch,
-            epochs, seed);
+            job != null ? job : "demo-" + System.currentTimeMillis(), datasetSpec, data.train().size(), workers,
+            jobSpec.batch(), epochs(), jobSpec.seed());
         final int shardCount = spec.getShards();
         if (shardCount > requestedShards) {
             System.out.printf(Locale.ROOT, "%s has %d parameters (%.1f MiB): %d shards instead of %d, so that each "
@@ -324,14 +300,15 @@ final class DemoCommand implements Callable<Integer> {
                 kind.parameterCount() * 4.0 / (1024 * 1024), shardCount, requestedShards,
                 ShardSizing.RECORD_BUDGET_BYTES / 1024);
         }
-        return TrainingRecipe.withSchedule(spec, scheduleKind, epochs, data.train().size(), batch)
+        return TrainingRecipe.withSchedule(spec, scheduleKind, epochs(), data.train().size(), jobSpec.batch())
             .setSyncMode(syncMode)
-            .setStaleness(syncMode == SyncMode.SSP ? staleness : 0)
+            .setStaleness(syncMode == SyncMode.SSP ? jobSpec.staleness() : 0)
             .setMaxStaleness(maxStaleness)
             .setSessionTimeoutMs(sessionTimeoutMs)
             .setOptimizer(optimizerKind)
-            .setLearningRate(learningRate != null ? learningRate : recipe.learningRate(optimizerKind))
-            .setMomentum(momentum != null ? momentum
+            .setLearningRate(jobSpec.learningRate() != null ? jobSpec.learningRate()
+                : recipe.learningRate(optimizerKind))
+            .setMomentum(jobSpec.momentum() != null ? jobSpec.momentum()
                 : syncMode == SyncMode.BSP ? DemoJobs.BSP_MOMENTUM : DemoJobs.ASYNC_MOMENTUM)
             .build();
     }

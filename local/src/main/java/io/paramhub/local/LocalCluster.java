@@ -1,6 +1,6 @@
 package io.paramhub.local;
 
-import io.paramhub.local.registry.SchemaRegistryServer;
+import io.paramhub.registry.SchemaRegistryServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

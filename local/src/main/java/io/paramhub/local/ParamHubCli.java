@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
 
 /** The {@code paramhub} command: {@code demo}, {@code up}, {@code bench}, {@code record} and {@code replay}. */
 @Command(name = "paramhub", mixinStandardHelpOptions = true, version = "paramhub 0.1.0",
+    resourceBundle = "io.paramhub.local.OptionTexts",
     description = "ParamHub: a Kafka-native parameter server for distributed training.",
     subcommands = {DemoCommand.class, UpCommand.class, BenchCommand.class, RecordCommand.class,
         ReplayCommand.class})

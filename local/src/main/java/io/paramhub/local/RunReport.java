@@ -8,6 +8,7 @@ import io.paramhub.avro.JobSpec;
 import io.paramhub.worker.ComputeEmulation;
 import io.paramhub.worker.WorkerSettings;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -20,8 +21,8 @@ import java.util.TreeSet;
  * {@code wall_seconds} (split into {@code training_seconds}, from the first iteration reported to the
  * last, and {@code startup_seconds}, the rest: apps starting, the first rebalance, the job, the workers
  * joining, the first iteration, the last evaluation), the barrier wait over every worker's iterations but
- * its first ({@code wait_ms_mean}, {@code wait_ms_p50}, {@code wait_ms_p99}), {@code sync}, the observed staleness of applied gradients in model versions
- * ({@code staleness_max}, {@code staleness_p99}), {@code dead_letters}, the job's settings, the
+ * its first ({@code wait_ms_mean}, {@code wait_ms_p50}, {@code wait_ms_p99}), {@code sync}, the observed staleness
+ * of applied gradients in model versions ({@code staleness_max}, {@code staleness_p99}), {@code dead_letters}, the job's settings, the
  * emulated heterogeneity ({@code emulation}: sample cost and slowdowns, so nobody mistakes it for a
  * real cost), {@code fast_worker_wait_fraction} (the share of the workers without a slowdown's time,
  * after their first iteration, spent waiting at the barrier), one entry per worker ({@code speed} in
@@ -116,7 +117,7 @@ final class RunReport {
                       final Map<Integer, ComputeEmulation> emulations) throws IOException {
         final Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
-            java.nio.file.Files.createDirectories(parent);
+            Files.createDirectories(parent);
         }
         JSON.writeValue(file.toFile(), toJson(result, tally, emulations));
     }

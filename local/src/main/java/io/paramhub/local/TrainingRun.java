@@ -7,14 +7,12 @@ import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.ml.BatchPlan;
 import io.paramhub.orchestrator.OrchestratorRunner;
-import io.paramhub.orchestrator.dashboard.Dashboard;
+import io.paramhub.orchestrator.OrchestratorEndpoint;
 import io.paramhub.orchestrator.dashboard.TestSets;
-import io.paramhub.orchestrator.http.WorkersQueryServer;
 import io.paramhub.ml.Evaluation;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.SerdeFactory;
-import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.TopicProvisioner;
 import io.paramhub.topology.aggregator.AggregatorMetrics;
@@ -40,7 +38,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -152,21 +149,19 @@ public final class TrainingRun {
         final long iterationsPerEpoch = new BatchPlan(data.train().size(), spec.getGlobalBatch(), spec.getSeed())
             .iterationsPerEpoch();
         final Job job = new Job(spec, iterationsPerEpoch, iterationsPerEpoch * spec.getEpochs());
-        final Properties client = new Properties();
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        final Properties client = clientProperties();
         final long started = System.nanoTime();
 
         final AggregatorMetrics metrics = AggregatorMetrics.unregistered();
         final List<AggregatorRunner> runners = startAggregators(metrics);
         final OrchestratorRunner planner = orchestrator == null && dashboardPort == NO_DASHBOARD ? null
             : startOrchestrator();
-        Dashboard dashboard = null;
-        WorkersQueryServer http = null;
+        OrchestratorEndpoint http = null;
         try {
             if (dashboardPort != NO_DASHBOARD) {
                 // the orchestrator's own endpoint, as in its app: /dashboard, /jobs/{job}/events, /jobs/{job}/workers
-                dashboard = Dashboard.start(planner, TestSets.loading().with(spec.getDataset(), data.test()));
-                http = WorkersQueryServer.start(planner.streams(), "127.0.0.1", dashboardPort, null, dashboard);
+                http = OrchestratorEndpoint.start(planner, "127.0.0.1", dashboardPort, null,
+                    TestSets.loading().with(spec.getDataset(), data.test()));
                 listener.onDashboard("http://127.0.0.1:" + http.port() + "/dashboard");
             }
             JobSubmitter.submit(topics().jobs(), client, spec);
@@ -211,9 +206,6 @@ public final class TrainingRun {
             if (http != null) {
                 http.close();
             }
-            if (dashboard != null) {
-                dashboard.close();
-            }
             if (planner != null) {
                 planner.close();
             }
@@ -222,7 +214,7 @@ public final class TrainingRun {
     }
 
     private OrchestratorRunner startOrchestrator() {
-        final Properties props = aggregatorProperties();
+        final Properties props = streamsProperties();
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("orchestrator").toString());
         if (orchestrator == null) {
             // there only for the dashboard: never in the group of a planning orchestrator on the same cluster
@@ -241,7 +233,7 @@ public final class TrainingRun {
             }
         }
         for (int instance = 0; instance < aggregators; instance++) {
-            final Properties props = aggregatorProperties();
+            final Properties props = streamsProperties();
             props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("aggregator-" + instance).toString());
             runners.add(AggregatorRunner.start(props, topicPrefix, TopicSetup.defaults(), metrics));
         }
@@ -322,15 +314,10 @@ public final class TrainingRun {
     }
 
     private Properties clientProperties() {
-        final Properties client = new Properties();
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        return client;
+        return KafkaConnection.client(bootstrapServers);
     }
 
-    private Properties aggregatorProperties() {
-        final Properties props = new Properties();
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(StreamsProperties.SCHEMA_REGISTRY_URL, registryUrl);
-        return props;
+    private Properties streamsProperties() {
+        return KafkaConnection.streams(bootstrapServers, registryUrl);
     }
 }

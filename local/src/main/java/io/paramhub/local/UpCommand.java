@@ -1,6 +1,6 @@
 package io.paramhub.local;
 
-import io.paramhub.local.registry.SchemaRegistryServer;
+import io.paramhub.registry.SchemaRegistryServer;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;

@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.LearningRateScheduleKind;
-import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.OptimizerKind;
 import io.paramhub.ml.DataSources;
 import io.paramhub.ml.Evaluation;

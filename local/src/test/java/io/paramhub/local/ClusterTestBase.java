@@ -1,7 +1,7 @@
 package io.paramhub.local;
 
-import io.paramhub.local.registry.SchemaRegistryServer;
-import io.paramhub.local.testing.KafkaTestCluster;
+import io.paramhub.registry.SchemaRegistryServer;
+import io.paramhub.testing.KafkaTestCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 

@@ -3,6 +3,7 @@ package io.paramhub.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ResourceCommand;
 import io.paramhub.launcher.AppMetrics;
@@ -22,17 +23,26 @@ import io.paramhub.worker.ComputeEmulation;
 import io.paramhub.ml.Evaluation;
 import io.paramhub.ml.LinearProblem;
 import io.paramhub.ml.LinearRegression;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.StreamsConfig;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /** The orchestrator app on a real broker finds the worker that an emulated slowdown makes a straggler. */
 @Tag("integration")
@@ -89,7 +99,7 @@ class OrchestratorIT extends ClusterTestBase {
         new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, dir.resolve("a"))
             .withEmulation(emulation).run(LinearJobs.job("unbalanced", 4, 4, 2), problem.data(), without);
         final TrainingRun.Result balanced;
-        final io.vertx.core.json.JsonObject workersView;
+        final JsonObject workersView;
         final PrometheusText meters;
         try (AppMetrics metrics = AppMetrics.create(OrchestratorRunner.DEFAULT_APPLICATION_ID);
              OrchestratorRunner orchestrator = OrchestratorRunner.start(props, TopicCatalog.DEFAULT_PREFIX,
@@ -113,15 +123,15 @@ class OrchestratorIT extends ClusterTestBase {
         // and from the third iteration on, the fast workers wait at most a quarter as long
         final double waitWithout = without.meanWait("worker-000", "worker-001", "worker-003");
         final double waitWith = with.meanWait("worker-000", "worker-001", "worker-003");
-        org.slf4j.LoggerFactory.getLogger(OrchestratorIT.class).info(
+        LoggerFactory.getLogger(OrchestratorIT.class).info(
             "fast workers' mean wait per iteration from clock 3: {} ms without the orchestrator, {} ms with it",
             String.format("%.1f", waitWithout), String.format("%.1f", waitWith));
         assertThat(waitWith).as("fast workers' mean wait with the orchestrator (%.1f ms) vs without (%.1f ms)",
             waitWith, waitWithout).isLessThanOrEqualTo(0.25 * waitWithout);
         assertThat(with.appliedPlan()).as("workers applied a plan").isTrue();
         // the orchestrator's endpoint shows the straggler and its smaller planned share
-        final io.vertx.core.json.JsonObject slow = workersView.getJsonArray("workers").stream()
-            .map(io.vertx.core.json.JsonObject.class::cast)
+        final JsonObject slow = workersView.getJsonArray("workers").stream()
+            .map(JsonObject.class::cast)
             .filter(worker -> "worker-002".equals(worker.getString("worker"))).findFirst().orElseThrow();
         assertThat(slow.getBoolean("straggler")).isTrue();
         assertThat(slow.getDouble("plannedShare")).isLessThan(1.0 / 4);
@@ -131,7 +141,7 @@ class OrchestratorIT extends ClusterTestBase {
             problem.data().train());
         final double reference = Evaluation.rmse(new LinearRegression(16),
             LinearJobs.bspReference(LinearJobs.job("reference", 4, 4, 2), problem), problem.data().train());
-        assertThat(rmse).isCloseTo(reference, org.assertj.core.api.Assertions.within(0.01 * reference));
+        assertThat(rmse).isCloseTo(reference, Assertions.within(0.01 * reference));
     }
 
     @Test
@@ -166,12 +176,12 @@ class OrchestratorIT extends ClusterTestBase {
         assertThat(tally.lastThreads("worker-000")).isEqualTo(2);
         assertThat(tally.meanCompute("worker-002") / tally.meanCompute("worker-000")).isBetween(0.7, 1.4);
         assertThat(commandsFor(spec.getJob(), "worker-002")).isNotEmpty().allSatisfy(command ->
-            assertThat(command.getBatchShare()).isCloseTo(1.0 / 3, org.assertj.core.api.Assertions.within(0.01)));
+            assertThat(command.getBatchShare()).isCloseTo(1.0 / 3, Assertions.within(0.01)));
         final double rmse = Evaluation.rmse(new LinearRegression(16), result.finalParameters(),
             problem.data().train());
         final double reference = Evaluation.rmse(new LinearRegression(16),
             LinearJobs.bspReference(LinearJobs.job("reference", 3, 4, 1), problem), problem.data().train());
-        assertThat(rmse).isCloseTo(reference, org.assertj.core.api.Assertions.within(0.01 * reference));
+        assertThat(rmse).isCloseTo(reference, Assertions.within(0.01 * reference));
     }
 
     /**
@@ -180,7 +190,7 @@ class OrchestratorIT extends ClusterTestBase {
      */
     private static final class WorkerTally implements RunListener {
         private final long fromClock;
-        private final Map<String, double[]> waits = new java.util.concurrent.ConcurrentHashMap<>();
+        private final Map<String, double[]> waits = new ConcurrentHashMap<>();
         private volatile boolean appliedPlan;
 
         WorkerTally(final long fromClock) {
@@ -188,7 +198,7 @@ class OrchestratorIT extends ClusterTestBase {
         }
 
         @Override
-        public void onIteration(final io.paramhub.avro.IterationTelemetry telemetry) {
+        public void onIteration(final IterationTelemetry telemetry) {
             if (telemetry.getCommandEpoch() >= 0) {
                 appliedPlan = true;
             }
@@ -233,26 +243,26 @@ class OrchestratorIT extends ClusterTestBase {
         }
     }
 
-    private static io.vertx.core.json.JsonObject getJson(final String url) {
+    private static JsonObject getJson(final String url) {
         try {
-            final java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).GET().build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+            final HttpResponse<String> response = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-            return new io.vertx.core.json.JsonObject(response.body());
-        } catch (final java.io.IOException | InterruptedException e) {
+            return new JsonObject(response.body());
+        } catch (final IOException | InterruptedException e) {
             throw new IllegalStateException("GET " + url + " failed", e);
         }
     }
 
     private static String getText(final String url) {
         try {
-            final java.net.http.HttpResponse<String> response = java.net.http.HttpClient.newHttpClient().send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).GET().build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+            final HttpResponse<String> response = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create(url)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
             assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
             return response.body();
-        } catch (final java.io.IOException | InterruptedException e) {
+        } catch (final IOException | InterruptedException e) {
             throw new IllegalStateException("GET " + url + " failed", e);
         }
     }

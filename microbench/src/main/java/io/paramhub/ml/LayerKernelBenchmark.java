@@ -1,5 +1,6 @@
 package io.paramhub.ml;
 
+import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import jdk.incubator.vector.FloatVector;
@@ -70,7 +71,7 @@ public class LayerKernelBenchmark {
     @Benchmark
     public float[] flatOffsets() {
         for (int o = 0; o < OUT; o++) {
-            java.util.Arrays.fill(flatOut, o * POSITIONS, (o + 1) * POSITIONS, 0f);
+            Arrays.fill(flatOut, o * POSITIONS, (o + 1) * POSITIONS, 0f);
             for (int k = 0; k < PATCH; k++) {
                 VectorOps.axpy(weights[o * PATCH + k], flatIn, k * POSITIONS, flatOut, o * POSITIONS, POSITIONS);
             }
@@ -81,7 +82,7 @@ public class LayerKernelBenchmark {
     @Benchmark
     public float[][] rowsOne() {
         for (int o = 0; o < OUT; o++) {
-            java.util.Arrays.fill(rowsOut[o], 0f);
+            Arrays.fill(rowsOut[o], 0f);
             for (int k = 0; k < PATCH; k++) {
                 RowOps.add1(weights[o * PATCH + k], rowsIn[k], rowsOut[o], POSITIONS);
             }
@@ -92,7 +93,7 @@ public class LayerKernelBenchmark {
     @Benchmark
     public float[][] rowsFour() {
         for (int o = 0; o < OUT; o++) {
-            java.util.Arrays.fill(rowsOut[o], 0f);
+            Arrays.fill(rowsOut[o], 0f);
             RowOps.addWeighted(weights, o * PATCH, rowsIn, 0, PATCH, rowsOut[o], POSITIONS);
         }
         return rowsOut;
@@ -103,7 +104,7 @@ public class LayerKernelBenchmark {
         final int bound = SPECIES.loopBound(POSITIONS);
         for (int o = 0; o < OUT; o++) {
             final int target = o * POSITIONS;
-            java.util.Arrays.fill(flatOut, target, target + POSITIONS, 0f);
+            Arrays.fill(flatOut, target, target + POSITIONS, 0f);
             for (int k = 0; k < PATCH; k++) {
                 final float a = weights[o * PATCH + k];
                 final FloatVector scale = FloatVector.broadcast(SPECIES, a);
@@ -127,7 +128,7 @@ public class LayerKernelBenchmark {
         final int bound = SPECIES.loopBound(POSITIONS);
         for (int o = 0; o < OUT; o++) {
             final int target = o * POSITIONS;
-            java.util.Arrays.fill(flatOut, target, target + POSITIONS, 0f);
+            Arrays.fill(flatOut, target, target + POSITIONS, 0f);
             for (int k = 0; k < PATCH; k += 4) {
                 final int w = o * PATCH + k;
                 final FloatVector a0 = FloatVector.broadcast(SPECIES, weights[w]);

@@ -8,8 +8,8 @@ import java.util.Random;
  * flat parameter vector: weights {@code [out channel][in channel][ky][kx]} at {@link #weightOffset},
  * then one bias per output channel. Images are channel-major, {@code [channel][row][column]}.
  *
- * <p>The input is copied into a zero-bordered image, then unrolled (im2col) into one row per patch element ({@code [patch element][position]})
- * for the forward pass, so that each output channel is a {@link RowOps} weighted sum of those rows,
+ * <p>The input is copied into a zero-bordered image, then unrolled (im2col) into one row per patch element
+ * ({@code [patch element][position]}) for the forward pass, so that each output channel is a {@link RowOps} weighted sum of those rows,
  * and into one row per output position ({@code [position][patch element]}) for the backward pass,
  * which visits only the positions whose gradient is not 0: after 2 x 2 max pooling at most one in
  * four, fewer after ReLU ({@link SparseDeltas}).

@@ -1,5 +1,7 @@
 package io.paramhub.ml;
 
+import java.util.Arrays;
+
 /**
  * The one kernel under the networks' layers: a row plus a weighted sum of other rows, each row its
  * own {@code float[]} indexed from 0.
@@ -57,7 +59,7 @@ final class RowOps {
     /** Sets every value of the first {@code rows} rows to 0. */
     static void clear(final float[][] matrix, final int rows) {
         for (int r = 0; r < rows; r++) {
-            java.util.Arrays.fill(matrix[r], 0f);
+            Arrays.fill(matrix[r], 0f);
         }
     }
 }

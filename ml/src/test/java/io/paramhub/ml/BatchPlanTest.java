@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** Tests which samples each iteration and each worker get. */
@@ -143,7 +144,7 @@ class BatchPlanTest {
     @Test
     void shouldCutContiguousChunksSizedByShareThatPartitionTheBatch() {
         // given
-        final int[] batch = java.util.stream.IntStream.range(100, 228).toArray();
+        final int[] batch = IntStream.range(100, 228).toArray();
         final double[] shares = {0.4, 0.4, 0.2};
 
         // when
@@ -155,8 +156,8 @@ class BatchPlanTest {
         assertThat(first).hasSize(51).startsWith(100);
         assertThat(second).hasSize(51).startsWith(151);
         assertThat(third).hasSize(26).startsWith(202).endsWith(227);
-        final int[] joined = java.util.stream.IntStream.concat(java.util.stream.IntStream.concat(
-            java.util.Arrays.stream(first), java.util.Arrays.stream(second)), java.util.Arrays.stream(third)).toArray();
+        final int[] joined = IntStream.concat(IntStream.concat(
+            Arrays.stream(first), Arrays.stream(second)), Arrays.stream(third)).toArray();
         assertThat(joined).containsExactly(batch);
     }
 }

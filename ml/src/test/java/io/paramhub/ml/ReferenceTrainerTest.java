@@ -2,6 +2,7 @@ package io.paramhub.ml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** Tests that sharded BSP training matches single-process training and converges. */
@@ -57,7 +58,7 @@ class ReferenceTrainerTest {
     @Test
     void shouldMatchSingleProcessTrainingWhenANetworkWithDropoutIsShardedWithACosineSchedule() {
         // given: a small CNN with dropout on random images; each worker draws the masks of its own samples
-        final java.util.Random random = new java.util.Random(31);
+        final Random random = new Random(31);
         final Dataset train = NetworkGradientCheck.randomImages(random, 96, 144, 4);
         final Model model = Models.create("cnn:3,2,3,8,1,dropout=0.5", 144, 4);
         final BatchPlan plan = new BatchPlan(train.size(), 12, 13);

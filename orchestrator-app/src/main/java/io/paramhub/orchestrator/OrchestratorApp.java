@@ -8,9 +8,7 @@ import io.paramhub.launcher.OpsEndpoints;
 import io.paramhub.launcher.Readiness;
 import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.launcher.StreamsAppOptions;
-import io.paramhub.orchestrator.dashboard.Dashboard;
 import io.paramhub.orchestrator.dashboard.TestSets;
-import io.paramhub.orchestrator.http.WorkersQueryServer;
 import io.paramhub.topology.orchestrator.OrchestratorMetrics;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import java.io.IOException;
@@ -80,17 +78,13 @@ public final class OrchestratorApp implements Callable<Integer> {
             options.topicSetup(), settings, new OrchestratorMetrics(metrics.registry()));
         metrics.bind(runner.streams());
         StragglerGauges.register(metrics, runner.streams());
-        final Dashboard board = endpoint.enabled() && dashboard ? Dashboard.start(runner, TestSets.loading()) : null;
-        final WorkersQueryServer server = endpoint.enabled()
-            ? WorkersQueryServer.start(runner.streams(), endpoint.bindHost(), endpoint.port(),
-                new OpsEndpoints(metrics, Readiness.of(runner.streams())), board)
+        final OrchestratorEndpoint server = endpoint.enabled()
+            ? OrchestratorEndpoint.start(runner, endpoint.bindHost(), endpoint.port(),
+                new OpsEndpoints(metrics, Readiness.of(runner.streams())), dashboard ? TestSets.loading() : null)
             : null;
         return StreamsAppLauncher.runUntilStopped(runner.streams(), () -> {
             if (server != null) {
                 server.close();
-            }
-            if (board != null) {
-                board.close();
             }
             runner.close();
             metrics.close();

@@ -25,8 +25,4 @@ public final class SerdeFactory {
     public <T extends SpecificRecord> Serde<T> valueSerde(final Class<T> type) {
         return AvroSerdes.of(type, config, false);
     }
-
-    public Map<String, ?> config() {
-        return config;
-    }
 }

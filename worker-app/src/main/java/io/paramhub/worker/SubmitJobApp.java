@@ -4,6 +4,7 @@ import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.OptimizerKind;
 import io.paramhub.avro.SyncMode;
 import io.paramhub.launcher.AppCommandLine;
+import io.paramhub.launcher.JobSpecOptions;
 import io.paramhub.launcher.KafkaOptions;
 import io.paramhub.launcher.SettingException;
 import io.paramhub.ml.DataSources;
@@ -52,30 +53,11 @@ public final class SubmitJobApp implements Callable<Integer> {
             + "load it (default: ${DEFAULT-VALUE}).")
     private String dataset;
 
-    @Option(names = "--epochs", defaultValue = "3", description = "Passes over the data (default: ${DEFAULT-VALUE}).")
-    private int epochs;
-
-    @Option(names = "--batch", defaultValue = "128", description = "Global batch (default: ${DEFAULT-VALUE}).")
-    private int batch;
-
-    @Option(names = "--shards", defaultValue = "4", description = "Parameter shards, at least; raised so that "
-        + "no shard carries more than 256 KiB (default: ${DEFAULT-VALUE}).")
-    private int shards;
+    @Mixin
+    private JobSpecOptions jobSpec;
 
     @Option(names = "--sync", defaultValue = "bsp", description = "bsp, ssp or asp (default: ${DEFAULT-VALUE}).")
     private String sync;
-
-    @Option(names = "--staleness", defaultValue = "3", description = "SSP bound (default: ${DEFAULT-VALUE}).")
-    private int staleness;
-
-    @Option(names = "--lr", defaultValue = "0.01", description = "Learning rate (default: ${DEFAULT-VALUE}).")
-    private double learningRate;
-
-    @Option(names = "--momentum", defaultValue = "0.9", description = "SGD momentum (default: ${DEFAULT-VALUE}).")
-    private double momentum;
-
-    @Option(names = "--seed", defaultValue = "42", description = "Seed (default: ${DEFAULT-VALUE}).")
-    private long seed;
 
     @Option(names = "--session-timeout-ms", defaultValue = "10000",
         description = "A worker silent this long leaves the live set (default: ${DEFAULT-VALUE}).")
@@ -105,21 +87,25 @@ public final class SubmitJobApp implements Callable<Integer> {
         } catch (final IllegalArgumentException e) {
             throw new SettingException("--sync", "--sync must be bsp, ssp or asp, not " + sync);
         }
-        return JobSpecs.forModel(kind, shards)
+        return JobSpecs.forModel(kind, or(jobSpec.shards(), JobSpecOptions.DEFAULT_SHARDS))
             .setJob(job)
             .setDataset(dataset)
             .setSyncMode(mode)
-            .setStaleness(mode == SyncMode.SSP ? staleness : 0)
+            .setStaleness(mode == SyncMode.SSP ? jobSpec.staleness() : 0)
             .setSessionTimeoutMs(sessionTimeoutMs)
             .setOptimizer(OptimizerKind.SGD)
-            .setLearningRate(learningRate)
-            .setMomentum(momentum)
-            .setGlobalBatch(batch)
+            .setLearningRate(or(jobSpec.learningRate(), JobSpecOptions.DEFAULT_LEARNING_RATE))
+            .setMomentum(or(jobSpec.momentum(), JobSpecOptions.DEFAULT_MOMENTUM))
+            .setGlobalBatch(jobSpec.batch())
             .setExpectedWorkers(workers)
-            .setEpochs(epochs)
-            .setSeed(seed)
+            .setEpochs(or(jobSpec.epochs(), JobSpecOptions.DEFAULT_EPOCHS))
+            .setSeed(jobSpec.seed())
             .setCreatedAt(Instant.now())
             .build();
+    }
+
+    private static <T> T or(final T given, final T otherwise) {
+        return given != null ? given : otherwise;
     }
 
     public static void main(final String[] args) {

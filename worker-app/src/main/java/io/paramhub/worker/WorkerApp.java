@@ -2,6 +2,7 @@ package io.paramhub.worker;
 
 import io.paramhub.launcher.AppCommandLine;
 import io.paramhub.launcher.AppMetrics;
+import io.paramhub.launcher.EmulationOptions;
 import io.paramhub.launcher.HttpOptions;
 import io.paramhub.launcher.KafkaOptions;
 import io.paramhub.launcher.OpsEndpoints;
@@ -12,6 +13,8 @@ import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -66,10 +69,8 @@ public final class WorkerApp implements Callable<Integer> {
         description = "Clock from which --slowdown applies (default: ${DEFAULT-VALUE}).")
     private long slowdownAt;
 
-    @Option(names = "--sample-cost-us", defaultValue = "0",
-        description = "Emulated compute cost: each sample costs at least this many microseconds, padded by "
-            + "sleeping; 0 = the real cost only (default: ${DEFAULT-VALUE}).")
-    private long sampleCostMicros;
+    @Mixin
+    private EmulationOptions emulation;
 
     @Option(names = "--stay-up", defaultValue = "false",
         description = "After the job's last clock keep serving HTTP until SIGTERM, instead of exiting "
@@ -134,6 +135,7 @@ public final class WorkerApp implements Callable<Integer> {
         if (!(slowdown >= 1)) {
             throw new SettingException("--slowdown", "--slowdown must be at least 1, not " + slowdown);
         }
+        final long sampleCostMicros = emulation.sampleCostMicros(EmulationOptions.DEFAULT_SAMPLE_COST_US);
         if (modelTimeoutSeconds < 1 || slowdownAt < 0 || sampleCostMicros < 0) {
             throw new SettingException("--model-timeout", "--model-timeout must be at least 1, --slowdown-at and "
                 + "--sample-cost-us at least 0");
@@ -170,8 +172,8 @@ public final class WorkerApp implements Callable<Integer> {
             return fromEnv;
         }
         try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (final java.net.UnknownHostException e) {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (final UnknownHostException e) {
             return null;
         }
     }

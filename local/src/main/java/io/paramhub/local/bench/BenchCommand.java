@@ -1,12 +1,15 @@
 package io.paramhub.local.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paramhub.local.Directories;
 import io.paramhub.local.LocalCluster;
 import io.paramhub.local.roundcost.RoundCostBench;
 import io.paramhub.local.roundcost.RoundCostSettings;
+import io.paramhub.launcher.ClusterOptions;
+import io.paramhub.launcher.EmulationOptions;
+import io.paramhub.launcher.JobSpecOptions;
 import io.paramhub.ml.BatchPlan;
-import io.paramhub.topology.TopicCatalog;
 import io.paramhub.worker.ComputeEmulation;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -17,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -51,7 +55,11 @@ import picocli.CommandLine.Spec;
             + "--bootstrap-servers, --registry-url and --topic-prefix, and refuses the other options."})
 public final class BenchCommand implements Callable<Integer> {
 
-    private static final int DEFAULT_SHARDS = 4;
+    public static final int DEFAULT_SHARDS = 4;
+    /** SGD momentum of bsp and paramhub when {@code --momentum} is not given. */
+    public static final double DEFAULT_MOMENTUM = 0.9;
+    /** Emulated cost of a sample on one thread when {@code --sample-cost-us} is not given. */
+    public static final long DEFAULT_SAMPLE_COST_US = 4000;
     /** Options of the policy bench that round-cost refuses. */
     private static final List<String> POLICY_ONLY = List.of("--policies", "--task", "--model", "--target",
         "--staleness", "--sample-cost-us", "--lr", "--momentum", "--async-momentum", "--timeline-seconds",
@@ -92,44 +100,16 @@ public final class BenchCommand implements Callable<Integer> {
         + "accuracy at least this (default 0.75).")
     private Double target;
 
-    @Option(names = "--seed", defaultValue = "42",
-        description = "Seed of initial parameters, batches and the interference schedule (default: ${DEFAULT-VALUE}).")
-    private long seed;
+    @Mixin
+    private JobSpecOptions jobSpec;
 
-    @Option(names = "--staleness", defaultValue = "3", description = "SSP's bound in clocks (default: ${DEFAULT-VALUE}).")
-    private int staleness;
-
-    @Option(names = "--epochs", description = "Passes over the training set, the same for every policy or model "
-        + "(default: 8 for linear-rmse = 256 iterations, 3 for fashion-softmax = 192; round-cost: "
-        + RoundCostSettings.DEFAULT_EPOCHS + ", that is 468 rounds of batch 128 on all of Fashion-MNIST).")
-    private Integer epochs;
-
-    @Option(names = "--sample-cost-us", defaultValue = "4000",
-        description = "Emulated compute cost of one sample on one thread, in microseconds; with the defaults a "
-            + "fast worker computes 128 ms an iteration, several exactly-once Kafka round trips "
-            + "(default: ${DEFAULT-VALUE}).")
-    private long sampleCostMicros;
-
-    @Option(names = "--batch", defaultValue = "128", description = "Global batch (default: ${DEFAULT-VALUE}).")
-    private int batch;
-
-    @Option(names = "--lr", description = "Learning rate (default: 0.002 for linear-rmse, 0.05 for fashion-softmax, "
-        + "the demo's for mlp and cnn).")
-    private Double learningRate;
-
-    @Option(names = "--momentum", defaultValue = "0.9", description = "SGD momentum of bsp and paramhub "
-        + "(default: ${DEFAULT-VALUE}).")
-    private double momentum;
+    @Mixin
+    private EmulationOptions emulation;
 
     @Option(names = "--async-momentum", defaultValue = "0.9", description = "SGD momentum of ssp and asp; the "
         + "same as bsp's by default so that policies differ only in synchronisation (the demo uses 0.5) "
         + "(default: ${DEFAULT-VALUE}).")
     private double asyncMomentum;
-
-    @Option(names = "--shards", description = "Parameter shards (default: " + DEFAULT_SHARDS + "; round-cost: "
-        + RoundCostSettings.DEFAULT_SHARDS + " as the demo, raised as the demo raises it for a large model: the MLP "
-        + "gets 4).")
-    private Integer shards;
 
     @Option(names = "--models", paramLabel = "M1,M2,...",
         description = "round-cost only: the models to measure, in this order, on Fashion-MNIST, each trained as "
@@ -157,21 +137,14 @@ public final class BenchCommand implements Callable<Integer> {
             + "(default: ${DEFAULT-VALUE}).")
     private boolean warmUp;
 
-    @Option(names = "--bootstrap-servers", description = "Use this Kafka cluster instead of an embedded broker "
-        + "(the bench runs its own aggregators and orchestrator there).")
-    private String bootstrapServers;
-
-    @Option(names = "--registry-url", description = "Use this schema registry instead of an embedded one.")
-    private String registryUrl;
-
-    @Option(names = "--topic-prefix", defaultValue = TopicCatalog.DEFAULT_PREFIX,
-        description = "Prefix of every topic name (default: ${DEFAULT-VALUE}).")
-    private String topicPrefix;
+    @Mixin
+    private ClusterOptions clusterOptions;
 
     @Override
     public Integer call() throws Exception {
         if (RoundCostSettings.SCENARIO.equals(scenario.trim().toLowerCase(Locale.ROOT))) {
-            RoundCostBench.run(roundCostSettings(), bootstrapServers, registryUrl, out, System.out);
+            RoundCostBench.run(roundCostSettings(), clusterOptions.bootstrapServers(), clusterOptions.registryUrl(),
+                out, System.out);
             return 0;
         }
         refuse(ROUND_COST_ONLY, "is for --scenario " + RoundCostSettings.SCENARIO + " only");
@@ -181,16 +154,18 @@ public final class BenchCommand implements Callable<Integer> {
         final long started = System.nanoTime();
         Files.createDirectories(out);
         final Path stateDir = Files.createTempDirectory("paramhub-bench-");
-        try (LocalCluster cluster = LocalCluster.startOrConnect(bootstrapServers, registryUrl)) {
+        try (LocalCluster cluster = LocalCluster.startOrConnect(clusterOptions.bootstrapServers(),
+            clusterOptions.registryUrl())) {
             console.printf(Locale.ROOT, "Kafka at %s%s, schema registry at %s%n", cluster.bootstrapServers(),
                 cluster.embedded() ? " (embedded)" : "", cluster.registryUrl());
             console.printf(Locale.ROOT, "bench %s: %s; %d workers, %s, %d iterations of batch %d per policy, "
                     + "target %s %s %s; emulated cost %d us a sample; heterogeneous ideal %.1f s%n",
                 settings.scenario().label(), settings.scenario().description(), workers, settings.task().name(),
-                settings.clocks(), batch, settings.task().metric(), settings.task().lowerIsBetter() ? "<=" : ">=",
-                settings.target(), sampleCostMicros, settings.idealSeconds());
+                settings.clocks(), jobSpec.batch(), settings.task().metric(),
+                settings.task().lowerIsBetter() ? "<=" : ">=",
+                settings.target(), sampleCostMicros(), settings.idealSeconds());
             final PolicyRunner runner = new PolicyRunner(cluster.bootstrapServers(), cluster.registryUrl(),
-                topicPrefix, stateDir, console, terminal);
+                clusterOptions.topicPrefix(), stateDir, console, terminal);
             final String stamp = Long.toString(System.currentTimeMillis());
             if (warmUp) {
                 console.println("warming up (one untimed epoch of bsp without emulation)...");
@@ -223,6 +198,16 @@ public final class BenchCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** {@code --momentum}, or its default. */
+    private double momentum() {
+        return jobSpec.momentum() != null ? jobSpec.momentum() : DEFAULT_MOMENTUM;
+    }
+
+    /** {@code --sample-cost-us}, or its default. */
+    private long sampleCostMicros() {
+        return emulation.sampleCostMicros(DEFAULT_SAMPLE_COST_US);
+    }
+
     private static void printTable(final PrintStream console, final ObjectNode report) {
         console.println("policy     to target s  speed-up  train s  efficiency  iter ms mean  sd  idle  final");
         report.get("policies").forEach(policy -> console.printf(Locale.ROOT,
@@ -233,7 +218,7 @@ public final class BenchCommand implements Callable<Integer> {
             policy.get("idle_fraction").asDouble(), policy.get("final_metric").asDouble()));
     }
 
-    private static String number(final com.fasterxml.jackson.databind.JsonNode node, final String format) {
+    private static String number(final JsonNode node, final String format) {
         return node == null || node.isNull() ? "-" : String.format(Locale.ROOT, format, node.asDouble());
     }
 
@@ -242,9 +227,11 @@ public final class BenchCommand implements Callable<Integer> {
         refuse(POLICY_ONLY, "does not apply to --scenario " + RoundCostSettings.SCENARIO + " (see --help)");
         try {
             return RoundCostSettings.of(models != null ? models : RoundCostSettings.DEFAULT_MODELS, trainSamples,
-                workers, batch, epochs != null ? epochs : RoundCostSettings.DEFAULT_EPOCHS, seed,
-                shards != null ? shards : RoundCostSettings.DEFAULT_SHARDS,
-                replayClocks != null ? replayClocks : RoundCostSettings.DEFAULT_REPLAY_CLOCKS, topicPrefix);
+                workers, jobSpec.batch(),
+                jobSpec.epochs() != null ? jobSpec.epochs() : RoundCostSettings.DEFAULT_EPOCHS, jobSpec.seed(),
+                jobSpec.shards() != null ? jobSpec.shards() : RoundCostSettings.DEFAULT_SHARDS,
+                replayClocks != null ? replayClocks : RoundCostSettings.DEFAULT_REPLAY_CLOCKS,
+                clusterOptions.topicPrefix());
         } catch (final IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), e.getMessage());
         }
@@ -264,21 +251,25 @@ public final class BenchCommand implements Callable<Integer> {
         try {
             final Scenario chosen = parseScenario();
             final List<Policy> chosenPolicies = Policy.parseList(policies);
-            final int chosenShards = shards != null ? shards : DEFAULT_SHARDS;
-            if (workers < 1 || staleness < 0 || sampleCostMicros < 0 || batch < workers || chosenShards < 1
-                || timelineSeconds <= 0 || epochs != null && epochs < 1) {
+            final int chosenShards = jobSpec.shards() != null ? jobSpec.shards() : DEFAULT_SHARDS;
+            if (workers < 1 || jobSpec.staleness() < 0 || sampleCostMicros() < 0 || jobSpec.batch() < workers
+                || chosenShards < 1 || timelineSeconds <= 0 || jobSpec.epochs() != null && jobSpec.epochs() < 1) {
                 throw new IllegalArgumentException("need --workers >= 1, --staleness >= 0, --sample-cost-us >= 0, "
                     + "--batch >= --workers, --shards >= 1, --epochs >= 1 and --timeline-seconds > 0");
             }
             final BenchTask task = BenchTask.load(taskName, model);
-            final int chosenEpochs = epochs != null ? epochs : task.defaultEpochs();
+            final int chosenEpochs = jobSpec.epochs() != null ? jobSpec.epochs() : task.defaultEpochs();
+            final int batch = jobSpec.batch();
+            final long seed = jobSpec.seed();
+            final long sampleCost = sampleCostMicros();
             final long clocks = (long) new BatchPlan(task.data().train().size(), batch, seed).iterationsPerEpoch()
                 * chosenEpochs;
-            final Map<Integer, ComputeEmulation> emulations = chosen.emulations(workers, sampleCostMicros, clocks, seed);
+            final Map<Integer, ComputeEmulation> emulations = chosen.emulations(workers, sampleCost, clocks, seed);
             return new BenchSettings(chosen, chosenPolicies, task, workers,
                 target != null ? target : task.defaultTarget(), seed, chosenEpochs, batch, chosenShards,
-                learningRate != null ? learningRate : task.defaultLearningRate(), momentum, asyncMomentum, staleness,
-                sampleCostMicros, clocks, emulations, IdealTime.seconds(emulations, clocks, batch, 1));
+                jobSpec.learningRate() != null ? jobSpec.learningRate() : task.defaultLearningRate(), momentum(),
+                asyncMomentum, jobSpec.staleness(), sampleCost, clocks, emulations,
+                IdealTime.seconds(emulations, clocks, batch, 1));
         } catch (final IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), e.getMessage());
         }

@@ -23,8 +23,8 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * The bench's PNG plots: the test metric over training time per policy (seed 000's Fig. 5), the
- * standard deviation of iteration time over training time per policy (its Fig. 6), and a per-worker
+ * The bench's PNG plots: the test metric over training time per policy (Fig. 5 of the
+ * orchestrator's paper), the standard deviation of iteration time over training time per policy (its Fig. 6), and a per-worker
  * timeline of compute and wait, one panel per policy.
  */
 final class BenchPlots {

@@ -2,6 +2,7 @@ package io.paramhub.local.bench;
 
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.SyncMode;
+import io.paramhub.local.KafkaConnection;
 import io.paramhub.local.RunListener;
 import io.paramhub.local.TrainingRun;
 import io.paramhub.ml.Model;
@@ -17,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Properties;
-import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
  * Runs one policy of a bench on a cluster: submits its job, runs the aggregator, the workers (with the
@@ -53,8 +53,7 @@ final class PolicyRunner {
     PolicyRun run(final BenchSettings settings, final Policy policy, final String job) throws InterruptedException {
         final JobSpec spec = jobSpec(settings, policy, job, settings.epochs());
         final TelemetryLog log = new TelemetryLog();
-        final Properties client = new Properties();
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        final Properties client = KafkaConnection.client(bootstrapServers);
         final TopicCatalog topics = TopicCatalog.create(topicPrefix, SerdeFactory.forRegistry(registryUrl));
         final long started = System.nanoTime();
         final TrainingRun.Result result;

@@ -6,7 +6,7 @@ import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.SyncMode;
 import io.paramhub.launcher.TopicSetup;
-import io.paramhub.topology.StreamsProperties;
+import io.paramhub.local.KafkaConnection;
 import io.paramhub.topology.Topic;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.ClientProperties;
@@ -21,13 +21,11 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * Feeds a recorded job's {@code jobs}, {@code membership} and {@code gradients} records, with their
@@ -91,13 +89,8 @@ final class AggregatorReplay {
         throws InterruptedException {
         final JobSpec spec = recording.job();
         final TopicCatalog topics = recording.catalog(topicPrefix, registryUrl);
-        final Properties client = new Properties();
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        final Properties streams = new Properties();
-        streams.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        streams.put(StreamsProperties.SCHEMA_REGISTRY_URL, registryUrl);
-        streams.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        streams.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        final Properties client = KafkaConnection.client(bootstrapServers);
+        final Properties streams = KafkaConnection.streams(bootstrapServers, registryUrl, applicationId, stateDir);
 
         final long targetVersion = target.version();
         final Map<String, Long> seen = new ConcurrentHashMap<>();

@@ -1,12 +1,12 @@
 package io.paramhub.local.replay;
 
 import io.paramhub.avro.JobSpec;
+import io.paramhub.local.KafkaConnection;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Properties;
-import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
  * What {@code paramhub replay --target aggregator --kafka-limits} measures, for a job still on the cluster it
@@ -52,8 +52,7 @@ public final class JobReplay {
     public static Outcome run(final String bootstrapServers, final String registryUrl, final String topicPrefix,
                               final String job, final long clocks, final float[] expected, final Path stateDir)
         throws IOException, InterruptedException {
-        final Properties client = new Properties();
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        final Properties client = KafkaConnection.client(bootstrapServers);
         final TopicCatalog topics = TopicCatalog.create(topicPrefix, SerdeFactory.forRegistry(registryUrl));
         final Recording recording = Recording.of(Recorder.read(topics, client, job,
             RecordFilter.aggregatorFeed(clocks)));

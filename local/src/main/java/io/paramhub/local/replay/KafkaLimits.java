@@ -1,5 +1,6 @@
 package io.paramhub.local.replay;
 
+import io.paramhub.local.KafkaConnection;
 import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.client.ClientProperties;
 import java.io.BufferedReader;
@@ -17,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -55,8 +55,7 @@ public final class KafkaLimits {
     static Limits measure(final String bootstrapServers, final String prefix, final int recordSize, final long records,
                           final Path stateDir) throws IOException, InterruptedException {
         final String topic = prefix + "limits";
-        final Properties client = new Properties();
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        final Properties client = KafkaConnection.client(bootstrapServers);
         try (Admin admin = Admin.create(client)) {
             admin.createTopics(List.of(new NewTopic(topic, 8, (short) -1), new NewTopic(topic + "-out", 8, (short) -1)))
                 .all().get(60, TimeUnit.SECONDS);
@@ -132,8 +131,7 @@ public final class KafkaLimits {
         given.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
         final Properties props = StreamsProperties.withDefaults("paramhub-pass-through-" + System.currentTimeMillis(),
             given);
-        final Properties client = new Properties();
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        final Properties client = KafkaConnection.client(bootstrapServers);
         try (KafkaStreams streams = new KafkaStreams(builder.build(), props);
              KafkaConsumer<byte[], byte[]> out = new KafkaConsumer<>(ClientProperties.assignedConsumer(client),
                  new ByteArrayDeserializer(), new ByteArrayDeserializer())) {

@@ -3,8 +3,8 @@ package io.paramhub.local.replay;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ResourceCommand;
 import io.paramhub.launcher.TopicSetup;
+import io.paramhub.local.KafkaConnection;
 import io.paramhub.orchestrator.OrchestratorRunner;
-import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.Topic;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.ClientProperties;
@@ -15,12 +15,10 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * Feeds a recorded job's {@code jobs}, {@code membership} and {@code telemetry} records, with their
@@ -51,13 +49,8 @@ final class OrchestratorReplay {
                        final String topicPrefix, final String applicationId, final Path stateDir) {
         final JobSpec spec = recording.job();
         final TopicCatalog topics = recording.catalog(topicPrefix, registryUrl);
-        final Properties client = new Properties();
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        final Properties streams = new Properties();
-        streams.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        streams.put(StreamsProperties.SCHEMA_REGISTRY_URL, registryUrl);
-        streams.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        streams.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        final Properties client = KafkaConnection.client(bootstrapServers);
+        final Properties streams = KafkaConnection.streams(bootstrapServers, registryUrl, applicationId, stateDir);
         final Map<String, ResourceCommand> recorded = new TreeMap<>();
         for (final RecordedRecord record : recording.records(RecordedTopic.COMMANDS)) {
             final ResourceCommand command = RecordedTopic.COMMANDS.decode(record.value());

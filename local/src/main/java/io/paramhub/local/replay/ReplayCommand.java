@@ -3,6 +3,7 @@ package io.paramhub.local.replay;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paramhub.launcher.ClusterOptions;
 import io.paramhub.local.Directories;
 import io.paramhub.local.LocalCluster;
 import io.paramhub.local.Percentiles;
@@ -13,6 +14,7 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -45,9 +47,6 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--report", description = "Write a JSON report here (default: IN/replay-TARGET.json).")
     private Path report;
 
-    @Option(names = "--topic-prefix", description = "Prefix of the replay's topics (default: replay-<time>.).")
-    private String topicPrefix;
-
     @Option(names = "--kafka-limits", description = "With --target aggregator: then measure Kafka's own limits on the "
         + "same cluster with records of the gradients' mean size (ProducerPerformance, ConsumerPerformance, an "
         + "exactly-once pass-through Streams app) and report the aggregator's throughput as a ratio of each.")
@@ -57,11 +56,8 @@ public final class ReplayCommand implements Callable<Integer> {
         description = "With --kafka-limits: records each Kafka measurement moves (default: ${DEFAULT-VALUE}).")
     private long limitRecords;
 
-    @Option(names = "--bootstrap-servers", description = "Use this Kafka cluster instead of an embedded broker.")
-    private String bootstrapServers;
-
-    @Option(names = "--registry-url", description = "Use this schema registry instead of an embedded one.")
-    private String registryUrl;
+    @Mixin
+    private ClusterOptions clusterOptions;
 
     @Override
     public Integer call() throws Exception {
@@ -71,12 +67,14 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         final Recording recording = Recording.load(in);
         final String stamp = Long.toString(System.currentTimeMillis());
-        final String prefix = topicPrefix != null ? topicPrefix : "replay-" + stamp + ".";
+        final String prefix = clusterOptions.givenTopicPrefix() != null ? clusterOptions.givenTopicPrefix()
+            : "replay-" + stamp + ".";
         final String applicationId = "paramhub-replay-" + target + "-" + stamp;
         final PrintStream out = System.out;
         final Path stateDir = Files.createTempDirectory("paramhub-replay-");
         final ObjectNode json = JSON.createObjectNode();
-        try (LocalCluster cluster = LocalCluster.startOrConnect(bootstrapServers, registryUrl)) {
+        try (LocalCluster cluster = LocalCluster.startOrConnect(clusterOptions.bootstrapServers(),
+            clusterOptions.registryUrl())) {
             json.put("job", recording.job().getJob());
             json.put("sync", recording.job().getSyncMode().name().toLowerCase(Locale.ROOT));
             json.put("target", target);

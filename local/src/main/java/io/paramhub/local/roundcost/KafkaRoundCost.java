@@ -7,7 +7,6 @@ import io.paramhub.local.TrainingRun;
 import io.paramhub.local.WorkerTally;
 import io.paramhub.ml.TrainTest;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.clients.admin.Admin;

@@ -3,6 +3,7 @@ package io.paramhub.local.roundcost;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.local.Directories;
+import io.paramhub.local.KafkaConnection;
 import io.paramhub.local.LocalCluster;
 import io.paramhub.local.TrainingRun;
 import io.paramhub.local.replay.JobReplay;
@@ -15,7 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
@@ -99,8 +99,6 @@ public final class RoundCostBench {
     }
 
     private static Properties client(final String bootstrapServers) {
-        final Properties client = new Properties();
-        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        return client;
+        return KafkaConnection.client(bootstrapServers);
     }
 }

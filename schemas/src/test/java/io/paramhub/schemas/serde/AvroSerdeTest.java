@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -259,7 +260,7 @@ class AvroSerdeTest {
             final Object value = current.get(field.name());
             old.put(field.name(), value instanceof Enum<?> symbol
                 ? new GenericData.EnumSymbol(field.schema(), symbol.name())
-                : value instanceof java.time.Instant at ? at.toEpochMilli() : value);
+                : value instanceof Instant at ? at.toEpochMilli() : value);
         }
         final byte[] bytes = encode(registry.register("jobs-value", older), old);
         final AvroSerde<JobSpec> serde = AvroSerdes.of(JobSpec.class, registry, Map.of(), false);

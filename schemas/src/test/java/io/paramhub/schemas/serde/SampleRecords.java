@@ -19,15 +19,18 @@ import io.paramhub.avro.WorkerStatus;
 import io.paramhub.schemas.FloatPacking;
 import org.apache.avro.specific.SpecificRecord;
 
-/** One filled-in record of every generated type, for round-trip tests. */
-final class SampleRecords {
+/**
+ * One filled-in record of every generated type, for round-trip tests; shipped in this module's test-jar for the
+ * registry's tests.
+ */
+public final class SampleRecords {
 
     static final Instant AT = Instant.ofEpochMilli(1_764_000_000_123L);
 
     private SampleRecords() {
     }
 
-    static List<SpecificRecord> all() {
+    public static List<SpecificRecord> all() {
         return List.of(jobSpec(), gradientShard(), modelShard(), telemetry(), command(), workerStatus(),
             deadLetter(), shardState());
     }

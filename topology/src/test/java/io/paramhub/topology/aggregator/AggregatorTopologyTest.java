@@ -12,12 +12,14 @@ import io.paramhub.avro.LearningRateScheduleKind;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.ml.LinearRegression;
 import io.paramhub.schemas.FloatPacking;
+import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.ShardKeys;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.apache.kafka.streams.TopologyDescription;
 import org.junit.jupiter.api.Test;
 
@@ -168,7 +170,7 @@ class AggregatorTopologyTest {
         try (AggregatorTestBed bed = new AggregatorTestBed()) {
             // when
             final String description = AggregatorTopology.build(bed.topics,
-                io.paramhub.topology.SerdeFactory.forRegistry("mock://naming")).describe().toString();
+                SerdeFactory.forRegistry("mock://naming")).describe().toString();
 
             // then
             assertThat(description).contains(AggregatorTopology.SHARD_JOB_STORE, AggregatorTopology.SHARD_STATE_STORE,
@@ -182,17 +184,17 @@ class AggregatorTopologyTest {
         try (AggregatorTestBed bed = new AggregatorTestBed()) {
             // when
             final TopologyDescription description = AggregatorTopology.build(bed.topics,
-                io.paramhub.topology.SerdeFactory.forRegistry("mock://subtopologies")).describe();
+                SerdeFactory.forRegistry("mock://subtopologies")).describe();
 
             // then
             assertThat(description.subtopologies()).hasSize(2);
             assertThat(description.subtopologies()).anySatisfy(sub -> assertThat(sub.nodes())
                 .filteredOn(node -> node instanceof TopologyDescription.Source)
                 .extracting(node -> ((TopologyDescription.Source) node).topicSet())
-                .containsExactlyInAnyOrder(java.util.Set.of(bed.topics.shardJobs().name()),
-                    java.util.Set.of(bed.topics.shardMembership().name()),
-                    java.util.Set.of(bed.topics.shardCommands().name()),
-                    java.util.Set.of(bed.topics.gradients().name())));
+                .containsExactlyInAnyOrder(Set.of(bed.topics.shardJobs().name()),
+                    Set.of(bed.topics.shardMembership().name()),
+                    Set.of(bed.topics.shardCommands().name()),
+                    Set.of(bed.topics.gradients().name())));
         }
     }
 

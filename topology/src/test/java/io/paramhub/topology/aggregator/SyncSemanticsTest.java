@@ -10,10 +10,13 @@ import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.LearningRateScheduleKind;
 import io.paramhub.avro.ModelShard;
+import io.paramhub.avro.ResourceCommand;
 import io.paramhub.avro.SyncMode;
 import io.paramhub.avro.WorkerState;
 import io.paramhub.schemas.FloatPacking;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class SyncSemanticsTest {
@@ -240,17 +243,17 @@ class SyncSemanticsTest {
         }
     }
 
-    private static io.paramhub.avro.ResourceCommand command(final String worker, final double share,
+    private static ResourceCommand command(final String worker, final double share,
                                                             final int threads) {
-        return io.paramhub.avro.ResourceCommand.newBuilder()
+        return ResourceCommand.newBuilder()
             .setJob(JOB)
             .setWorker(worker)
             .setEpoch(4)
             .setThreads(threads)
             .setBatchShare(share)
             .setReason("test plan")
-            .setSpeeds(java.util.Map.of("worker-000", 700.0, "worker-001", 300.0))
-            .setIssuedAt(java.time.Instant.ofEpochMilli(T0))
+            .setSpeeds(Map.of("worker-000", 700.0, "worker-001", 300.0))
+            .setIssuedAt(Instant.ofEpochMilli(T0))
             .build();
     }
 }

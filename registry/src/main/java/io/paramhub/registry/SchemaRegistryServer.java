@@ -1,4 +1,4 @@
-package io.paramhub.local.registry;
+package io.paramhub.registry;
 
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A Confluent-compatible schema registry (Avro only) that stores its schemas and compatibility settings in
- * the compacted Kafka topic {@code _schemas}, in the record format Confluent's registry uses, and rebuilds
- * them from it on start, so ids and versions survive restarts. It answers the REST calls the serdes and
+ * a compacted Kafka topic ({@code _schemas}, as Confluent's), in the record format Confluent's registry uses,
+ * and rebuilds them from it on start, so ids and versions survive restarts. It answers the REST calls the serdes and
  * tools need: register and look up schemas, list subjects and versions, fetch schemas by id, get and set
  * compatibility levels and test compatibility.
  *
@@ -49,7 +49,16 @@ public final class SchemaRegistryServer implements AutoCloseable {
      */
     public static SchemaRegistryServer start(final Map<String, Object> kafkaConfig, final String host,
                                              final int port) {
-        final SchemaStore store = SchemaStore.open(kafkaConfig);
+        return start(kafkaConfig, SchemaLog.DEFAULT_TOPIC, host, port);
+    }
+
+    /**
+     * Starts a registry that keeps its schemas in {@code topic}, with Kafka clients configured by
+     * {@code kafkaConfig}; blocks until it has read the topic and listens.
+     */
+    public static SchemaRegistryServer start(final Map<String, Object> kafkaConfig, final String topic,
+                                             final String host, final int port) {
+        final SchemaStore store = SchemaStore.open(kafkaConfig, topic);
         final Vertx vertx = Vertx.vertx();
         final RegistryVerticle verticle = new RegistryVerticle(store, host, port);
         try {

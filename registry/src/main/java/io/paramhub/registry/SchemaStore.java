@@ -1,4 +1,4 @@
-package io.paramhub.local.registry;
+package io.paramhub.registry;
 
 import java.util.List;
 import java.util.Map;
@@ -37,20 +37,20 @@ final class SchemaStore implements AutoCloseable {
         this.schemaLog = schemaLog;
     }
 
-    /** Opens the log and rebuilds the state from all of it; blocks until done. */
-    static SchemaStore open(final Map<String, Object> kafkaConfig) {
-        final SchemaStore store = new SchemaStore(SchemaLog.open(kafkaConfig));
+    /** Opens the log in {@code topic} and rebuilds the state from all of it; blocks until done. */
+    static SchemaStore open(final Map<String, Object> kafkaConfig, final String topic) {
+        final SchemaStore store = new SchemaStore(SchemaLog.open(kafkaConfig, topic));
         try {
-            store.write("reading " + SchemaLog.TOPIC, () -> null).get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            store.write("reading " + topic, () -> null).get(START_TIMEOUT_SECONDS, TimeUnit.SECONDS);
             log.info("schema store ready, subjects: {}", store.state.subjects().size());
             return store;
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             store.close();
-            throw new IllegalStateException("interrupted reading " + SchemaLog.TOPIC, e);
+            throw new IllegalStateException("interrupted reading " + topic, e);
         } catch (final ExecutionException | TimeoutException e) {
             store.close();
-            throw new IllegalStateException("cannot read " + SchemaLog.TOPIC, e);
+            throw new IllegalStateException("cannot read " + topic, e);
         }
     }
 

@@ -1,4 +1,4 @@
-package io.paramhub.local.registry;
+package io.paramhub.registry;
 
 import java.util.List;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package io.paramhub.local.registry;
+package io.paramhub.registry;
 
 import org.apache.avro.Schema;
 

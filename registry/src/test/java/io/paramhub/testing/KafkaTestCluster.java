@@ -1,4 +1,4 @@
-package io.paramhub.local.testing;
+package io.paramhub.testing;
 
 import java.time.Duration;
 import java.util.HashMap;

@@ -1,4 +1,4 @@
-package io.paramhub.local.registry;
+package io.paramhub.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -14,12 +14,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
-import io.paramhub.local.testing.KafkaTestCluster;
 import io.paramhub.schemas.registry.HttpSchemaRegistryClient;
 import io.paramhub.schemas.registry.SchemaRegistryConfig;
 import io.paramhub.schemas.serde.AvroSerde;
 import io.paramhub.schemas.serde.AvroSerdes;
+import io.paramhub.schemas.serde.SampleRecords;
 import io.paramhub.schemas.serde.WireFormat;
+import io.paramhub.testing.KafkaTestCluster;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
