@@ -17,11 +17,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /** Command line of the aggregator: settings in, a running {@link AggregatorRunner} until SIGTERM. */
-@Command(name = "paramhub-aggregator", mixinStandardHelpOptions = true, sortOptions = false,
-    version = "paramhub-aggregator 0.1.0",
-    description = "Runs the ParamHub aggregator (Kafka Streams, exactly-once): sums each clock's gradients per "
-        + "shard, applies the optimizer and publishes the model. Serves GET /jobs/{job}/model, /health/live, "
-        + "/health/ready and /metrics (Prometheus) on --http-port.")
+@Command(
+        name = "paramhub-aggregator",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        version = "paramhub-aggregator 0.1.0",
+        description = "Runs the ParamHub aggregator (Kafka Streams, exactly-once): sums each clock's gradients per "
+                + "shard, applies the optimizer and publishes the model. Serves GET /jobs/{job}/model, /health/live, "
+                + "/health/ready and /metrics (Prometheus) on --http-port.")
 public final class AggregatorApp implements Callable<Integer> {
 
     @Mixin
@@ -39,16 +42,19 @@ public final class AggregatorApp implements Callable<Integer> {
         final HttpOptions.Endpoint endpoint = http.endpoint(AggregatorRunner.DEFAULT_HTTP_PORT);
         endpoint.advertise(props);
         final AppMetrics metrics = AppMetrics.create(AggregatorRunner.DEFAULT_APPLICATION_ID);
-        final AggregatorRunner runner = AggregatorRunner.start(props, kafka.topicPrefix(), options.topicSetup(),
-            new AggregatorMetrics(metrics.registry()));
+        final AggregatorRunner runner = AggregatorRunner.start(
+                props, kafka.topicPrefix(), options.topicSetup(), new AggregatorMetrics(metrics.registry()));
         metrics.bind(runner.streams());
         final ModelQueryServer server = endpoint.enabled()
-            ? ModelQueryServer.start(runner.streams(), endpoint.bindHost(), endpoint.port(),
-                new OpsEndpoints(metrics, Readiness.of(runner.streams())))
-            : null;
+                ? ModelQueryServer.start(
+                        runner.streams(),
+                        endpoint.bindHost(),
+                        endpoint.port(),
+                        new OpsEndpoints(metrics, Readiness.of(runner.streams())))
+                : null;
         if (server != null) {
             System.out.println("model query endpoint: http://" + endpoint.advertisedHost() + ":" + endpoint.port()
-                + "/jobs/{job}/model");
+                    + "/jobs/{job}/model");
         }
         return StreamsAppLauncher.runUntilStopped(runner.streams(), () -> {
             if (server != null) {

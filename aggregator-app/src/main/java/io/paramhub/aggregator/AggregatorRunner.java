@@ -31,14 +31,17 @@ public final class AggregatorRunner implements AutoCloseable {
      * Starts an aggregator. {@code given} holds at least {@code bootstrap.servers} and
      * {@code schema.registry.url}; anything else overrides ParamHub's Streams defaults.
      */
-    public static AggregatorRunner start(final Properties given, final String topicPrefix,
-                                         final TopicSetup topicSetup) {
+    public static AggregatorRunner start(
+            final Properties given, final String topicPrefix, final TopicSetup topicSetup) {
         return start(given, topicPrefix, topicSetup, AggregatorMetrics.unregistered());
     }
 
     /** As {@link #start(Properties, String, TopicSetup)}, recording into {@code metrics}. */
-    public static AggregatorRunner start(final Properties given, final String topicPrefix,
-                                         final TopicSetup topicSetup, final AggregatorMetrics metrics) {
+    public static AggregatorRunner start(
+            final Properties given,
+            final String topicPrefix,
+            final TopicSetup topicSetup,
+            final AggregatorMetrics metrics) {
         final Properties settings = new Properties();
         settings.putAll(given);
         // a shard task reads four partitions and three are nearly always empty; with the default (0) Kafka
@@ -47,14 +50,14 @@ public final class AggregatorRunner implements AutoCloseable {
         settings.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         // refused here, before anything connects, rather than by each shard task as it starts
         AggregatorTopology.snapshotEveryClocks(settings);
-        final StreamsAppLauncher.Prepared prepared = StreamsAppLauncher.prepare(DEFAULT_APPLICATION_ID, settings,
-            topicPrefix, topicSetup, (provisioner, topics) -> {
-                provisioner.commonPartitionCount(topics.coPartitioned());
-                if (provisioner.commonPartitionCount(topics.control()) != 1) {
-                    throw new IllegalStateException("topics " + topics.control() + " must have exactly one "
-                        + "partition, so that one task sees a job and all of its workers");
-                }
-            });
+        final StreamsAppLauncher.Prepared prepared = StreamsAppLauncher.prepare(
+                DEFAULT_APPLICATION_ID, settings, topicPrefix, topicSetup, (provisioner, topics) -> {
+                    provisioner.commonPartitionCount(topics.coPartitioned());
+                    if (provisioner.commonPartitionCount(topics.control()) != 1) {
+                        throw new IllegalStateException("topics " + topics.control() + " must have exactly one "
+                                + "partition, so that one task sees a job and all of its workers");
+                    }
+                });
         final Topology topology = AggregatorTopology.build(prepared.topics(), prepared.serdes(), metrics);
         return new AggregatorRunner(StreamsAppLauncher.start(prepared, topology));
     }
@@ -67,6 +70,6 @@ public final class AggregatorRunner implements AutoCloseable {
     public void close() {
         // a deliberate stop leaves the group, so that the shards move to the other instances at once
         streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
-            .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+                .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
     }
 }

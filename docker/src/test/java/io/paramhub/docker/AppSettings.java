@@ -30,28 +30,65 @@ import picocli.CommandLine.Model.OptionSpec;
  * name of every option of its command line ({@link Settings#optionEnv}), the Kafka settings it takes as
  * {@code KAFKA_*} ({@link Settings#kafkaKey}), its HTTP port and its main class.
  */
-record AppSettings(String name, String image, String mainClass, Supplier<Object> command, Set<String> kafkaKeys,
-                   int httpPort, Set<String> requiredEnv) {
+record AppSettings(
+        String name,
+        String image,
+        String mainClass,
+        Supplier<Object> command,
+        Set<String> kafkaKeys,
+        int httpPort,
+        Set<String> requiredEnv) {
 
     private static final Pattern REFERENCE = Pattern.compile("\\$\\(([A-Za-z_][A-Za-z0-9_]*)\\)");
-    private static final List<String> STREAMS_CLIENT_PREFIXES = List.of(StreamsConfig.PRODUCER_PREFIX,
-        StreamsConfig.CONSUMER_PREFIX, StreamsConfig.MAIN_CONSUMER_PREFIX, StreamsConfig.RESTORE_CONSUMER_PREFIX,
-        StreamsConfig.GLOBAL_CONSUMER_PREFIX, StreamsConfig.ADMIN_CLIENT_PREFIX);
+    private static final List<String> STREAMS_CLIENT_PREFIXES = List.of(
+            StreamsConfig.PRODUCER_PREFIX,
+            StreamsConfig.CONSUMER_PREFIX,
+            StreamsConfig.MAIN_CONSUMER_PREFIX,
+            StreamsConfig.RESTORE_CONSUMER_PREFIX,
+            StreamsConfig.GLOBAL_CONSUMER_PREFIX,
+            StreamsConfig.ADMIN_CLIENT_PREFIX);
 
-    static final AppSettings AGGREGATOR = new AppSettings("aggregator", "paramhub/aggregator",
-        AggregatorApp.class.getName(), AggregatorApp::new, streamsKeys(), AggregatorRunner.DEFAULT_HTTP_PORT,
-        Set.of(kafkaEnv("bootstrap.servers"), kafkaEnv(SchemaRegistryConfig.SCHEMA_REGISTRY_URL)));
-    static final AppSettings ORCHESTRATOR = new AppSettings("orchestrator", "paramhub/orchestrator",
-        OrchestratorApp.class.getName(), OrchestratorApp::new, streamsKeys(), OrchestratorRunner.DEFAULT_HTTP_PORT,
-        Set.of(kafkaEnv("bootstrap.servers"), kafkaEnv(SchemaRegistryConfig.SCHEMA_REGISTRY_URL)));
-    static final AppSettings WORKER = new AppSettings("worker", "paramhub/worker", WorkerApp.class.getName(),
-        WorkerApp::new, clientKeys(), WorkerApp.DEFAULT_HTTP_PORT,
-        Set.of(kafkaEnv("bootstrap.servers"), kafkaEnv(SchemaRegistryConfig.SCHEMA_REGISTRY_URL),
-            Settings.optionEnv("--job"), Settings.optionEnv("--workers"), Settings.optionEnv("--index")));
-    static final AppSettings SUBMIT = new AppSettings("submit", "paramhub/worker", SubmitJobApp.class.getName(),
-        SubmitJobApp::new, clientKeys(), -1,
-        Set.of(kafkaEnv("bootstrap.servers"), kafkaEnv(SchemaRegistryConfig.SCHEMA_REGISTRY_URL),
-            Settings.optionEnv("--job"), Settings.optionEnv("--workers")));
+    static final AppSettings AGGREGATOR = new AppSettings(
+            "aggregator",
+            "paramhub/aggregator",
+            AggregatorApp.class.getName(),
+            AggregatorApp::new,
+            streamsKeys(),
+            AggregatorRunner.DEFAULT_HTTP_PORT,
+            Set.of(kafkaEnv("bootstrap.servers"), kafkaEnv(SchemaRegistryConfig.SCHEMA_REGISTRY_URL)));
+    static final AppSettings ORCHESTRATOR = new AppSettings(
+            "orchestrator",
+            "paramhub/orchestrator",
+            OrchestratorApp.class.getName(),
+            OrchestratorApp::new,
+            streamsKeys(),
+            OrchestratorRunner.DEFAULT_HTTP_PORT,
+            Set.of(kafkaEnv("bootstrap.servers"), kafkaEnv(SchemaRegistryConfig.SCHEMA_REGISTRY_URL)));
+    static final AppSettings WORKER = new AppSettings(
+            "worker",
+            "paramhub/worker",
+            WorkerApp.class.getName(),
+            WorkerApp::new,
+            clientKeys(),
+            WorkerApp.DEFAULT_HTTP_PORT,
+            Set.of(
+                    kafkaEnv("bootstrap.servers"),
+                    kafkaEnv(SchemaRegistryConfig.SCHEMA_REGISTRY_URL),
+                    Settings.optionEnv("--job"),
+                    Settings.optionEnv("--workers"),
+                    Settings.optionEnv("--index")));
+    static final AppSettings SUBMIT = new AppSettings(
+            "submit",
+            "paramhub/worker",
+            SubmitJobApp.class.getName(),
+            SubmitJobApp::new,
+            clientKeys(),
+            -1,
+            Set.of(
+                    kafkaEnv("bootstrap.servers"),
+                    kafkaEnv(SchemaRegistryConfig.SCHEMA_REGISTRY_URL),
+                    Settings.optionEnv("--job"),
+                    Settings.optionEnv("--workers")));
 
     static final List<AppSettings> APPS = List.of(AGGREGATOR, ORCHESTRATOR, WORKER, SUBMIT);
 
@@ -74,7 +111,8 @@ record AppSettings(String name, String image, String mainClass, Supplier<Object>
     /** The {@code PARAMHUB_*} names this app reads: one per option of its command line. */
     Set<String> optionEnv() {
         final Set<String> names = new TreeSet<>();
-        for (final OptionSpec option : new CommandLine(command.get()).getCommandSpec().options()) {
+        for (final OptionSpec option :
+                new CommandLine(command.get()).getCommandSpec().options()) {
             if (SettingsProvider.takesSetting(option)) {
                 names.add(Settings.optionEnv(option.longestName()));
             }
@@ -101,8 +139,8 @@ record AppSettings(String name, String image, String mainClass, Supplier<Object>
                 }
             } else if (name.startsWith(Settings.PARAMHUB_ENV_PREFIX)) {
                 if (!options.contains(name)) {
-                    problems.add(where + ": " + name + " is not an option of the " + this.name + " (it reads "
-                        + options + ")");
+                    problems.add(where + ": " + name + " is not an option of the " + this.name + " (it reads " + options
+                            + ")");
                 }
             } else if (!referenced.contains(name)) {
                 problems.add(where + ": " + name + " is read by no ParamHub app and used by no other variable");
@@ -135,8 +173,11 @@ record AppSettings(String name, String image, String mainClass, Supplier<Object>
     }
 
     private static Set<String> registryKeys() {
-        return Set.of(SchemaRegistryConfig.SCHEMA_REGISTRY_URL, SchemaRegistryConfig.AUTO_REGISTER_SCHEMAS,
-            SchemaRegistryConfig.BASIC_AUTH_CREDENTIALS_SOURCE, SchemaRegistryConfig.BASIC_AUTH_USER_INFO);
+        return Set.of(
+                SchemaRegistryConfig.SCHEMA_REGISTRY_URL,
+                SchemaRegistryConfig.AUTO_REGISTER_SCHEMAS,
+                SchemaRegistryConfig.BASIC_AUTH_CREDENTIALS_SOURCE,
+                SchemaRegistryConfig.BASIC_AUTH_USER_INFO);
     }
 
     private static Set<String> clientKeys() {

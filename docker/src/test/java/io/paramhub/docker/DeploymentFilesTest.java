@@ -72,27 +72,34 @@ class DeploymentFilesTest {
         final Map<String, Object> kafka = services.get("kafka");
         final Map<String, String> kafkaEnv = environment(kafka);
         final List<Map<String, String>> workers = services.values().stream()
-            .filter(service -> appOf(service) == AppSettings.WORKER).map(DeploymentFilesTest::environment).toList();
+                .filter(service -> appOf(service) == AppSettings.WORKER)
+                .map(DeploymentFilesTest::environment)
+                .toList();
 
         // then: the official image of the Kafka version the apps are built with, in KRaft mode
         assertThat(kafka.get("image")).isEqualTo("apache/kafka:" + AppInfoParser.getVersion());
         assertThat(kafkaEnv.get("KAFKA_PROCESS_ROLES")).contains("broker", "controller");
         assertThat(kafkaEnv.keySet()).noneMatch(name -> name.contains("ZOOKEEPER"));
         assertThat(String.valueOf(services.get("schema-registry").get("image")))
-            .startsWith("confluentinc/cp-schema-registry:");
+                .startsWith("confluentinc/cp-schema-registry:");
         // four workers with indices 0..3 of four
         assertThat(workers).hasSize(4);
-        assertThat(workers).extracting(env -> env.get(Settings.optionEnv("--index")))
-            .containsExactlyInAnyOrder("0", "1", "2", "3");
-        assertThat(workers).allSatisfy(env -> assertThat(env.get(Settings.optionEnv("--workers"))).isEqualTo("4"));
+        assertThat(workers)
+                .extracting(env -> env.get(Settings.optionEnv("--index")))
+                .containsExactlyInAnyOrder("0", "1", "2", "3");
+        assertThat(workers)
+                .allSatisfy(env ->
+                        assertThat(env.get(Settings.optionEnv("--workers"))).isEqualTo("4"));
         // and every app's bootstrap servers and registry are a listener Kafka advertises and the registry's port
         final String advertised = kafkaEnv.get("KAFKA_ADVERTISED_LISTENERS");
-        final String registryListener = environment(services.get("schema-registry")).get("SCHEMA_REGISTRY_LISTENERS");
+        final String registryListener =
+                environment(services.get("schema-registry")).get("SCHEMA_REGISTRY_LISTENERS");
         services.forEach((name, service) -> {
             if (appOf(service) != null) {
                 final Map<String, String> env = environment(service);
-                assertThat(advertised).as(name + " bootstrap servers")
-                    .contains("//" + env.get(Settings.kafkaEnv("bootstrap.servers")));
+                assertThat(advertised)
+                        .as(name + " bootstrap servers")
+                        .contains("//" + env.get(Settings.kafkaEnv("bootstrap.servers")));
                 final Matcher registry = HOST_PORT.matcher(env.get(Settings.kafkaEnv("schema.registry.url")));
                 assertThat(registry.matches()).isTrue();
                 assertThat(services).as(name + " registry host").containsKey(registry.group(1));
@@ -120,9 +127,9 @@ class DeploymentFilesTest {
             final Object build = service.get("build");
             if (build instanceof Map<?, ?> spec) {
                 final Path dockerfile = DOCKER.resolve(String.valueOf(spec.get("context")))
-                    .resolve(String.valueOf(spec.get("dockerfile")));
+                        .resolve(String.valueOf(spec.get("dockerfile")));
                 if (!dockerfile.normalize().endsWith(Path.of("docker", dockerName(app) + ".Dockerfile"))
-                    || !Files.isRegularFile(dockerfile)) {
+                        || !Files.isRegularFile(dockerfile)) {
                     problems.add(name + ": builds " + dockerfile + ", not docker/" + dockerName(app) + ".Dockerfile");
                 }
             }
@@ -149,27 +156,45 @@ class DeploymentFilesTest {
         for (final AppSettings app : List.of(AppSettings.AGGREGATOR, AppSettings.ORCHESTRATOR, AppSettings.WORKER)) {
             // given
             final String module = dockerName(app) + "-app";
-            final Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-                .parse(ROOT.resolve(module).resolve("pom.xml").toFile());
-            final String finalName = pom.getElementsByTagName("finalName").item(0).getTextContent().trim();
-            final String mainClass = pom.getElementsByTagName("mainClass").item(0).getTextContent().trim();
+            final Document pom = DocumentBuilderFactory.newInstance()
+                    .newDocumentBuilder()
+                    .parse(ROOT.resolve(module).resolve("pom.xml").toFile());
+            final String finalName = pom.getElementsByTagName("finalName")
+                    .item(0)
+                    .getTextContent()
+                    .trim();
+            final String mainClass = pom.getElementsByTagName("mainClass")
+                    .item(0)
+                    .getTextContent()
+                    .trim();
 
             // when
             final List<String> lines = Files.readAllLines(DOCKER.resolve(dockerName(app) + ".Dockerfile"));
-            final List<String> froms = lines.stream().filter(line -> line.startsWith("FROM ")).toList();
-            final String user = lines.stream().filter(line -> line.startsWith("USER ")).reduce((a, b) -> b).orElse("");
-            final String entrypoint = lines.stream().filter(line -> line.startsWith("ENTRYPOINT ")).findFirst()
-                .orElse("");
+            final List<String> froms =
+                    lines.stream().filter(line -> line.startsWith("FROM ")).toList();
+            final String user = lines.stream()
+                    .filter(line -> line.startsWith("USER "))
+                    .reduce((a, b) -> b)
+                    .orElse("");
+            final String entrypoint = lines.stream()
+                    .filter(line -> line.startsWith("ENTRYPOINT "))
+                    .findFirst()
+                    .orElse("");
             final Map<String, String> env = dockerfileEnv(lines);
 
             // then
             assertThat(mainClass).as(module + " main class").isEqualTo(app.mainClass());
             assertThat(froms).as(app.name() + " stages").hasSizeGreaterThanOrEqualTo(2);
             assertThat(froms.get(froms.size() - 1)).as(app.name() + " base").startsWith("FROM eclipse-temurin:17-jre");
-            assertThat(user).as(app.name() + " user").isNotBlank().doesNotContain("root").isNotEqualTo("USER 0");
+            assertThat(user)
+                    .as(app.name() + " user")
+                    .isNotBlank()
+                    .doesNotContain("root")
+                    .isNotEqualTo("USER 0");
             assertThat(entrypoint).contains("\"-jar\"", "/app/" + finalName + ".jar");
-            assertThat(lines).contains("COPY --from=build /src/" + module + "/target/" + finalName + ".jar /app/"
-                + finalName + ".jar");
+            assertThat(lines)
+                    .contains("COPY --from=build /src/" + module + "/target/" + finalName + ".jar /app/" + finalName
+                            + ".jar");
             assertThat(lines).anyMatch(line -> line.equals("EXPOSE " + app.httpPort()));
             assertThat(env.get(Settings.optionEnv("--http-port"))).isEqualTo(Integer.toString(app.httpPort()));
             final Map<String, String> withRequired = new HashMap<>(env);
@@ -181,16 +206,26 @@ class DeploymentFilesTest {
     @Test
     void shouldBuildTheRegistryInStagesAndRunItsJarAsANonRootUserWhenItsDockerfileIsRead() throws Exception {
         // given
-        final Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-            .parse(ROOT.resolve("registry").resolve("pom.xml").toFile());
-        final String finalName = pom.getElementsByTagName("finalName").item(0).getTextContent().trim();
-        final String mainClass = pom.getElementsByTagName("mainClass").item(0).getTextContent().trim();
+        final Document pom = DocumentBuilderFactory.newInstance()
+                .newDocumentBuilder()
+                .parse(ROOT.resolve("registry").resolve("pom.xml").toFile());
+        final String finalName =
+                pom.getElementsByTagName("finalName").item(0).getTextContent().trim();
+        final String mainClass =
+                pom.getElementsByTagName("mainClass").item(0).getTextContent().trim();
 
         // when
         final List<String> lines = Files.readAllLines(DOCKER.resolve("registry.Dockerfile"));
-        final List<String> froms = lines.stream().filter(line -> line.startsWith("FROM ")).toList();
-        final String user = lines.stream().filter(line -> line.startsWith("USER ")).reduce((a, b) -> b).orElse("");
-        final String entrypoint = lines.stream().filter(line -> line.startsWith("ENTRYPOINT ")).findFirst().orElse("");
+        final List<String> froms =
+                lines.stream().filter(line -> line.startsWith("FROM ")).toList();
+        final String user = lines.stream()
+                .filter(line -> line.startsWith("USER "))
+                .reduce((a, b) -> b)
+                .orElse("");
+        final String entrypoint = lines.stream()
+                .filter(line -> line.startsWith("ENTRYPOINT "))
+                .findFirst()
+                .orElse("");
 
         // then
         assertThat(mainClass).isEqualTo(SchemaRegistryApp.class.getName());
@@ -198,8 +233,8 @@ class DeploymentFilesTest {
         assertThat(froms.get(froms.size() - 1)).startsWith("FROM eclipse-temurin:17-jre");
         assertThat(user).isNotBlank().doesNotContain("root").isNotEqualTo("USER 0");
         assertThat(entrypoint).contains("\"-jar\"", "/app/" + finalName + ".jar");
-        assertThat(lines).contains("COPY --from=build /src/registry/target/" + finalName + ".jar /app/" + finalName
-            + ".jar");
+        assertThat(lines)
+                .contains("COPY --from=build /src/registry/target/" + finalName + ".jar /app/" + finalName + ".jar");
         assertThat(lines).contains("EXPOSE " + RegistrySettings.DEFAULT_PORT);
     }
 
@@ -210,8 +245,8 @@ class DeploymentFilesTest {
         final Map<String, String> kafkaEnv = environment(composeServices().get("kafka"));
 
         // when: ParamHub's registry reads them
-        final RegistrySettings settings = RegistrySettings.resolve(environment(service), new Properties(), Map.of(),
-            new RegistrySettings.Options(null, null, null, null));
+        final RegistrySettings settings = RegistrySettings.resolve(
+                environment(service), new Properties(), Map.of(), new RegistrySettings.Options(null, null, null, null));
 
         // then: it listens on the published port and reaches the broker at an advertised listener
         @SuppressWarnings("unchecked")
@@ -223,21 +258,22 @@ class DeploymentFilesTest {
         });
         assertThat(settings.topic()).isEqualTo("_schemas");
         assertThat(kafkaEnv.get("KAFKA_ADVERTISED_LISTENERS"))
-            .contains("//" + settings.kafka().get("bootstrap.servers"));
+                .contains("//" + settings.kafka().get("bootstrap.servers"));
         // and the compose file says how to swap it in
         assertThat(Files.readAllLines(DOCKER.resolve("compose.yaml")))
-            .contains("    # image: paramhub/registry:0.1.0",
-                "    # build: {context: .., dockerfile: docker/registry.Dockerfile}");
+                .contains(
+                        "    # image: paramhub/registry:0.1.0",
+                        "    # build: {context: .., dockerfile: docker/registry.Dockerfile}");
     }
 
     @Test
-    void shouldGiveEachPodOnlyVariablesItsAppReadsAndProbeItsHealthRoutesWhenManifestsAreParsed()
-        throws IOException {
+    void shouldGiveEachPodOnlyVariablesItsAppReadsAndProbeItsHealthRoutesWhenManifestsAreParsed() throws IOException {
         // given
         final List<Map<String, Object>> documents = manifests();
         final Map<String, Map<String, String>> configMaps = new HashMap<>();
-        documents.stream().filter(doc -> "ConfigMap".equals(doc.get("kind"))).forEach(doc ->
-            configMaps.put(name(doc), stringMap(map(doc.get("data")))));
+        documents.stream()
+                .filter(doc -> "ConfigMap".equals(doc.get("kind")))
+                .forEach(doc -> configMaps.put(name(doc), stringMap(map(doc.get("data")))));
         final List<String> problems = new ArrayList<>();
         final Map<String, AppSettings> workloads = new LinkedHashMap<>();
 
@@ -250,8 +286,8 @@ class DeploymentFilesTest {
             for (final Object item : list(map(template.get("spec")).get("containers"))) {
                 final Map<String, Object> container = map(item);
                 final String where = doc.get("kind") + " " + name(doc) + " container " + container.get("name");
-                final AppSettings app = AppSettings.forContainer(String.valueOf(container.get("image")),
-                    stringList(container.get("command")));
+                final AppSettings app = AppSettings.forContainer(
+                        String.valueOf(container.get("image")), stringList(container.get("command")));
                 if (app == null) {
                     problems.add(where + ": image " + container.get("image") + " is no ParamHub app");
                     continue;
@@ -259,7 +295,8 @@ class DeploymentFilesTest {
                 workloads.put(doc.get("kind") + "/" + name(doc), app);
                 final Map<String, String> env = new LinkedHashMap<>();
                 for (final Object from : list(container.get("envFrom"))) {
-                    final String configMap = String.valueOf(map(map(from).get("configMapRef")).get("name"));
+                    final String configMap =
+                            String.valueOf(map(map(from).get("configMapRef")).get("name"));
                     if (!configMaps.containsKey(configMap)) {
                         problems.add(where + ": no ConfigMap " + configMap);
                     } else {
@@ -267,7 +304,9 @@ class DeploymentFilesTest {
                     }
                 }
                 for (final Object variable : list(container.get("env"))) {
-                    env.put(String.valueOf(map(variable).get("name")), String.valueOf(map(variable).get("value")));
+                    env.put(
+                            String.valueOf(map(variable).get("name")),
+                            String.valueOf(map(variable).get("value")));
                 }
                 problems.addAll(app.problems(where, env));
                 problems.addAll(portAndProbeProblems(where, app, env, container));
@@ -276,10 +315,11 @@ class DeploymentFilesTest {
 
         // then
         assertThat(problems).isEmpty();
-        assertThat(workloads).containsEntry("StatefulSet/paramhub-aggregator", AppSettings.AGGREGATOR)
-            .containsEntry("StatefulSet/paramhub-orchestrator", AppSettings.ORCHESTRATOR)
-            .containsEntry("StatefulSet/paramhub-worker", AppSettings.WORKER)
-            .containsEntry("Job/paramhub-submit-job", AppSettings.SUBMIT);
+        assertThat(workloads)
+                .containsEntry("StatefulSet/paramhub-aggregator", AppSettings.AGGREGATOR)
+                .containsEntry("StatefulSet/paramhub-orchestrator", AppSettings.ORCHESTRATOR)
+                .containsEntry("StatefulSet/paramhub-worker", AppSettings.WORKER)
+                .containsEntry("Job/paramhub-submit-job", AppSettings.SUBMIT);
     }
 
     @Test
@@ -299,25 +339,32 @@ class DeploymentFilesTest {
                 continue;
             }
             final Map<String, Object> spec = map(doc.get("spec"));
-            final Map<String, Object> container = map(list(map(map(spec.get("template")).get("spec"))
-                .get("containers")).get(0));
+            final Map<String, Object> container =
+                    map(list(map(map(spec.get("template")).get("spec")).get("containers"))
+                            .get(0));
             final AppSettings app = AppSettings.forContainer(String.valueOf(container.get("image")), List.of());
             if (app == AppSettings.AGGREGATOR || app == AppSettings.ORCHESTRATOR) {
-                final String stateDir = list(container.get("env")).stream().map(DeploymentFilesTest::map)
-                    .filter(variable -> Settings.kafkaEnv("state.dir").equals(variable.get("name")))
-                    .map(variable -> String.valueOf(variable.get("value"))).findFirst().orElse(null);
+                final String stateDir = list(container.get("env")).stream()
+                        .map(DeploymentFilesTest::map)
+                        .filter(variable -> Settings.kafkaEnv("state.dir").equals(variable.get("name")))
+                        .map(variable -> String.valueOf(variable.get("value")))
+                        .findFirst()
+                        .orElse(null);
                 final Set<String> claims = new TreeSet<>();
                 list(spec.get("volumeClaimTemplates")).forEach(claim -> claims.add(name(map(claim))));
-                final boolean mounted = list(container.get("volumeMounts")).stream().map(DeploymentFilesTest::map)
-                    .anyMatch(mount -> claims.contains(String.valueOf(mount.get("name"))) && stateDir != null
-                        && stateDir.startsWith(String.valueOf(mount.get("mountPath"))));
+                final boolean mounted = list(container.get("volumeMounts")).stream()
+                        .map(DeploymentFilesTest::map)
+                        .anyMatch(mount -> claims.contains(String.valueOf(mount.get("name")))
+                                && stateDir != null
+                                && stateDir.startsWith(String.valueOf(mount.get("mountPath"))));
                 if (!mounted) {
                     problems.add(name(doc) + ": state directory " + stateDir + " is not on a volume claim " + claims);
                 }
             }
             if (!services.contains(String.valueOf(spec.get("serviceName")))
-                && documents.stream().noneMatch(other -> "Service".equals(other.get("kind"))
-                    && String.valueOf(spec.get("serviceName")).equals(name(other)))) {
+                    && documents.stream()
+                            .noneMatch(other -> "Service".equals(other.get("kind"))
+                                    && String.valueOf(spec.get("serviceName")).equals(name(other)))) {
                 problems.add(name(doc) + ": serviceName " + spec.get("serviceName") + " is no Service");
             }
         }
@@ -326,51 +373,61 @@ class DeploymentFilesTest {
         assertThat(problems).isEmpty();
     }
 
-    private static List<String> portAndProbeProblems(final String where, final AppSettings app,
-                                                     final Map<String, String> env,
-                                                     final Map<String, Object> container) {
+    private static List<String> portAndProbeProblems(
+            final String where,
+            final AppSettings app,
+            final Map<String, String> env,
+            final Map<String, Object> container) {
         final List<String> problems = new ArrayList<>();
         if (app == AppSettings.SUBMIT) {
             return problems;
         }
         final int port = httpPort(app, env);
         final Map<String, Integer> ports = new HashMap<>();
-        list(container.get("ports")).forEach(item -> ports.put(String.valueOf(map(item).get("name")),
-            ((Number) map(item).get("containerPort")).intValue()));
+        list(container.get("ports"))
+                .forEach(item -> ports.put(
+                        String.valueOf(map(item).get("name")),
+                        ((Number) map(item).get("containerPort")).intValue()));
         if (!Integer.valueOf(port).equals(ports.get("http"))) {
             problems.add(where + ": container port 'http' is " + ports.get("http") + ", the " + app.name()
-                + " listens on " + port);
+                    + " listens on " + port);
         }
         for (final String probe : List.of("livenessProbe", "readinessProbe")) {
             final Map<String, Object> get = map(map(container.get(probe)).get("httpGet"));
             final Object probePort = get.get("port");
             if (!List.of(OpsEndpoints.LIVE, OpsEndpoints.READY).contains(String.valueOf(get.get("path")))
-                || !(ports.containsKey(String.valueOf(probePort)) || Integer.valueOf(port).equals(probePort))) {
+                    || !(ports.containsKey(String.valueOf(probePort))
+                            || Integer.valueOf(port).equals(probePort))) {
                 problems.add(where + ": " + probe + " " + get + " is not a health route on the app's port");
             }
         }
         return problems;
     }
 
-    private static List<String> serviceProblems(final Map<String, Object> service,
-                                                final List<Map<String, Object>> documents) {
+    private static List<String> serviceProblems(
+            final Map<String, Object> service, final List<Map<String, Object>> documents) {
         final List<String> problems = new ArrayList<>();
-        final Map<String, String> selector = stringMap(map(map(service.get("spec")).get("selector")));
-        final List<Map<String, Object>> pods = documents.stream().map(DeploymentFilesTest::podTemplate)
-            .filter(template -> template != null
-                && stringMap(map(map(template.get("metadata")).get("labels"))).entrySet()
-                .containsAll(selector.entrySet()))
-            .toList();
+        final Map<String, String> selector =
+                stringMap(map(map(service.get("spec")).get("selector")));
+        final List<Map<String, Object>> pods = documents.stream()
+                .map(DeploymentFilesTest::podTemplate)
+                .filter(template -> template != null
+                        && stringMap(map(map(template.get("metadata")).get("labels")))
+                                .entrySet()
+                                .containsAll(selector.entrySet()))
+                .toList();
         if (pods.isEmpty()) {
             problems.add("Service " + name(service) + ": selector " + selector + " matches no pod");
             return problems;
         }
         for (final Object item : list(map(service.get("spec")).get("ports"))) {
             final Object target = map(item).get("targetPort");
-            final boolean found = pods.stream().flatMap(pod -> list(map(pod.get("spec")).get("containers")).stream())
-                .flatMap(container -> list(map(container).get("ports")).stream()).map(DeploymentFilesTest::map)
-                .anyMatch(port -> String.valueOf(target).equals(String.valueOf(port.get("name")))
-                    || String.valueOf(target).equals(String.valueOf(port.get("containerPort"))));
+            final boolean found = pods.stream()
+                    .flatMap(pod -> list(map(pod.get("spec")).get("containers")).stream())
+                    .flatMap(container -> list(map(container).get("ports")).stream())
+                    .map(DeploymentFilesTest::map)
+                    .anyMatch(port -> String.valueOf(target).equals(String.valueOf(port.get("name")))
+                            || String.valueOf(target).equals(String.valueOf(port.get("containerPort"))));
             if (!found) {
                 problems.add("Service " + name(service) + ": targetPort " + target + " is no port of its pods");
             }
@@ -421,7 +478,9 @@ class DeploymentFilesTest {
     private static List<Map<String, Object>> manifests() throws IOException {
         final List<Map<String, Object>> documents = new ArrayList<>();
         try (Stream<Path> files = Files.list(DOCKER.resolve("k8s"))) {
-            for (final Path file : files.filter(path -> path.toString().endsWith(".yaml")).sorted().toList()) {
+            for (final Path file : files.filter(path -> path.toString().endsWith(".yaml"))
+                    .sorted()
+                    .toList()) {
                 try (Reader reader = Files.newBufferedReader(file)) {
                     for (final Object doc : new Yaml().loadAll(reader)) {
                         if (doc != null) {

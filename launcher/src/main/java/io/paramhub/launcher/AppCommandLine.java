@@ -30,32 +30,37 @@ public final class AppCommandLine {
     public static final int FAILED = 1;
 
     /** How settings are layered, as every app's {@code --help} ends. */
-    public static final String[] HELP_FOOTER = {"",
+    public static final String[] HELP_FOOTER = {
+        "",
         "Settings, lowest first: defaults; the --config properties file (Kafka client and Streams settings under "
-            + "their own names, ParamHub's options as paramhub.<option words>, e.g. paramhub.http.port); the "
-            + "environment (KAFKA_* for Kafka settings, e.g. KAFKA_BOOTSTRAP_SERVERS -> bootstrap.servers, "
-            + "KAFKA_SCHEMA_REGISTRY_URL -> schema.registry.url; PARAMHUB_* for ParamHub's options, e.g. "
-            + "PARAMHUB_HTTP_PORT -> --http-port); the command line (-D key=value, then the options).",
+                + "their own names, ParamHub's options as paramhub.<option words>, e.g. paramhub.http.port); the "
+                + "environment (KAFKA_* for Kafka settings, e.g. KAFKA_BOOTSTRAP_SERVERS -> bootstrap.servers, "
+                + "KAFKA_SCHEMA_REGISTRY_URL -> schema.registry.url; PARAMHUB_* for ParamHub's options, e.g. "
+                + "PARAMHUB_HTTP_PORT -> --http-port); the command line (-D key=value, then the options).",
         "Exit codes: 0 done, 1 failed, 2 missing or malformed setting (one line on stderr), 143 (128 + SIGTERM) "
-            + "stopped by SIGTERM after a clean shutdown."};
+                + "stopped by SIGTERM after a clean shutdown."
+    };
 
     private static final Logger log = LoggerFactory.getLogger(AppCommandLine.class);
 
-    private AppCommandLine() {
-    }
+    private AppCommandLine() {}
 
     /** Runs {@code app} with this process's environment; returns the exit code. */
     public static int run(final Object app, final String... args) {
-        return execute(app, System.getenv(), new PrintWriter(System.out, true), new PrintWriter(System.err, true),
-            args);
+        return execute(
+                app, System.getenv(), new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
     }
 
     /**
      * Runs {@code app} with the environment {@code env}, writing help to {@code out} and errors to {@code err};
      * returns the exit code.
      */
-    public static int execute(final Object app, final Map<String, String> env, final PrintWriter out,
-                              final PrintWriter err, final String... args) {
+    public static int execute(
+            final Object app,
+            final Map<String, String> env,
+            final PrintWriter out,
+            final PrintWriter err,
+            final String... args) {
         final CommandLine cli = new CommandLine(app);
         cli.getCommandSpec().usageMessage().footer(HELP_FOOTER);
         cli.setOut(out);
@@ -128,7 +133,8 @@ public final class AppCommandLine {
     /** picocli's message, saying where a bad value came from when it was not the command line. */
     private static String parameterMessage(final ParameterException error, final SettingsProvider provider) {
         String message = error.getMessage();
-        if (error.getArgSpec() instanceof OptionSpec option && option.originalStringValues().isEmpty()) {
+        if (error.getArgSpec() instanceof OptionSpec option
+                && option.originalStringValues().isEmpty()) {
             final String source = provider.source(option);
             if (source != null) {
                 message = message + " (from " + source + ")";

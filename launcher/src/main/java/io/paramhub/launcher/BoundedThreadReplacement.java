@@ -43,8 +43,12 @@ public final class BoundedThreadReplacement implements StreamsUncaughtExceptionH
             log.error("stream thread failed {} times within {}: shutting down", failures.size(), window, exception);
             return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         }
-        log.warn("stream thread failed ({} of {} allowed within {}): replacing it", failures.size(), maxFailures,
-            window, exception);
+        log.warn(
+                "stream thread failed ({} of {} allowed within {}): replacing it",
+                failures.size(),
+                maxFailures,
+                window,
+                exception);
         return StreamThreadExceptionResponse.REPLACE_THREAD;
     }
 }

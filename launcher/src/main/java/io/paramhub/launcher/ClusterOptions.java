@@ -16,17 +16,22 @@ import picocli.CommandLine.Option;
  */
 public final class ClusterOptions {
 
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,...]",
-        description = "Kafka bootstrap servers: bootstrap.servers, env KAFKA_BOOTSTRAP_SERVERS. Required.")
+    @Option(
+            names = "--bootstrap-servers",
+            paramLabel = "HOST:PORT[,...]",
+            description = "Kafka bootstrap servers: bootstrap.servers, env KAFKA_BOOTSTRAP_SERVERS. Required.")
     private String bootstrapServers;
 
-    @Option(names = "--registry-url", paramLabel = "URL",
-        description = "Schema registry URL (Confluent API): schema.registry.url, env KAFKA_SCHEMA_REGISTRY_URL. "
-            + "Required.")
+    @Option(
+            names = "--registry-url",
+            paramLabel = "URL",
+            description = "Schema registry URL (Confluent API): schema.registry.url, env KAFKA_SCHEMA_REGISTRY_URL. "
+                    + "Required.")
     private String registryUrl;
 
-    @Option(names = "--topic-prefix",
-        description = "Prefix of every topic name (default: " + TopicCatalog.DEFAULT_PREFIX + ").")
+    @Option(
+            names = "--topic-prefix",
+            description = "Prefix of every topic name (default: " + TopicCatalog.DEFAULT_PREFIX + ").")
     private String topicPrefix;
 
     /** {@code --bootstrap-servers}, or null when not given. */

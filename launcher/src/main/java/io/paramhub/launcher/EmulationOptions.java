@@ -17,9 +17,10 @@ public final class EmulationOptions {
     /** The worker's default: the real cost only. */
     public static final long DEFAULT_SAMPLE_COST_US = 0;
 
-    @Option(names = "--sample-cost-us",
-        description = "Emulated compute cost: each sample costs at least this many microseconds, padded by "
-            + "sleeping; 0 = the real cost only (default: " + DEFAULT_SAMPLE_COST_US + ").")
+    @Option(
+            names = "--sample-cost-us",
+            description = "Emulated compute cost: each sample costs at least this many microseconds, padded by "
+                    + "sleeping; 0 = the real cost only (default: " + DEFAULT_SAMPLE_COST_US + ").")
     private Long sampleCostMicros;
 
     /** {@code --sample-cost-us}, or null when not given. */

@@ -37,8 +37,10 @@ public final class HttpEndpoint implements AutoCloseable {
         } catch (final Exception e) {
             // await() rethrows a failed listen's checked cause (a BindException) as it is
             vertx.close();
-            throw new IllegalStateException("cannot start the " + name + " on " + verticle.host() + ":"
-                + verticle.requestedPort() + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot start the " + name + " on " + verticle.host() + ":" + verticle.requestedPort() + ": "
+                            + e.getMessage(),
+                    e);
         }
         log.info("{} listening on {}:{}", name, verticle.host(), verticle.actualPort());
         return new HttpEndpoint(vertx, name, verticle.actualPort());

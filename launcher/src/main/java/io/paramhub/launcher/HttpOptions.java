@@ -12,17 +12,23 @@ import picocli.CommandLine.Option;
  */
 public final class HttpOptions {
 
-    @Option(names = "--http-port", description = "Port of the HTTP endpoint; 0 = any free port, -1 = none "
-        + "(default: 8090 for the aggregator, 8091 for the orchestrator, 8092 for a worker).")
+    @Option(
+            names = "--http-port",
+            description = "Port of the HTTP endpoint; 0 = any free port, -1 = none "
+                    + "(default: 8090 for the aggregator, 8091 for the orchestrator, 8092 for a worker).")
     private Integer port;
 
-    @Option(names = "--http-host", defaultValue = "0.0.0.0",
-        description = "Address the HTTP endpoint binds to (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--http-host",
+            defaultValue = "0.0.0.0",
+            description = "Address the HTTP endpoint binds to (default: ${DEFAULT-VALUE}).")
     private String bindHost;
 
-    @Option(names = "--advertised-host", defaultValue = "localhost",
-        description = "Host name other instances reach this one's HTTP endpoint at (Streams application.server) "
-            + "(default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--advertised-host",
+            defaultValue = "localhost",
+            description = "Host name other instances reach this one's HTTP endpoint at (Streams application.server) "
+                    + "(default: ${DEFAULT-VALUE}).")
     private String advertisedHost;
 
     /** Where the endpoint will be, once a port is chosen. */

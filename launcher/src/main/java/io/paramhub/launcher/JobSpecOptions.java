@@ -30,8 +30,10 @@ public final class JobSpecOptions {
     @Option(names = "--batch", defaultValue = "128", description = "Global batch (default: ${DEFAULT-VALUE}).")
     private int batch;
 
-    @Option(names = "--shards", description = "Parameter shards, at least; raised so that no shard carries more "
-        + "than 256 KiB (default: " + DEFAULT_SHARDS + ").")
+    @Option(
+            names = "--shards",
+            description = "Parameter shards, at least; raised so that no shard carries more "
+                    + "than 256 KiB (default: " + DEFAULT_SHARDS + ").")
     private Integer shards;
 
     @Option(names = "--staleness", defaultValue = "3", description = "SSP bound (default: ${DEFAULT-VALUE}).")

@@ -1,12 +1,12 @@
 package io.paramhub.launcher;
 
 import io.paramhub.topology.StreamsProperties;
+import io.paramhub.topology.client.ClientProperties;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
-import io.paramhub.topology.client.ClientProperties;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -31,10 +31,10 @@ public final class KafkaOptions {
      * the {@code --config} file, or as its {@code KAFKA_*} variable ({@code KAFKA_BOOTSTRAP_SERVERS}).
      */
     public static final Map<String, String> SETTING_OPTIONS = Map.of(
-        "--bootstrap-servers", CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
-        "--registry-url", StreamsProperties.SCHEMA_REGISTRY_URL,
-        "--application-id", StreamsConfig.APPLICATION_ID_CONFIG,
-        "--state-dir", StreamsConfig.STATE_DIR_CONFIG);
+            "--bootstrap-servers", CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+            "--registry-url", StreamsProperties.SCHEMA_REGISTRY_URL,
+            "--application-id", StreamsConfig.APPLICATION_ID_CONFIG,
+            "--state-dir", StreamsConfig.STATE_DIR_CONFIG);
 
     @Spec(Spec.Target.MIXEE)
     private CommandSpec mixee;
@@ -42,13 +42,17 @@ public final class KafkaOptions {
     @Mixin
     private ClusterOptions cluster;
 
-    @Option(names = "--config", paramLabel = "FILE",
-        description = "Properties file: Kafka client and Streams settings under their own names, ParamHub's "
-            + "options as paramhub.<option words> (paramhub.http.port). Env PARAMHUB_CONFIG.")
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description = "Properties file: Kafka client and Streams settings under their own names, ParamHub's "
+                    + "options as paramhub.<option words> (paramhub.http.port). Env PARAMHUB_CONFIG.")
     private Path configFile;
 
-    @Option(names = "-D", paramLabel = "KEY=VALUE",
-        description = "A Kafka client or Streams setting (repeatable); wins over the file and KAFKA_* variables.")
+    @Option(
+            names = "-D",
+            paramLabel = "KEY=VALUE",
+            description = "A Kafka client or Streams setting (repeatable); wins over the file and KAFKA_* variables.")
     private Map<String, String> overrides = new HashMap<>();
 
     /**
@@ -62,8 +66,8 @@ public final class KafkaOptions {
         options.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
         options.put(StreamsProperties.SCHEMA_REGISTRY_URL, cluster.registryUrl());
         options.putAll(settingOptions);
-        final Properties props = Settings.kafka(provider.file(), provider.env(), overrides, options,
-            SettingsProvider.optionKeys(mixee.options()));
+        final Properties props = Settings.kafka(
+                provider.file(), provider.env(), overrides, options, SettingsProvider.optionKeys(mixee.options()));
         require(props, "--bootstrap-servers", CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
         require(props, "--registry-url", StreamsProperties.SCHEMA_REGISTRY_URL);
         return props;
@@ -98,8 +102,10 @@ public final class KafkaOptions {
     public static void require(final Properties props, final String option, final String key) {
         final Object value = props.get(key);
         if (value == null || value.toString().isBlank()) {
-            throw new SettingException(key, "missing setting " + key + ": give " + option + ", "
-                + Settings.kafkaEnv(key) + " or " + key + " in the --config file");
+            throw new SettingException(
+                    key,
+                    "missing setting " + key + ": give " + option + ", " + Settings.kafkaEnv(key) + " or " + key
+                            + " in the --config file");
         }
     }
 }

@@ -39,7 +39,8 @@ public final class MeterRegistryReporter implements MetricsReporter {
         with.putAll(props);
         final Object existing = with.get(CommonClientConfigs.METRIC_REPORTER_CLASSES_CONFIG);
         final String reporters = existing == null || existing.toString().isBlank()
-            ? MeterRegistryReporter.class.getName() : existing + "," + MeterRegistryReporter.class.getName();
+                ? MeterRegistryReporter.class.getName()
+                : existing + "," + MeterRegistryReporter.class.getName();
         with.put(CommonClientConfigs.METRIC_REPORTER_CLASSES_CONFIG, reporters);
         with.put(REGISTRY_CONFIG, registry);
         return with;
@@ -75,8 +76,12 @@ public final class MeterRegistryReporter implements MetricsReporter {
             }
         }
         try {
-            meters.computeIfAbsent(name, ignored -> Gauge.builder(meterName, metric, MeterRegistryReporter::value)
-                .tags(tags).description(name.description()).register(registry));
+            meters.computeIfAbsent(
+                    name,
+                    ignored -> Gauge.builder(meterName, metric, MeterRegistryReporter::value)
+                            .tags(tags)
+                            .description(name.description())
+                            .register(registry));
         } catch (final IllegalArgumentException e) {
             // another client registered the name with other tag keys meanwhile: skip this metric
         }

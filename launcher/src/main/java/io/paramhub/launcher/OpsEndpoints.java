@@ -45,14 +45,24 @@ public record OpsEndpoints(AppMetrics metrics, Readiness readiness) {
     private void metrics(final RoutingContext context) {
         context.vertx().executeBlocking(metrics::scrape, false).onComplete(done -> {
             if (done.failed()) {
-                json(context, 500, new JsonObject().put("error", String.valueOf(done.cause().getMessage())));
+                json(
+                        context,
+                        500,
+                        new JsonObject()
+                                .put("error", String.valueOf(done.cause().getMessage())));
                 return;
             }
-            context.response().setStatusCode(200).putHeader("Content-Type", PROMETHEUS_TEXT).end(done.result());
+            context.response()
+                    .setStatusCode(200)
+                    .putHeader("Content-Type", PROMETHEUS_TEXT)
+                    .end(done.result());
         });
     }
 
     private static void json(final RoutingContext context, final int status, final JsonObject body) {
-        context.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body.encode());
+        context.response()
+                .setStatusCode(status)
+                .putHeader("Content-Type", "application/json")
+                .end(body.encode());
     }
 }

@@ -29,8 +29,10 @@ public abstract class RouterVerticle extends VerticleBase {
     public final Future<?> start() {
         final Router router = Router.router(vertx);
         mount(router);
-        return vertx.createHttpServer().requestHandler(router).listen(port, host)
-            .onSuccess(listening -> server = listening);
+        return vertx.createHttpServer()
+                .requestHandler(router)
+                .listen(port, host)
+                .onSuccess(listening -> server = listening);
     }
 
     /** The port the server listens on; valid once deployed. */

@@ -20,8 +20,10 @@ public final class SettingException extends IllegalArgumentException {
     /** Fails naming {@code --option} and its variable when a required option of ParamHub's own has no value. */
     public static <T> T requireOption(final T value, final String option) {
         if (value == null || value.toString().isBlank()) {
-            throw new SettingException(option, "missing setting " + option + ": give " + option + ", "
-                + Settings.optionEnv(option) + " or " + Settings.optionKey(option) + " in the --config file");
+            throw new SettingException(
+                    option,
+                    "missing setting " + option + ": give " + option + ", " + Settings.optionEnv(option) + " or "
+                            + Settings.optionKey(option) + " in the --config file");
         }
         return value;
     }

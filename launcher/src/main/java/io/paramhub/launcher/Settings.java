@@ -36,12 +36,18 @@ public final class Settings {
      * {@code KAFKA_*} variables that Kafka's own scripts and images read and that are not settings
      * ({@code KAFKA_HEAP_OPTS}, ...): never mapped.
      */
-    public static final Set<String> KAFKA_ENV_NOT_SETTINGS = Set.of("KAFKA_HEAP_OPTS", "KAFKA_OPTS",
-        "KAFKA_JVM_PERFORMANCE_OPTS", "KAFKA_LOG4J_OPTS", "KAFKA_JMX_OPTS", "KAFKA_GC_LOG_OPTS", "KAFKA_DEBUG",
-        "KAFKA_VERSION", "KAFKA_HOME");
+    public static final Set<String> KAFKA_ENV_NOT_SETTINGS = Set.of(
+            "KAFKA_HEAP_OPTS",
+            "KAFKA_OPTS",
+            "KAFKA_JVM_PERFORMANCE_OPTS",
+            "KAFKA_LOG4J_OPTS",
+            "KAFKA_JMX_OPTS",
+            "KAFKA_GC_LOG_OPTS",
+            "KAFKA_DEBUG",
+            "KAFKA_VERSION",
+            "KAFKA_HOME");
 
-    private Settings() {
-    }
+    private Settings() {}
 
     /**
      * The Kafka setting an environment variable names, or null when it names none: strip {@code KAFKA_},
@@ -49,19 +55,24 @@ public final class Settings {
      * {@code apache/kafka} image's rule; without double or triple underscores it is streams-bootstrap's).
      */
     public static String kafkaKey(final String envName) {
-        if (!envName.startsWith(KAFKA_ENV_PREFIX) || envName.length() == KAFKA_ENV_PREFIX.length()
-            || KAFKA_ENV_NOT_SETTINGS.contains(envName)) {
+        if (!envName.startsWith(KAFKA_ENV_PREFIX)
+                || envName.length() == KAFKA_ENV_PREFIX.length()
+                || KAFKA_ENV_NOT_SETTINGS.contains(envName)) {
             return null;
         }
-        return envName.substring(KAFKA_ENV_PREFIX.length()).toLowerCase(Locale.ROOT)
-            .replace("___", "\u0000").replace("__", "\u0001").replace('_', '.')
-            .replace('\u0000', '-').replace('\u0001', '_');
+        return envName.substring(KAFKA_ENV_PREFIX.length())
+                .toLowerCase(Locale.ROOT)
+                .replace("___", "\u0000")
+                .replace("__", "\u0001")
+                .replace('_', '.')
+                .replace('\u0000', '-')
+                .replace('\u0001', '_');
     }
 
     /** The environment variable of a Kafka setting: the inverse of {@link #kafkaKey}. */
     public static String kafkaEnv(final String key) {
-        return KAFKA_ENV_PREFIX + key.replace("_", "__").replace("-", "___").replace('.', '_')
-            .toUpperCase(Locale.ROOT);
+        return KAFKA_ENV_PREFIX
+                + key.replace("_", "__").replace("-", "___").replace('.', '_').toUpperCase(Locale.ROOT);
     }
 
     /** The environment variable of one of ParamHub's options: {@code --http-port} → {@code PARAMHUB_HTTP_PORT}. */
@@ -89,9 +100,12 @@ public final class Settings {
      * then {@code options} (the options that stand for Kafka settings, by setting name; null values are
      * options not given).
      */
-    public static Properties kafka(final Properties file, final Map<String, String> env,
-                                   final Map<String, String> commandLine, final Map<String, String> options,
-                                   final Set<String> optionKeys) {
+    public static Properties kafka(
+            final Properties file,
+            final Map<String, String> env,
+            final Map<String, String> commandLine,
+            final Map<String, String> options,
+            final Set<String> optionKeys) {
         final Properties props = new Properties();
         file.forEach((key, value) -> {
             if (!optionKeys.contains(key.toString())) {

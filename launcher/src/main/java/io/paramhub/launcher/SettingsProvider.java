@@ -75,7 +75,9 @@ public final class SettingsProvider implements IDefaultValueProvider {
     /** Whether an option can be set from PARAMHUB_* or the file: ParamHub's own, valued, not -D, help or version. */
     public static boolean takesSetting(final OptionSpec option) {
         final String name = option.longestName();
-        return name.startsWith("--") && !option.usageHelp() && !option.versionHelp()
-            && !KafkaOptions.SETTING_OPTIONS.containsKey(name);
+        return name.startsWith("--")
+                && !option.usageHelp()
+                && !option.versionHelp()
+                && !KafkaOptions.SETTING_OPTIONS.containsKey(name);
     }
 }

@@ -35,24 +35,26 @@ public final class StreamsAppLauncher {
     private static final Logger log = LoggerFactory.getLogger(StreamsAppLauncher.class);
     /** Stream thread failures replaced within {@link #THREAD_FAILURE_WINDOW}; one more shuts the client down. */
     public static final int MAX_THREAD_FAILURES = 3;
+
     public static final Duration THREAD_FAILURE_WINDOW = Duration.ofMinutes(5);
     /** What an app logs once a SIGTERM has stopped it cleanly (it then exits with 143, 128 + SIGTERM). */
     public static final String SHUT_DOWN_CLEANLY = "shut down cleanly";
 
-    private StreamsAppLauncher() {
-    }
+    private StreamsAppLauncher() {}
 
     /** The settings, serdes and topics an app's topology is built from. */
-    public record Prepared(Properties properties, SerdeFactory serdes, TopicCatalog topics) {
-    }
+    public record Prepared(Properties properties, SerdeFactory serdes, TopicCatalog topics) {}
 
     /**
      * {@code given} holds at least {@code bootstrap.servers} and {@code schema.registry.url}; anything
      * else overrides ParamHub's Streams defaults. {@code checks} may refuse the topics as they are.
      */
-    public static Prepared prepare(final String defaultApplicationId, final Properties given, final String topicPrefix,
-                                   final TopicSetup topicSetup,
-                                   final BiConsumer<TopicProvisioner, TopicCatalog> checks) {
+    public static Prepared prepare(
+            final String defaultApplicationId,
+            final Properties given,
+            final String topicPrefix,
+            final TopicSetup topicSetup,
+            final BiConsumer<TopicProvisioner, TopicCatalog> checks) {
         final Properties props = settings(defaultApplicationId, given);
         final SerdeFactory serdes = new SerdeFactory(registryConfig(props));
         final TopicCatalog topics = TopicCatalog.create(topicPrefix, serdes);
@@ -61,8 +63,9 @@ public final class StreamsAppLauncher {
         try (Admin admin = Admin.create(adminConfig(props))) {
             final TopicProvisioner provisioner = new TopicProvisioner(admin);
             if (topicSetup.create()) {
-                provisioner.ensure(topics.layouts(topicSetup.shardPartitions(), topicSetup.otherPartitions()),
-                    topicSetup.replicationFactor());
+                provisioner.ensure(
+                        topics.layouts(topicSetup.shardPartitions(), topicSetup.otherPartitions()),
+                        topicSetup.replicationFactor());
             }
             checks.accept(provisioner, topics);
         }
@@ -84,7 +87,8 @@ public final class StreamsAppLauncher {
         producer.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         producer.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
         new ProducerConfig(producer);
-        final Map<String, Object> consumer = new HashMap<>(config.getMainConsumerConfigs("validation", "validation", 0));
+        final Map<String, Object> consumer =
+                new HashMap<>(config.getMainConsumerConfigs("validation", "validation", 0));
         consumer.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         consumer.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         new ConsumerConfig(consumer);
@@ -94,13 +98,17 @@ public final class StreamsAppLauncher {
 
     /** Starts {@code topology} with the prepared settings; the caller closes the result. */
     public static KafkaStreams start(final Prepared prepared, final Topology topology) {
-        log.debug("topology of {}:\n{}", prepared.properties().get(StreamsConfig.APPLICATION_ID_CONFIG),
-            topology.describe());
+        log.debug(
+                "topology of {}:\n{}",
+                prepared.properties().get(StreamsConfig.APPLICATION_ID_CONFIG),
+                topology.describe());
         final KafkaStreams streams = new KafkaStreams(topology, prepared.properties());
         streams.setUncaughtExceptionHandler(new BoundedThreadReplacement(MAX_THREAD_FAILURES, THREAD_FAILURE_WINDOW));
         streams.start();
-        log.info("{} started against {}", prepared.properties().get(StreamsConfig.APPLICATION_ID_CONFIG),
-            prepared.properties().get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG));
+        log.info(
+                "{} started against {}",
+                prepared.properties().get(StreamsConfig.APPLICATION_ID_CONFIG),
+                prepared.properties().get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG));
         return streams;
     }
 
@@ -110,11 +118,14 @@ public final class StreamsAppLauncher {
      */
     public static int runUntilStopped(final KafkaStreams streams, final Runnable close) throws InterruptedException {
         final CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            close.run();
-            log.info(SHUT_DOWN_CLEANLY);
-            stopped.countDown();
-        }, "paramhub-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            close.run();
+                            log.info(SHUT_DOWN_CLEANLY);
+                            stopped.countDown();
+                        },
+                        "paramhub-shutdown"));
         while (!stopped.await(1, TimeUnit.SECONDS)) {
             final KafkaStreams.State state = streams.state();
             if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING) {
@@ -136,21 +147,23 @@ public final class StreamsAppLauncher {
      * Runs {@code work} on this thread and returns its exit code; on SIGTERM (or any JVM shutdown) runs
      * {@code stop} and waits up to {@code grace} for {@code work} to finish, so that it can end cleanly.
      */
-    public static int runUntilDone(final Callable<Integer> work, final Runnable stop,
-                                   final Duration grace) throws Exception {
+    public static int runUntilDone(final Callable<Integer> work, final Runnable stop, final Duration grace)
+            throws Exception {
         final CountDownLatch done = new CountDownLatch(1);
-        final Thread hook = new Thread(() -> {
-            stop.run();
-            try {
-                if (done.await(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-                    log.info(SHUT_DOWN_CLEANLY);
-                } else {
-                    log.warn("did not stop within {}", grace);
-                }
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "paramhub-shutdown");
+        final Thread hook = new Thread(
+                () -> {
+                    stop.run();
+                    try {
+                        if (done.await(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                            log.info(SHUT_DOWN_CLEANLY);
+                        } else {
+                            log.warn("did not stop within {}", grace);
+                        }
+                    } catch (final InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                },
+                "paramhub-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             return work.call();
@@ -162,8 +175,9 @@ public final class StreamsAppLauncher {
     private static Map<String, Object> registryConfig(final Properties props) {
         final Map<String, Object> config = new HashMap<>();
         props.forEach((key, value) -> {
-            if (key.toString().startsWith("schema.registry.") || key.toString().startsWith("basic.auth.")
-                || key.toString().equals("auto.register.schemas")) {
+            if (key.toString().startsWith("schema.registry.")
+                    || key.toString().startsWith("basic.auth.")
+                    || key.toString().equals("auto.register.schemas")) {
                 config.put(key.toString(), value);
             }
         });
@@ -182,8 +196,10 @@ public final class StreamsAppLauncher {
         final Properties admin = new Properties();
         props.forEach((key, value) -> {
             final String name = key.toString();
-            if (name.equals(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG) || name.startsWith("security.")
-                || name.startsWith("sasl.") || name.startsWith("ssl.")) {
+            if (name.equals(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG)
+                    || name.startsWith("security.")
+                    || name.startsWith("sasl.")
+                    || name.startsWith("ssl.")) {
                 admin.put(name, value);
             }
         });

@@ -14,23 +14,33 @@ import picocli.CommandLine.Option;
  */
 public final class StreamsAppOptions {
 
-    @Option(names = "--application-id", description = "Kafka Streams application.id, env KAFKA_APPLICATION_ID "
-        + "(default: the app's own, paramhub-aggregator or paramhub-orchestrator).")
+    @Option(
+            names = "--application-id",
+            description = "Kafka Streams application.id, env KAFKA_APPLICATION_ID "
+                    + "(default: the app's own, paramhub-aggregator or paramhub-orchestrator).")
     private String applicationId;
 
     @Option(names = "--state-dir", description = "Kafka Streams state directory: state.dir, env KAFKA_STATE_DIR.")
     private Path stateDir;
 
-    @Option(names = "--no-create-topics", negatable = true, defaultValue = "true",
-        description = "Create missing topics; env PARAMHUB_CREATE_TOPICS=true|false (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--no-create-topics",
+            negatable = true,
+            defaultValue = "true",
+            description = "Create missing topics; env PARAMHUB_CREATE_TOPICS=true|false (default: ${DEFAULT-VALUE}).")
     private boolean createTopics;
 
-    @Option(names = "--shard-partitions", defaultValue = "" + TopicSetup.DEFAULT_SHARD_PARTITIONS,
-        description = "Partitions of gradients, model and the shard topics when created (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--shard-partitions",
+            defaultValue = "" + TopicSetup.DEFAULT_SHARD_PARTITIONS,
+            description =
+                    "Partitions of gradients, model and the shard topics when created (default: ${DEFAULT-VALUE}).")
     private int shardPartitions;
 
-    @Option(names = "--replication-factor", defaultValue = "-1",
-        description = "Replication factor of created topics; -1 = the broker default (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--replication-factor",
+            defaultValue = "-1",
+            description = "Replication factor of created topics; -1 = the broker default (default: ${DEFAULT-VALUE}).")
     private short replicationFactor;
 
     /** The app's Kafka settings, layered as {@link Settings} says, with {@code defaultApplicationId} below all. */
@@ -45,9 +55,10 @@ public final class StreamsAppOptions {
 
     public TopicSetup topicSetup() {
         if (shardPartitions < 1) {
-            throw new SettingException("--shard-partitions", "--shard-partitions must be at least 1, not "
-                + shardPartitions);
+            throw new SettingException(
+                    "--shard-partitions", "--shard-partitions must be at least 1, not " + shardPartitions);
         }
-        return new TopicSetup(createTopics, shardPartitions, TopicSetup.defaults().otherPartitions(), replicationFactor);
+        return new TopicSetup(
+                createTopics, shardPartitions, TopicSetup.defaults().otherPartitions(), replicationFactor);
     }
 }

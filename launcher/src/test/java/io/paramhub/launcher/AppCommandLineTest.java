@@ -24,10 +24,13 @@ class AppCommandLineTest {
     static final class Probe implements Callable<Integer> {
         @Mixin
         private KafkaOptions kafka;
+
         @Mixin
         private StreamsAppOptions options;
+
         @Mixin
         private HttpOptions http;
+
         @Option(names = "--job")
         private String job;
 
@@ -50,8 +53,8 @@ class AppCommandLineTest {
     private final StringWriter err = new StringWriter();
 
     private int run(final Probe probe, final Map<String, String> env, final String... args) {
-        return AppCommandLine.execute(probe, env, new PrintWriter(new StringWriter(), true), new PrintWriter(err, true),
-            args);
+        return AppCommandLine.execute(
+                probe, env, new PrintWriter(new StringWriter(), true), new PrintWriter(err, true), args);
     }
 
     private List<String> errLines() {
@@ -62,24 +65,27 @@ class AppCommandLineTest {
     void shouldLayerFileEnvironmentAndCommandLineWhenSettingsComeFromEach(@TempDir final Path dir) throws IOException {
         // given
         final Path file = dir.resolve("app.properties");
-        Files.writeString(file, "bootstrap.servers=file:9092\nschema.registry.url=http://file:8081\n"
-            + "client.id=from-file\nlinger.ms=9\nparamhub.topic.prefix=file.\nparamhub.http.port=7000\n");
-        final Map<String, String> env = Map.of("KAFKA_CLIENT_ID", "from-env", "PARAMHUB_HTTP_PORT", "7001",
-            "PARAMHUB_JOB", "j1");
+        Files.writeString(
+                file,
+                "bootstrap.servers=file:9092\nschema.registry.url=http://file:8081\n"
+                        + "client.id=from-file\nlinger.ms=9\nparamhub.topic.prefix=file.\nparamhub.http.port=7000\n");
+        final Map<String, String> env =
+                Map.of("KAFKA_CLIENT_ID", "from-env", "PARAMHUB_HTTP_PORT", "7001", "PARAMHUB_JOB", "j1");
         final Probe probe = new Probe();
 
         // when
-        final int code = run(probe, env, "--config", file.toString(), "--bootstrap-servers", "cli:9092",
-            "-Dlinger.ms=1");
+        final int code =
+                run(probe, env, "--config", file.toString(), "--bootstrap-servers", "cli:9092", "-Dlinger.ms=1");
 
         // then
         assertThat(code).as(err.toString()).isZero();
-        assertThat(probe.settings).containsEntry("bootstrap.servers", "cli:9092")
-            .containsEntry("schema.registry.url", "http://file:8081")
-            .containsEntry("client.id", "from-env")
-            .containsEntry("linger.ms", "1")
-            .containsEntry("application.id", "probe")
-            .doesNotContainKey("paramhub.http.port");
+        assertThat(probe.settings)
+                .containsEntry("bootstrap.servers", "cli:9092")
+                .containsEntry("schema.registry.url", "http://file:8081")
+                .containsEntry("client.id", "from-env")
+                .containsEntry("linger.ms", "1")
+                .containsEntry("application.id", "probe")
+                .doesNotContainKey("paramhub.http.port");
         assertThat(probe.topicPrefix()).isEqualTo("file.");
         assertThat(probe.endpoint.port()).isEqualTo(7001);
     }
@@ -95,15 +101,21 @@ class AppCommandLineTest {
         // then
         assertThat(code).isEqualTo(AppCommandLine.BAD_SETTING);
         assertThat(errLines()).hasSize(1);
-        assertThat(errLines().get(0)).startsWith("probe: missing setting bootstrap.servers")
-            .contains("--bootstrap-servers", "KAFKA_BOOTSTRAP_SERVERS");
+        assertThat(errLines().get(0))
+                .startsWith("probe: missing setting bootstrap.servers")
+                .contains("--bootstrap-servers", "KAFKA_BOOTSTRAP_SERVERS");
     }
 
     @Test
     void shouldExitWithOneLineNamingTheSettingWhenAKafkaSettingFromTheEnvironmentIsMalformed() {
         // given
-        final Map<String, String> env = Map.of("KAFKA_BOOTSTRAP_SERVERS", "b:9092",
-            "KAFKA_SCHEMA_REGISTRY_URL", "http://r:8081", "KAFKA_COMMIT_INTERVAL_MS", "soon");
+        final Map<String, String> env = Map.of(
+                "KAFKA_BOOTSTRAP_SERVERS",
+                "b:9092",
+                "KAFKA_SCHEMA_REGISTRY_URL",
+                "http://r:8081",
+                "KAFKA_COMMIT_INTERVAL_MS",
+                "soon");
 
         // when
         final int code = run(new Probe(), env, "--job", "j");
@@ -125,23 +137,25 @@ class AppCommandLineTest {
         // then
         assertThat(code).isEqualTo(AppCommandLine.BAD_SETTING);
         assertThat(errLines()).hasSize(1);
-        assertThat(errLines().get(0)).startsWith("probe: ").contains("--http-port", "eighty",
-            "environment variable PARAMHUB_HTTP_PORT");
+        assertThat(errLines().get(0))
+                .startsWith("probe: ")
+                .contains("--http-port", "eighty", "environment variable PARAMHUB_HTTP_PORT");
     }
 
     @Test
     void shouldExitWithOneLineNamingTheOptionWhenARequiredOptionIsMissing() {
         // given
-        final Map<String, String> env = Map.of("KAFKA_BOOTSTRAP_SERVERS", "b:9092",
-            "KAFKA_SCHEMA_REGISTRY_URL", "http://r:8081");
+        final Map<String, String> env =
+                Map.of("KAFKA_BOOTSTRAP_SERVERS", "b:9092", "KAFKA_SCHEMA_REGISTRY_URL", "http://r:8081");
 
         // when
         final int code = run(new Probe(), env);
 
         // then
         assertThat(code).isEqualTo(AppCommandLine.BAD_SETTING);
-        assertThat(errLines()).containsExactly(
-            "probe: missing setting --job: give --job, PARAMHUB_JOB or paramhub.job in the --config file");
+        assertThat(errLines())
+                .containsExactly(
+                        "probe: missing setting --job: give --job, PARAMHUB_JOB or paramhub.job in the --config file");
     }
 
     @Test
@@ -163,12 +177,17 @@ class AppCommandLineTest {
         final StringWriter out = new StringWriter();
 
         // when
-        final int code = AppCommandLine.execute(new Probe(), Map.of(), new PrintWriter(out, true),
-            new PrintWriter(err, true), "--help");
+        final int code = AppCommandLine.execute(
+                new Probe(), Map.of(), new PrintWriter(out, true), new PrintWriter(err, true), "--help");
 
         // then
         assertThat(code).isZero();
-        assertThat(out.toString()).contains("lowest first", "KAFKA_BOOTSTRAP_SERVERS -> bootstrap.servers",
-            "PARAMHUB_HTTP_PORT -> --http-port", "--config", "-D");
+        assertThat(out.toString())
+                .contains(
+                        "lowest first",
+                        "KAFKA_BOOTSTRAP_SERVERS -> bootstrap.servers",
+                        "PARAMHUB_HTTP_PORT -> --http-port",
+                        "--config",
+                        "-D");
     }
 }

@@ -20,8 +20,8 @@ class MeterRegistryReporterTest {
 
         // when
         final String whileOpen;
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(metrics.reportClients(props),
-                 new StringSerializer(), new StringSerializer())) {
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(metrics.reportClients(props), new StringSerializer(), new StringSerializer())) {
             whileOpen = metrics.scrape();
         }
         final String afterClose = metrics.scrape();

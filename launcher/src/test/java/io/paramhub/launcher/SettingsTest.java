@@ -14,11 +14,11 @@ class SettingsTest {
     void shouldMapKafkaVariablesAsTheKafkaImageDoesWhenNamesHaveDotsDashesAndUnderscores() {
         // given
         final Map<String, String> names = Map.of(
-            "KAFKA_BOOTSTRAP_SERVERS", "bootstrap.servers",
-            "KAFKA_SCHEMA_REGISTRY_URL", "schema.registry.url",
-            "KAFKA_PRODUCER_LINGER_MS", "producer.linger.ms",
-            "KAFKA_SOME__UNDERSCORED_NAME", "some_underscored.name",
-            "KAFKA_A___DASHED_NAME", "a-dashed.name");
+                "KAFKA_BOOTSTRAP_SERVERS", "bootstrap.servers",
+                "KAFKA_SCHEMA_REGISTRY_URL", "schema.registry.url",
+                "KAFKA_PRODUCER_LINGER_MS", "producer.linger.ms",
+                "KAFKA_SOME__UNDERSCORED_NAME", "some_underscored.name",
+                "KAFKA_A___DASHED_NAME", "a-dashed.name");
 
         // when / then
         names.forEach((env, key) -> {
@@ -55,11 +55,11 @@ class SettingsTest {
         file.setProperty("client.id", "from-file");
         file.setProperty("paramhub.http.port", "9000");
         final Map<String, String> env = Map.of(
-            "KAFKA_BOOTSTRAP_SERVERS", "env:9092",
-            "KAFKA_COMMIT_INTERVAL_MS", "50",
-            "KAFKA_LINGER_MS", "3",
-            "PARAMHUB_HTTP_PORT", "9001",
-            "HOME", "/root");
+                "KAFKA_BOOTSTRAP_SERVERS", "env:9092",
+                "KAFKA_COMMIT_INTERVAL_MS", "50",
+                "KAFKA_LINGER_MS", "3",
+                "PARAMHUB_HTTP_PORT", "9001",
+                "HOME", "/root");
         final Map<String, String> dashD = Map.of("bootstrap.servers", "dashd:9092", "commit.interval.ms", "20");
         final Map<String, String> options = new HashMap<>();
         options.put("bootstrap.servers", "option:9092");
@@ -69,13 +69,14 @@ class SettingsTest {
         final Properties props = Settings.kafka(file, env, dashD, options, Set.of("paramhub.http.port"));
 
         // then
-        assertThat(props).containsEntry("bootstrap.servers", "option:9092")
-            .containsEntry("commit.interval.ms", "20")
-            .containsEntry("linger.ms", "3")
-            .containsEntry("client.id", "from-file")
-            .doesNotContainKey("state.dir")
-            .doesNotContainKey("paramhub.http.port")
-            .doesNotContainKey("home");
+        assertThat(props)
+                .containsEntry("bootstrap.servers", "option:9092")
+                .containsEntry("commit.interval.ms", "20")
+                .containsEntry("linger.ms", "3")
+                .containsEntry("client.id", "from-file")
+                .doesNotContainKey("state.dir")
+                .doesNotContainKey("paramhub.http.port")
+                .doesNotContainKey("home");
     }
 
     @Test

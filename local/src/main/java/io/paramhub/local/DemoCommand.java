@@ -23,21 +23,24 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** {@code paramhub demo}: trains one job through Kafka, on an embedded broker and registry unless told otherwise. */
-@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Trains a model with N workers and an aggregator through Kafka and prints test accuracy "
-        + "(or RMSE) after every epoch. Without --bootstrap-servers it starts a Kafka broker (KRaft) and a "
-        + "schema registry inside this JVM.")
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = "Trains a model with N workers and an aggregator through Kafka and prints test accuracy "
+                + "(or RMSE) after every epoch. Without --bootstrap-servers it starts a Kafka broker (KRaft) and a "
+                + "schema registry inside this JVM.")
 final class DemoCommand implements Callable<Integer> {
 
     private static final Pattern SLOWDOWN = Pattern.compile("(\\d+):(\\d+(?:\\.\\d+)?)(?:@(\\d+))?");
@@ -55,79 +58,112 @@ final class DemoCommand implements Callable<Integer> {
     /** Passes over the training set when {@code --epochs} is not given. */
     static final int DEFAULT_EPOCHS = 3;
 
-    @Option(names = "--workers", defaultValue = "4", description = "Workers sharing each batch (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--workers",
+            defaultValue = "4",
+            description = "Workers sharing each batch (default: ${DEFAULT-VALUE}).")
     private int workers;
 
     @Mixin
     private JobSpecOptions jobSpec;
 
-    @Option(names = "--model", defaultValue = "softmax",
-        description = "softmax, mlp (784-256-128-10, ReLU), cnn (2 x conv 3x3 padded + max pool, 32 and 64 channels, "
-            + "dense 128 with dropout 0.5) on Fashion-MNIST, or linear (generated regression); "
-            + "mlp:H1,H2,..[,dropout=R] and "
-            + "cnn:K,C1,C2,H[,PAD][,dropout=R][,flip] choose other layers (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--model",
+            defaultValue = "softmax",
+            description =
+                    "softmax, mlp (784-256-128-10, ReLU), cnn (2 x conv 3x3 padded + max pool, 32 and 64 channels, "
+                            + "dense 128 with dropout 0.5) on Fashion-MNIST, or linear (generated regression); "
+                            + "mlp:H1,H2,..[,dropout=R] and "
+                            + "cnn:K,C1,C2,H[,PAD][,dropout=R][,flip] choose other layers (default: ${DEFAULT-VALUE}).")
     private String model;
 
-    @Option(names = "--dataset", description = "Data set: fashion-mnist[:DIR] or linear[:n=..,d=..,noise=..,seed=..]; "
-        + "default: linear for linear, fashion-mnist for the others.")
+    @Option(
+            names = "--dataset",
+            description = "Data set: fashion-mnist[:DIR] or linear[:n=..,d=..,noise=..,seed=..]; "
+                    + "default: linear for linear, fashion-mnist for the others.")
     private String dataset;
 
-    @Option(names = "--optimizer", description = "sgd or adam (default: sgd for softmax and linear, adam for mlp "
-        + "and cnn).")
+    @Option(
+            names = "--optimizer",
+            description = "sgd or adam (default: sgd for softmax and linear, adam for mlp " + "and cnn).")
     private String optimizer;
 
-    @Option(names = "--lr-schedule", description = "constant, or cosine: the rate falls from --lr to 0 over the "
-        + "job's iterations along half a cosine (default: cosine for mlp and cnn, constant for the others).")
+    @Option(
+            names = "--lr-schedule",
+            description =
+                    "constant, or cosine: the rate falls from --lr to 0 over the "
+                            + "job's iterations along half a cosine (default: cosine for mlp and cnn, constant for the others).")
     private String schedule;
 
-    @Option(names = "--sync", defaultValue = "bsp",
-        description = "bsp, ssp (bounded staleness, see --staleness) or asp (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--sync",
+            defaultValue = "bsp",
+            description = "bsp, ssp (bounded staleness, see --staleness) or asp (default: ${DEFAULT-VALUE}).")
     private String sync;
 
-    @Option(names = "--max-staleness", defaultValue = "" + DemoJobs.MAX_STALENESS,
-        description = "Server-side bound in model versions; staler gradients go to dead-letters as STALE. "
-            + "-1: 0 for bsp, (2s+2) x workers for ssp, none for asp (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--max-staleness",
+            defaultValue = "" + DemoJobs.MAX_STALENESS,
+            description = "Server-side bound in model versions; staler gradients go to dead-letters as STALE. "
+                    + "-1: 0 for bsp, (2s+2) x workers for ssp, none for asp (default: ${DEFAULT-VALUE}).")
     private long maxStaleness;
 
-    @Option(names = "--session-timeout-ms", defaultValue = "" + DemoJobs.SESSION_TIMEOUT_MS,
-        description = "A worker silent this long leaves the live set (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--session-timeout-ms",
+            defaultValue = "" + DemoJobs.SESSION_TIMEOUT_MS,
+            description = "A worker silent this long leaves the live set (default: ${DEFAULT-VALUE}).")
     private long sessionTimeoutMs;
 
-    @Option(names = "--policy", defaultValue = "none",
-        description = "paramhub: run the orchestrator, which gives stragglers smaller batch shares (under bsp); "
-            + "none: equal shares, no orchestrator (an observe-only one with --dashboard) (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--policy",
+            defaultValue = "none",
+            description =
+                    "paramhub: run the orchestrator, which gives stragglers smaller batch shares (under bsp); "
+                            + "none: equal shares, no orchestrator (an observe-only one with --dashboard) (default: ${DEFAULT-VALUE}).")
     private String policy;
 
-    @Option(names = "--threads", defaultValue = "1",
-        description = "Compute threads of each worker (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--threads",
+            defaultValue = "1",
+            description = "Compute threads of each worker (default: ${DEFAULT-VALUE}).")
     private int threads;
 
-    @Option(names = "--slowdown", paramLabel = "I:F[@CLOCK]",
-        description = "Emulate a slow worker: worker I computes F times slower (by sleeping), from CLOCK on "
-            + "(default 0). Repeatable.")
+    @Option(
+            names = "--slowdown",
+            paramLabel = "I:F[@CLOCK]",
+            description = "Emulate a slow worker: worker I computes F times slower (by sleeping), from CLOCK on "
+                    + "(default 0). Repeatable.")
     private List<String> slowdowns = List.of();
 
     @Mixin
     private EmulationOptions emulation;
 
-    @Option(names = "--thread-budget", defaultValue = "0",
-        description = "With --policy paramhub: compute threads the job's workers may use together; the "
-            + "orchestrator gives stragglers threads from what is free of it, else from the fastest workers; "
-            + "0 = no spare threads (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--thread-budget",
+            defaultValue = "0",
+            description = "With --policy paramhub: compute threads the job's workers may use together; the "
+                    + "orchestrator gives stragglers threads from what is free of it, else from the fastest workers; "
+                    + "0 = no spare threads (default: ${DEFAULT-VALUE}).")
     private int threadBudget;
 
-    @Option(names = "--max-threads", defaultValue = "8",
-        description = "With --policy paramhub: most compute threads the orchestrator gives one worker "
-            + "(default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--max-threads",
+            defaultValue = "8",
+            description = "With --policy paramhub: most compute threads the orchestrator gives one worker "
+                    + "(default: ${DEFAULT-VALUE}).")
     private int maxThreads;
 
-    @Option(names = "--dashboard",
-        description = "Serve the orchestrator's live dashboard on 127.0.0.1 while training and print its address; "
-            + "with --policy none the orchestrator runs observe-only: it flags stragglers and issues no command.")
+    @Option(
+            names = "--dashboard",
+            description =
+                    "Serve the orchestrator's live dashboard on 127.0.0.1 while training and print its address; "
+                            + "with --policy none the orchestrator runs observe-only: it flags stragglers and issues no command.")
     private boolean dashboard;
 
-    @Option(names = "--dashboard-port", defaultValue = "0",
-        description = "With --dashboard: its port; 0 = any free port (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--dashboard-port",
+            defaultValue = "0",
+            description = "With --dashboard: its port; 0 = any free port (default: ${DEFAULT-VALUE}).")
     private int dashboardPort;
 
     @Option(names = "--job", description = "Job name (default: demo-<time>).")
@@ -139,11 +175,12 @@ final class DemoCommand implements Callable<Integer> {
     @Mixin
     private ClusterOptions clusterOptions;
 
-    @Option(names = "--aggregators", defaultValue = "1",
-        description = "Aggregator instances to run in this JVM; 0 = use the aggregators already running on the "
-            + "cluster given by --bootstrap-servers (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--aggregators",
+            defaultValue = "1",
+            description = "Aggregator instances to run in this JVM; 0 = use the aggregators already running on the "
+                    + "cluster given by --bootstrap-servers (default: ${DEFAULT-VALUE}).")
     private int aggregators;
-
 
     @Override
     public Integer call() throws Exception {
@@ -153,12 +190,16 @@ final class DemoCommand implements Callable<Integer> {
         }
         final boolean orchestrated = "paramhub".equals(policy);
         if (aggregators < 0 || aggregators == 0 && clusterOptions.bootstrapServers() == null) {
-            throw new ParameterException(command.commandLine(), "--aggregators must be >= 1, or 0 together with "
-                + "--bootstrap-servers of a cluster where aggregators already run");
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--aggregators must be >= 1, or 0 together with "
+                            + "--bootstrap-servers of a cluster where aggregators already run");
         }
         if (dashboardPort != 0 && !dashboard || dashboardPort < 0 || dashboardPort > 65_535) {
-            throw new ParameterException(command.commandLine(), "--dashboard-port must be a port (0 = any free one) "
-                + "given with --dashboard, not " + dashboardPort);
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--dashboard-port must be a port (0 = any free one) " + "given with --dashboard, not "
+                            + dashboardPort);
         }
         final Map<Integer, ComputeEmulation> emulations = emulations();
         final OrchestratorSettings orchestration = orchestratorSettings();
@@ -167,33 +208,64 @@ final class DemoCommand implements Callable<Integer> {
         final TrainTest data = DataSources.load(datasetSpec);
         final JobSpec spec = JobSpecs.requireValid(jobSpec(datasetSpec, data, syncMode));
         final Path stateDir = Files.createTempDirectory("paramhub-streams-");
-        try (LocalCluster cluster = LocalCluster.startOrConnect(clusterOptions.bootstrapServers(),
-            clusterOptions.registryUrl())) {
-            out.printf(Locale.ROOT, "Kafka at %s%s, schema registry at %s%n", cluster.bootstrapServers(),
-                cluster.embedded() ? " (embedded)" : "", cluster.registryUrl());
+        try (LocalCluster cluster =
+                LocalCluster.startOrConnect(clusterOptions.bootstrapServers(), clusterOptions.registryUrl())) {
+            out.printf(
+                    Locale.ROOT,
+                    "Kafka at %s%s, schema registry at %s%n",
+                    cluster.bootstrapServers(),
+                    cluster.embedded() ? " (embedded)" : "",
+                    cluster.registryUrl());
             final WorkerTally tally = new WorkerTally();
-            final TrainingRun run = new TrainingRun(cluster.bootstrapServers(), cluster.registryUrl(),
-                clusterOptions.topicPrefix(), stateDir).withAggregators(aggregators).withEmulation(emulations)
-                .withWorkerThreads(threads)
-                .withOrchestrator(orchestrated ? orchestration : null);
+            final TrainingRun run = new TrainingRun(
+                            cluster.bootstrapServers(), cluster.registryUrl(), clusterOptions.topicPrefix(), stateDir)
+                    .withAggregators(aggregators)
+                    .withEmulation(emulations)
+                    .withWorkerThreads(threads)
+                    .withOrchestrator(orchestrated ? orchestration : null);
             final TrainingRun.Result result = (dashboard ? run.withDashboard(dashboardPort) : run)
-                .run(spec, data, RunListener.both(new ProgressPrinter(out, System.console() != null), tally));
-            out.printf(Locale.ROOT, "%ndone: %d iterations of %d workers in %.1f s; final test %s %.4f; "
-                    + "staleness max %.0f, p99 %.0f versions; dead letters %d%n", result.job().iterations(), workers,
-                result.wallSeconds(), result.last().metric(), result.last().testMetric(), result.stalenessMax(),
-                result.stalenessP99(), result.deadLetters());
+                    .run(spec, data, RunListener.both(new ProgressPrinter(out, System.console() != null), tally));
+            out.printf(
+                    Locale.ROOT,
+                    "%ndone: %d iterations of %d workers in %.1f s; final test %s %.4f; "
+                            + "staleness max %.0f, p99 %.0f versions; dead letters %d%n",
+                    result.job().iterations(),
+                    workers,
+                    result.wallSeconds(),
+                    result.last().metric(),
+                    result.last().testMetric(),
+                    result.stalenessMax(),
+                    result.stalenessP99(),
+                    result.deadLetters());
             out.println("worker      iterations  samples/s  compute ms  wait ms  final share  threads"
-                + "  (ms: means per iteration; wait: at the barrier, after the first iteration)");
-            tally.totals().forEach((worker, totals) -> out.printf(Locale.ROOT,
-                "%-10s  %10d  %9.0f  %10.2f  %7.2f  %11.3f  %7d%n", worker, totals.iterations(), totals.speed(),
-                totals.meanComputeMs(), totals.meanWaitMs(), totals.lastShare(), totals.lastThreads()));
-            out.printf(Locale.ROOT, "workers without a slowdown spent %.1f%% of their time waiting at the barrier%s%n",
-                100 * tally.waitFraction(RunReport.fastWorkers(emulations)),
-                emulations.values().stream().anyMatch(ComputeEmulation::active)
-                    ? " (compute emulated: " + effectiveSampleCost() + " us a sample)" : "");
-            out.printf(Locale.ROOT, "barrier wait per iteration: mean %.2f ms, p50 %.2f ms, p99 %.2f ms; "
-                    + "start-up and wind-down %.1f s, rounds %.1f s%n", tally.meanWaitMs(), tally.waitMsPercentile(50),
-                tally.waitMsPercentile(99), result.wallSeconds() - tally.trainingSeconds(), tally.trainingSeconds());
+                    + "  (ms: means per iteration; wait: at the barrier, after the first iteration)");
+            tally.totals()
+                    .forEach((worker, totals) -> out.printf(
+                            Locale.ROOT,
+                            "%-10s  %10d  %9.0f  %10.2f  %7.2f  %11.3f  %7d%n",
+                            worker,
+                            totals.iterations(),
+                            totals.speed(),
+                            totals.meanComputeMs(),
+                            totals.meanWaitMs(),
+                            totals.lastShare(),
+                            totals.lastThreads()));
+            out.printf(
+                    Locale.ROOT,
+                    "workers without a slowdown spent %.1f%% of their time waiting at the barrier%s%n",
+                    100 * tally.waitFraction(RunReport.fastWorkers(emulations)),
+                    emulations.values().stream().anyMatch(ComputeEmulation::active)
+                            ? " (compute emulated: " + effectiveSampleCost() + " us a sample)"
+                            : "");
+            out.printf(
+                    Locale.ROOT,
+                    "barrier wait per iteration: mean %.2f ms, p50 %.2f ms, p99 %.2f ms; "
+                            + "start-up and wind-down %.1f s, rounds %.1f s%n",
+                    tally.meanWaitMs(),
+                    tally.waitMsPercentile(50),
+                    tally.waitMsPercentile(99),
+                    result.wallSeconds() - tally.trainingSeconds(),
+                    tally.trainingSeconds());
             if (report != null) {
                 RunReport.write(report, result, tally, emulations);
                 out.println("report written to " + report);
@@ -214,8 +286,8 @@ final class DemoCommand implements Callable<Integer> {
         final Long sampleCostMicros = emulation.sampleCostMicros();
         if (sampleCostMicros != null) {
             if (sampleCostMicros < 0) {
-                throw new ParameterException(command.commandLine(), "--sample-cost-us must be >= 0, not "
-                    + sampleCostMicros);
+                throw new ParameterException(
+                        command.commandLine(), "--sample-cost-us must be >= 0, not " + sampleCostMicros);
             }
             return sampleCostMicros;
         }
@@ -225,10 +297,13 @@ final class DemoCommand implements Callable<Integer> {
     /** The orchestrator's defaults with {@code --thread-budget} and {@code --max-threads}. */
     private OrchestratorSettings orchestratorSettings() {
         try {
-            return OrchestratorSettings.defaults().withThreadBudget(threadBudget).withMaxThreadsPerWorker(maxThreads);
+            return OrchestratorSettings.defaults()
+                    .withThreadBudget(threadBudget)
+                    .withMaxThreadsPerWorker(maxThreads);
         } catch (final IllegalArgumentException e) {
-            throw new ParameterException(command.commandLine(), "--thread-budget must be >= 0 and --max-threads "
-                + ">= 1: " + e.getMessage());
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--thread-budget must be >= 0 and --max-threads " + ">= 1: " + e.getMessage());
         }
     }
 
@@ -242,8 +317,10 @@ final class DemoCommand implements Callable<Integer> {
         for (final String slowdown : slowdowns) {
             final Matcher parsed = SLOWDOWN.matcher(slowdown);
             if (!parsed.matches() || Integer.parseInt(parsed.group(1)) >= workers) {
-                throw new ParameterException(command.commandLine(), "--slowdown must be I:F[@CLOCK] with a worker "
-                    + "index I below " + workers + " and a factor F >= 1, e.g. 2:3 or 2:3@50; not " + slowdown);
+                throw new ParameterException(
+                        command.commandLine(),
+                        "--slowdown must be I:F[@CLOCK] with a worker " + "index I below " + workers
+                                + " and a factor F >= 1, e.g. 2:3 or 2:3@50; not " + slowdown);
             }
             final double factor = Double.parseDouble(parsed.group(2));
             if (factor < 1) {
@@ -273,43 +350,60 @@ final class DemoCommand implements Callable<Integer> {
         final TrainingRecipe recipe = TrainingRecipe.forModel(kind);
         final OptimizerKind optimizerKind;
         try {
-            optimizerKind = optimizer == null ? recipe.optimizer()
-                : OptimizerKind.valueOf(optimizer.toUpperCase(Locale.ROOT));
+            optimizerKind =
+                    optimizer == null ? recipe.optimizer() : OptimizerKind.valueOf(optimizer.toUpperCase(Locale.ROOT));
         } catch (final IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), "--optimizer must be sgd or adam, not " + optimizer);
         }
         final LearningRateScheduleKind scheduleKind;
         try {
-            scheduleKind = schedule == null ? recipe.schedule()
-                : LearningRateScheduleKind.valueOf(schedule.toUpperCase(Locale.ROOT));
+            scheduleKind = schedule == null
+                    ? recipe.schedule()
+                    : LearningRateScheduleKind.valueOf(schedule.toUpperCase(Locale.ROOT));
         } catch (final IllegalArgumentException e) {
-            throw new ParameterException(command.commandLine(), "--lr-schedule must be constant or cosine, not "
-                + schedule);
+            throw new ParameterException(
+                    command.commandLine(), "--lr-schedule must be constant or cosine, not " + schedule);
         }
         if (jobSpec.shards() != null && jobSpec.shards() < 1) {
             throw new ParameterException(command.commandLine(), "--shards must be >= 1, not " + jobSpec.shards());
         }
         final int requestedShards = jobSpec.shards() != null ? jobSpec.shards() : Math.max(1, aggregators);
-        final JobSpec.Builder spec = DemoJobs.defaults(kind, requestedShards,
-            job != null ? job : "demo-" + System.currentTimeMillis(), datasetSpec, data.train().size(), workers,
-            jobSpec.batch(), epochs(), jobSpec.seed());
+        final JobSpec.Builder spec = DemoJobs.defaults(
+                kind,
+                requestedShards,
+                job != null ? job : "demo-" + System.currentTimeMillis(),
+                datasetSpec,
+                data.train().size(),
+                workers,
+                jobSpec.batch(),
+                epochs(),
+                jobSpec.seed());
         final int shardCount = spec.getShards();
         if (shardCount > requestedShards) {
-            System.out.printf(Locale.ROOT, "%s has %d parameters (%.1f MiB): %d shards instead of %d, so that each "
-                + "carries at most %d KiB%n", kind.kind(), kind.parameterCount(),
-                kind.parameterCount() * 4.0 / (1024 * 1024), shardCount, requestedShards,
-                ShardSizing.RECORD_BUDGET_BYTES / 1024);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s has %d parameters (%.1f MiB): %d shards instead of %d, so that each "
+                            + "carries at most %d KiB%n",
+                    kind.kind(),
+                    kind.parameterCount(),
+                    kind.parameterCount() * 4.0 / (1024 * 1024),
+                    shardCount,
+                    requestedShards,
+                    ShardSizing.RECORD_BUDGET_BYTES / 1024);
         }
-        return TrainingRecipe.withSchedule(spec, scheduleKind, epochs(), data.train().size(), jobSpec.batch())
-            .setSyncMode(syncMode)
-            .setStaleness(syncMode == SyncMode.SSP ? jobSpec.staleness() : 0)
-            .setMaxStaleness(maxStaleness)
-            .setSessionTimeoutMs(sessionTimeoutMs)
-            .setOptimizer(optimizerKind)
-            .setLearningRate(jobSpec.learningRate() != null ? jobSpec.learningRate()
-                : recipe.learningRate(optimizerKind))
-            .setMomentum(jobSpec.momentum() != null ? jobSpec.momentum()
-                : syncMode == SyncMode.BSP ? DemoJobs.BSP_MOMENTUM : DemoJobs.ASYNC_MOMENTUM)
-            .build();
+        return TrainingRecipe.withSchedule(
+                        spec, scheduleKind, epochs(), data.train().size(), jobSpec.batch())
+                .setSyncMode(syncMode)
+                .setStaleness(syncMode == SyncMode.SSP ? jobSpec.staleness() : 0)
+                .setMaxStaleness(maxStaleness)
+                .setSessionTimeoutMs(sessionTimeoutMs)
+                .setOptimizer(optimizerKind)
+                .setLearningRate(
+                        jobSpec.learningRate() != null ? jobSpec.learningRate() : recipe.learningRate(optimizerKind))
+                .setMomentum(
+                        jobSpec.momentum() != null
+                                ? jobSpec.momentum()
+                                : syncMode == SyncMode.BSP ? DemoJobs.BSP_MOMENTUM : DemoJobs.ASYNC_MOMENTUM)
+                .build();
     }
 }

@@ -22,8 +22,7 @@ public final class DemoJobs {
     /** No server-side staleness bound of its own: 0 for BSP, (2s+2) x workers for SSP, none for ASP. */
     public static final long MAX_STALENESS = -1;
 
-    private DemoJobs() {
-    }
+    private DemoJobs() {}
 
     /**
      * The demo's job for {@code model}: BSP; the model's {@link TrainingRecipe} (optimizer, rate, and its
@@ -32,25 +31,32 @@ public final class DemoJobs {
      * {@code requestedShards} raised as {@link JobSpecs#forModel} says. Override what the user chose, then
      * build.
      */
-    public static JobSpec.Builder defaults(final Model model, final int requestedShards, final String job,
-                                           final String dataset, final int trainingSamples, final int workers,
-                                           final int batch, final int epochs, final long seed) {
+    public static JobSpec.Builder defaults(
+            final Model model,
+            final int requestedShards,
+            final String job,
+            final String dataset,
+            final int trainingSamples,
+            final int workers,
+            final int batch,
+            final int epochs,
+            final long seed) {
         final TrainingRecipe recipe = TrainingRecipe.forModel(model);
-        return TrainingRecipe.withSchedule(JobSpecs.forModel(model, requestedShards), recipe.schedule(), epochs,
-                trainingSamples, batch)
-            .setJob(job)
-            .setDataset(dataset)
-            .setSyncMode(SyncMode.BSP)
-            .setStaleness(0)
-            .setMaxStaleness(MAX_STALENESS)
-            .setSessionTimeoutMs(SESSION_TIMEOUT_MS)
-            .setOptimizer(recipe.optimizer())
-            .setLearningRate(recipe.learningRate())
-            .setMomentum(BSP_MOMENTUM)
-            .setGlobalBatch(batch)
-            .setExpectedWorkers(workers)
-            .setEpochs(epochs)
-            .setSeed(seed)
-            .setCreatedAt(Instant.now());
+        return TrainingRecipe.withSchedule(
+                        JobSpecs.forModel(model, requestedShards), recipe.schedule(), epochs, trainingSamples, batch)
+                .setJob(job)
+                .setDataset(dataset)
+                .setSyncMode(SyncMode.BSP)
+                .setStaleness(0)
+                .setMaxStaleness(MAX_STALENESS)
+                .setSessionTimeoutMs(SESSION_TIMEOUT_MS)
+                .setOptimizer(recipe.optimizer())
+                .setLearningRate(recipe.learningRate())
+                .setMomentum(BSP_MOMENTUM)
+                .setGlobalBatch(batch)
+                .setExpectedWorkers(workers)
+                .setEpochs(epochs)
+                .setSeed(seed)
+                .setCreatedAt(Instant.now());
     }
 }

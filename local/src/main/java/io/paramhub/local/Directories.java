@@ -10,8 +10,7 @@ import java.util.stream.Stream;
 /** Deletes the temporary directories the embedded broker and apps leave behind. */
 public final class Directories {
 
-    private Directories() {
-    }
+    private Directories() {}
 
     public static void deleteRecursively(final Path dir) {
         if (!Files.exists(dir)) {
@@ -26,8 +25,9 @@ public final class Directories {
                 }
             });
         } catch (final IOException | UncheckedIOException e) {
-            throw new UncheckedIOException("could not delete " + dir, e instanceof IOException io ? io
-                : ((UncheckedIOException) e).getCause());
+            throw new UncheckedIOException(
+                    "could not delete " + dir,
+                    e instanceof IOException io ? io : ((UncheckedIOException) e).getCause());
         }
     }
 }

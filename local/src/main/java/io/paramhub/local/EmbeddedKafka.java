@@ -36,8 +36,11 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final Path dataDir;
     private final boolean deleteOnClose;
 
-    private EmbeddedKafka(final KafkaRaftServer server, final String bootstrapServers, final Path dataDir,
-                          final boolean deleteOnClose) {
+    private EmbeddedKafka(
+            final KafkaRaftServer server,
+            final String bootstrapServers,
+            final Path dataDir,
+            final boolean deleteOnClose) {
         this.server = server;
         this.bootstrapServers = bootstrapServers;
         this.dataDir = dataDir;
@@ -57,8 +60,8 @@ public final class EmbeddedKafka implements AutoCloseable {
      * Starts a broker keeping its logs in {@code dataDir} (formatted on first use, reused after), with
      * clients on {@code brokerPort}; keep both ports across restarts of the same directory.
      */
-    public static EmbeddedKafka start(final Path dataDir, final int brokerPort, final int controllerPort,
-                                      final boolean deleteOnClose) {
+    public static EmbeddedKafka start(
+            final Path dataDir, final int brokerPort, final int controllerPort, final boolean deleteOnClose) {
         final long started = System.nanoTime();
         final Properties props = new Properties();
         props.put("process.roles", "broker,controller");
@@ -98,8 +101,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         final KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
         server.startup();
         final String bootstrap = "127.0.0.1:" + brokerPort;
-        log.info("embedded Kafka up at {} in {} ms (data in {})", bootstrap, (System.nanoTime() - started) / 1_000_000,
-            dataDir);
+        log.info(
+                "embedded Kafka up at {} in {} ms (data in {})",
+                bootstrap,
+                (System.nanoTime() - started) / 1_000_000,
+                dataDir);
         return new EmbeddedKafka(server, bootstrap, dataDir, deleteOnClose);
     }
 
@@ -124,12 +130,14 @@ public final class EmbeddedKafka implements AutoCloseable {
                 props.store(out, "ParamHub embedded Kafka");
             }
             final ByteArrayOutputStream output = new ByteArrayOutputStream();
-            final int code = StorageTool.execute(new String[] {"format", "--standalone",
-                "-t", Uuid.randomUuid().toString(), "-c", config.toString()},
-                new PrintStream(output, true, StandardCharsets.UTF_8));
+            final int code = StorageTool.execute(
+                    new String[] {
+                        "format", "--standalone", "-t", Uuid.randomUuid().toString(), "-c", config.toString()
+                    },
+                    new PrintStream(output, true, StandardCharsets.UTF_8));
             if (code != 0) {
                 throw new IllegalStateException("could not format Kafka storage in " + dataDir + ": "
-                    + output.toString(StandardCharsets.UTF_8));
+                        + output.toString(StandardCharsets.UTF_8));
             }
         } catch (final IOException e) {
             throw new UncheckedIOException("could not prepare Kafka storage in " + dataDir, e);

@@ -12,8 +12,7 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 public final class KafkaConnection {
 
-    private KafkaConnection() {
-    }
+    private KafkaConnection() {}
 
     /** A client's settings: {@code bootstrap.servers}. */
     public static Properties client(final String bootstrapServers) {
@@ -30,8 +29,8 @@ public final class KafkaConnection {
     }
 
     /** As {@link #streams(String, String)}, with its {@code application.id} and {@code state.dir}. */
-    public static Properties streams(final String bootstrapServers, final String registryUrl,
-                                     final String applicationId, final Path stateDir) {
+    public static Properties streams(
+            final String bootstrapServers, final String registryUrl, final String applicationId, final Path stateDir) {
         final Properties streams = streams(bootstrapServers, registryUrl);
         streams.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
         streams.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());

@@ -17,8 +17,11 @@ public final class LocalCluster implements AutoCloseable {
     private final EmbeddedKafka kafka;
     private final SchemaRegistryServer registry;
 
-    private LocalCluster(final String bootstrapServers, final String registryUrl, final EmbeddedKafka kafka,
-                         final SchemaRegistryServer registry) {
+    private LocalCluster(
+            final String bootstrapServers,
+            final String registryUrl,
+            final EmbeddedKafka kafka,
+            final SchemaRegistryServer registry) {
         this.bootstrapServers = bootstrapServers;
         this.registryUrl = registryUrl;
         this.kafka = kafka;

@@ -15,8 +15,8 @@ final class LossTally {
     }
 
     synchronized void add(final IterationTelemetry telemetry) {
-        final double[] sums = byEpoch.computeIfAbsent((int) (telemetry.getClock() / iterationsPerEpoch),
-            epoch -> new double[2]);
+        final double[] sums =
+                byEpoch.computeIfAbsent((int) (telemetry.getClock() / iterationsPerEpoch), epoch -> new double[2]);
         sums[0] += telemetry.getLoss();
         sums[1] += telemetry.getSamples();
     }

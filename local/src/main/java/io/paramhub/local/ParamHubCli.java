@@ -8,11 +8,14 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code paramhub} command: {@code demo}, {@code up}, {@code bench}, {@code record} and {@code replay}. */
-@Command(name = "paramhub", mixinStandardHelpOptions = true, version = "paramhub 0.1.0",
-    resourceBundle = "io.paramhub.local.OptionTexts",
-    description = "ParamHub: a Kafka-native parameter server for distributed training.",
-    subcommands = {DemoCommand.class, UpCommand.class, BenchCommand.class, RecordCommand.class,
-        ReplayCommand.class})
+@Command(
+        name = "paramhub",
+        mixinStandardHelpOptions = true,
+        version = "paramhub 0.1.0",
+        resourceBundle = "io.paramhub.local.OptionTexts",
+        description = "ParamHub: a Kafka-native parameter server for distributed training.",
+        subcommands = {DemoCommand.class, UpCommand.class, BenchCommand.class, RecordCommand.class, ReplayCommand.class
+        })
 public final class ParamHubCli implements Runnable {
 
     @CommandLine.Spec
@@ -27,8 +30,9 @@ public final class ParamHubCli implements Runnable {
     public static int execute(final String... args) {
         final CommandLine cli = new CommandLine(new ParamHubCli());
         cli.setExecutionExceptionHandler((error, line, parsed) -> {
-            if (error instanceof IllegalArgumentException || error instanceof IllegalStateException
-                || error instanceof DatasetUnavailableException) {
+            if (error instanceof IllegalArgumentException
+                    || error instanceof IllegalStateException
+                    || error instanceof DatasetUnavailableException) {
                 line.getErr().println("paramhub: " + error.getMessage());
                 return 1;
             }

@@ -5,8 +5,7 @@ import java.util.List;
 /** Nearest-rank percentiles of measured values, as the demo and replay reports give them. */
 public final class Percentiles {
 
-    private Percentiles() {
-    }
+    private Percentiles() {}
 
     /** The p-th percentile (0-100) of sorted values, nearest rank; NaN when there are none. */
     public static double of(final List<Double> sorted, final double p) {

@@ -29,12 +29,20 @@ public final class ProgressPrinter implements RunListener {
     @Override
     public void onStarted(final TrainingRun.Job started) {
         this.job = started;
-        out.printf(Locale.ROOT, "job %s: %s on %s, %d workers, %s, batch %d, %d epochs x %d iterations, %s lr %s %s%n",
-            started.spec().getJob(), started.spec().getModel(), started.spec().getDataset(),
-            started.spec().getExpectedWorkers(), started.spec().getSyncMode(), started.spec().getGlobalBatch(),
-            started.spec().getEpochs(), started.iterationsPerEpoch(),
-            started.spec().getOptimizer().name().toLowerCase(Locale.ROOT), started.spec().getLearningRate(),
-            started.spec().getLearningRateSchedule().name().toLowerCase(Locale.ROOT));
+        out.printf(
+                Locale.ROOT,
+                "job %s: %s on %s, %d workers, %s, batch %d, %d epochs x %d iterations, %s lr %s %s%n",
+                started.spec().getJob(),
+                started.spec().getModel(),
+                started.spec().getDataset(),
+                started.spec().getExpectedWorkers(),
+                started.spec().getSyncMode(),
+                started.spec().getGlobalBatch(),
+                started.spec().getEpochs(),
+                started.iterationsPerEpoch(),
+                started.spec().getOptimizer().name().toLowerCase(Locale.ROOT),
+                started.spec().getLearningRate(),
+                started.spec().getLearningRateSchedule().name().toLowerCase(Locale.ROOT));
     }
 
     @Override
@@ -62,16 +70,30 @@ public final class ProgressPrinter implements RunListener {
         lastDrawn = clocks;
         final int filled = (int) (WIDTH * inEpoch / perEpoch);
         final String bar = "#".repeat(filled) + " ".repeat(WIDTH - filled);
-        out.printf(Locale.ROOT, "%sepoch %d/%d [%s] %3d%%  loss %.4f%s", terminal ? "\r" : "",
-            clocks / perEpoch + 1, current.spec().getEpochs(), bar, percent, lossSum / Math.max(1, samples),
-            terminal ? "" : System.lineSeparator());
+        out.printf(
+                Locale.ROOT,
+                "%sepoch %d/%d [%s] %3d%%  loss %.4f%s",
+                terminal ? "\r" : "",
+                clocks / perEpoch + 1,
+                current.spec().getEpochs(),
+                bar,
+                percent,
+                lossSum / Math.max(1, samples),
+                terminal ? "" : System.lineSeparator());
         lossSum = 0;
         samples = 0;
     }
 
     @Override
     public synchronized void onEpoch(final EpochResult epoch) {
-        out.printf(Locale.ROOT, "%sepoch %d done at %.1f s: train loss %.4f, test %s %.4f%n", terminal ? "\r" : "",
-            epoch.epoch(), epoch.seconds(), epoch.trainLoss(), epoch.metric(), epoch.testMetric());
+        out.printf(
+                Locale.ROOT,
+                "%sepoch %d done at %.1f s: train loss %.4f, test %s %.4f%n",
+                terminal ? "\r" : "",
+                epoch.epoch(),
+                epoch.seconds(),
+                epoch.trainLoss(),
+                epoch.metric(),
+                epoch.testMetric());
     }
 }

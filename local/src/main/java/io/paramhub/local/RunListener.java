@@ -5,20 +5,16 @@ import io.paramhub.avro.IterationTelemetry;
 /** Told what a {@link TrainingRun} does, for progress displays. Called from several threads. */
 public interface RunListener {
 
-    RunListener NONE = new RunListener() { };
+    RunListener NONE = new RunListener() {};
 
-    default void onStarted(final TrainingRun.Job job) {
-    }
+    default void onStarted(final TrainingRun.Job job) {}
 
-    default void onIteration(final IterationTelemetry telemetry) {
-    }
+    default void onIteration(final IterationTelemetry telemetry) {}
 
-    default void onEpoch(final EpochResult epoch) {
-    }
+    default void onEpoch(final EpochResult epoch) {}
 
     /** The orchestrator's dashboard is up at {@code url}, until the run ends. */
-    default void onDashboard(final String url) {
-    }
+    default void onDashboard(final String url) {}
 
     /** Tells {@code first}, then {@code second}. */
     static RunListener both(final RunListener first, final RunListener second) {

@@ -33,11 +33,10 @@ final class RunReport {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private RunReport() {
-    }
+    private RunReport() {}
 
-    static ObjectNode toJson(final TrainingRun.Result result, final WorkerTally tally,
-                             final Map<Integer, ComputeEmulation> emulations) {
+    static ObjectNode toJson(
+            final TrainingRun.Result result, final WorkerTally tally, final Map<Integer, ComputeEmulation> emulations) {
         final JobSpec spec = result.job().spec();
         final ObjectNode root = JSON.createObjectNode();
         root.put("job", spec.getJob());
@@ -69,10 +68,10 @@ final class RunReport {
         emulations.forEach((index, emulation) -> {
             if (emulation.active()) {
                 emulated.addObject()
-                    .put("worker", WorkerSettings.workerId(index))
-                    .put("sample_cost_us", emulation.sampleCostMicros())
-                    .put("slowdown", emulation.slowdown())
-                    .put("slowdown_from_clock", emulation.slowdownFromClock());
+                        .put("worker", WorkerSettings.workerId(index))
+                        .put("sample_cost_us", emulation.sampleCostMicros())
+                        .put("slowdown", emulation.slowdown())
+                        .put("slowdown_from_clock", emulation.slowdownFromClock());
             }
         });
         final ArrayNode workers = root.putArray("per_worker");
@@ -113,8 +112,12 @@ final class RunReport {
         return fast;
     }
 
-    static void write(final Path file, final TrainingRun.Result result, final WorkerTally tally,
-                      final Map<Integer, ComputeEmulation> emulations) throws IOException {
+    static void write(
+            final Path file,
+            final TrainingRun.Result result,
+            final WorkerTally tally,
+            final Map<Integer, ComputeEmulation> emulations)
+            throws IOException {
         final Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);

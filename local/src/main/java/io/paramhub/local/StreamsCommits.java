@@ -15,8 +15,7 @@ public final class StreamsCommits {
     static final String GROUP = "stream-thread-metrics";
     static final String NAME = "commit-total";
 
-    private StreamsCommits() {
-    }
+    private StreamsCommits() {}
 
     /** The commits of {@code streams}' threads so far (read before it closes: closing removes the metrics). */
     public static long total(final KafkaStreams streams) {
@@ -27,8 +26,9 @@ public final class StreamsCommits {
     static long total(final Map<MetricName, ? extends Metric> metrics) {
         double commits = 0;
         for (final Map.Entry<MetricName, ? extends Metric> metric : metrics.entrySet()) {
-            if (GROUP.equals(metric.getKey().group()) && NAME.equals(metric.getKey().name())
-                && metric.getValue().metricValue() instanceof Number value) {
+            if (GROUP.equals(metric.getKey().group())
+                    && NAME.equals(metric.getKey().name())
+                    && metric.getValue().metricValue() instanceof Number value) {
                 commits += value.doubleValue();
             }
         }

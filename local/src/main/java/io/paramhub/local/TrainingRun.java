@@ -1,17 +1,17 @@
 package io.paramhub.local;
 
 import io.paramhub.aggregator.AggregatorRunner;
-import io.paramhub.launcher.TopicSetup;
 import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
+import io.paramhub.launcher.TopicSetup;
 import io.paramhub.ml.BatchPlan;
-import io.paramhub.orchestrator.OrchestratorRunner;
-import io.paramhub.orchestrator.OrchestratorEndpoint;
-import io.paramhub.orchestrator.dashboard.TestSets;
 import io.paramhub.ml.Evaluation;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.TrainTest;
+import io.paramhub.orchestrator.OrchestratorEndpoint;
+import io.paramhub.orchestrator.OrchestratorRunner;
+import io.paramhub.orchestrator.dashboard.TestSets;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.TopicProvisioner;
@@ -34,14 +34,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * One training job end to end on a cluster: submits the job, runs an aggregator and N workers in
@@ -55,16 +55,22 @@ public final class TrainingRun {
     private static final String OBSERVER_APPLICATION_ID = "paramhub-orchestrator-observer";
 
     /** The job a run trains, with its length in iterations (clocks), known once the data is loaded. */
-    public record Job(JobSpec spec, long iterationsPerEpoch, long iterations) {
-    }
+    public record Job(JobSpec spec, long iterationsPerEpoch, long iterations) {}
 
     /**
      * What a run did. {@code aggregatorCommits}: the commits of the aggregators this run started (Kafka
      * Streams' {@code commit-total}, see {@link StreamsCommits}), from their start to the end of training;
      * 0 with {@link #withAggregators} 0.
      */
-    public record Result(Job job, List<EpochResult> epochs, float[] finalParameters, double wallSeconds,
-                         long deadLetters, double stalenessMax, double stalenessP99, long aggregatorCommits) {
+    public record Result(
+            Job job,
+            List<EpochResult> epochs,
+            float[] finalParameters,
+            double wallSeconds,
+            long deadLetters,
+            double stalenessMax,
+            double stalenessP99,
+            long aggregatorCommits) {
 
         public EpochResult last() {
             return epochs.get(epochs.size() - 1);
@@ -82,15 +88,22 @@ public final class TrainingRun {
     private final OrchestratorSettings orchestrator;
     private final int dashboardPort;
 
-    public TrainingRun(final String bootstrapServers, final String registryUrl, final String topicPrefix,
-                       final Path stateDir) {
+    public TrainingRun(
+            final String bootstrapServers, final String registryUrl, final String topicPrefix, final Path stateDir) {
         this(bootstrapServers, registryUrl, topicPrefix, stateDir, 1, null, Map.of(), 1, null, NO_DASHBOARD);
     }
 
-    private TrainingRun(final String bootstrapServers, final String registryUrl, final String topicPrefix,
-                        final Path stateDir, final int aggregators, final Duration workerRestartDelay,
-                        final Map<Integer, ComputeEmulation> emulations, final int threads,
-                        final OrchestratorSettings orchestrator, final int dashboardPort) {
+    private TrainingRun(
+            final String bootstrapServers,
+            final String registryUrl,
+            final String topicPrefix,
+            final Path stateDir,
+            final int aggregators,
+            final Duration workerRestartDelay,
+            final Map<Integer, ComputeEmulation> emulations,
+            final int threads,
+            final OrchestratorSettings orchestrator,
+            final int dashboardPort) {
         this.bootstrapServers = bootstrapServers;
         this.registryUrl = registryUrl;
         this.topicPrefix = topicPrefix;
@@ -105,32 +118,77 @@ public final class TrainingRun {
 
     /** The same run with {@code count} aggregator instances in this JVM; 0 when one runs elsewhere. */
     public TrainingRun withAggregators(final int count) {
-        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, count, workerRestartDelay,
-            emulations, workerThreads, orchestrator, dashboardPort);
+        return new TrainingRun(
+                bootstrapServers,
+                registryUrl,
+                topicPrefix,
+                stateDir,
+                count,
+                workerRestartDelay,
+                emulations,
+                workerThreads,
+                orchestrator,
+                dashboardPort);
     }
 
     /** The same run, restarting a worker that fails after {@code delay} (it rejoins at the current model). */
     public TrainingRun restartingFailedWorkersAfter(final Duration delay) {
-        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, delay, emulations,
-            workerThreads, orchestrator, dashboardPort);
+        return new TrainingRun(
+                bootstrapServers,
+                registryUrl,
+                topicPrefix,
+                stateDir,
+                aggregators,
+                delay,
+                emulations,
+                workerThreads,
+                orchestrator,
+                dashboardPort);
     }
 
     /** The same run with emulated compute cost or slowdown for the workers of the given indices. */
     public TrainingRun withEmulation(final Map<Integer, ComputeEmulation> byWorker) {
-        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, workerRestartDelay,
-            byWorker, workerThreads, orchestrator, dashboardPort);
+        return new TrainingRun(
+                bootstrapServers,
+                registryUrl,
+                topicPrefix,
+                stateDir,
+                aggregators,
+                workerRestartDelay,
+                byWorker,
+                workerThreads,
+                orchestrator,
+                dashboardPort);
     }
 
     /** The same run with {@code count} compute threads on every worker. */
     public TrainingRun withWorkerThreads(final int count) {
-        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, workerRestartDelay,
-            emulations, count, orchestrator, dashboardPort);
+        return new TrainingRun(
+                bootstrapServers,
+                registryUrl,
+                topicPrefix,
+                stateDir,
+                aggregators,
+                workerRestartDelay,
+                emulations,
+                count,
+                orchestrator,
+                dashboardPort);
     }
 
     /** The same run with an orchestrator in this JVM, planning with {@code settings}. */
     public TrainingRun withOrchestrator(final OrchestratorSettings settings) {
-        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, workerRestartDelay,
-            emulations, workerThreads, settings, dashboardPort);
+        return new TrainingRun(
+                bootstrapServers,
+                registryUrl,
+                topicPrefix,
+                stateDir,
+                aggregators,
+                workerRestartDelay,
+                emulations,
+                workerThreads,
+                settings,
+                dashboardPort);
     }
 
     /**
@@ -139,29 +197,42 @@ public final class TrainingRun {
      * (it flags stragglers and issues no command, so training is the same as without it).
      */
     public TrainingRun withDashboard(final int port) {
-        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir, aggregators, workerRestartDelay,
-            emulations, workerThreads, orchestrator, port);
+        return new TrainingRun(
+                bootstrapServers,
+                registryUrl,
+                topicPrefix,
+                stateDir,
+                aggregators,
+                workerRestartDelay,
+                emulations,
+                workerThreads,
+                orchestrator,
+                port);
     }
 
     public Result run(final JobSpec spec, final TrainTest data, final RunListener listener)
-        throws InterruptedException {
+            throws InterruptedException {
         JobSpecs.requireValid(spec);
-        final long iterationsPerEpoch = new BatchPlan(data.train().size(), spec.getGlobalBatch(), spec.getSeed())
-            .iterationsPerEpoch();
+        final long iterationsPerEpoch =
+                new BatchPlan(data.train().size(), spec.getGlobalBatch(), spec.getSeed()).iterationsPerEpoch();
         final Job job = new Job(spec, iterationsPerEpoch, iterationsPerEpoch * spec.getEpochs());
         final Properties client = clientProperties();
         final long started = System.nanoTime();
 
         final AggregatorMetrics metrics = AggregatorMetrics.unregistered();
         final List<AggregatorRunner> runners = startAggregators(metrics);
-        final OrchestratorRunner planner = orchestrator == null && dashboardPort == NO_DASHBOARD ? null
-            : startOrchestrator();
+        final OrchestratorRunner planner =
+                orchestrator == null && dashboardPort == NO_DASHBOARD ? null : startOrchestrator();
         OrchestratorEndpoint http = null;
         try {
             if (dashboardPort != NO_DASHBOARD) {
                 // the orchestrator's own endpoint, as in its app: /dashboard, /jobs/{job}/events, /jobs/{job}/workers
-                http = OrchestratorEndpoint.start(planner, "127.0.0.1", dashboardPort, null,
-                    TestSets.loading().with(spec.getDataset(), data.test()));
+                http = OrchestratorEndpoint.start(
+                        planner,
+                        "127.0.0.1",
+                        dashboardPort,
+                        null,
+                        TestSets.loading().with(spec.getDataset(), data.test()));
                 listener.onDashboard("http://127.0.0.1:" + http.port() + "/dashboard");
             }
             JobSubmitter.submit(topics().jobs(), client, spec);
@@ -182,8 +253,8 @@ public final class TrainingRun {
                 final List<Future<?>> workers = new ArrayList<>();
                 for (int index = 0; index < spec.getExpectedWorkers(); index++) {
                     final WorkerSettings settings = WorkerSettings.of(spec.getJob(), index, spec.getExpectedWorkers())
-                        .withEmulation(emulations.getOrDefault(index, ComputeEmulation.NONE))
-                        .withThreads(workerThreads);
+                            .withEmulation(emulations.getOrDefault(index, ComputeEmulation.NONE))
+                            .withThreads(workerThreads);
                     workers.add(threads.submit(() -> superviseWorker(settings, client, data, losses, listener)));
                 }
                 for (final Future<?> worker : workers) {
@@ -191,12 +262,23 @@ public final class TrainingRun {
                 }
                 final Evaluated evaluated = evaluation.get();
                 final double wallSeconds = (System.nanoTime() - started) / 1e9;
-                final long commits = runners.stream().mapToLong(runner -> StreamsCommits.total(runner.streams())).sum();
-                return new Result(job, evaluated.epochs(), evaluated.finalParameters(), wallSeconds,
-                    countDeadLetters(), metrics.maxStaleness(), metrics.p99Staleness(), commits);
+                final long commits = runners.stream()
+                        .mapToLong(runner -> StreamsCommits.total(runner.streams()))
+                        .sum();
+                return new Result(
+                        job,
+                        evaluated.epochs(),
+                        evaluated.finalParameters(),
+                        wallSeconds,
+                        countDeadLetters(),
+                        metrics.maxStaleness(),
+                        metrics.p99Staleness(),
+                        commits);
             } catch (final ExecutionException e) {
-                throw new IllegalStateException("training job " + spec.getJob() + " failed: "
-                    + e.getCause().getMessage(), e.getCause());
+                throw new IllegalStateException(
+                        "training job " + spec.getJob() + " failed: "
+                                + e.getCause().getMessage(),
+                        e.getCause());
             } finally {
                 stop.set(true);
                 threads.shutdownNow();
@@ -215,13 +297,19 @@ public final class TrainingRun {
 
     private OrchestratorRunner startOrchestrator() {
         final Properties props = streamsProperties();
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("orchestrator").toString());
+        props.put(
+                StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("orchestrator").toString());
         if (orchestrator == null) {
             // there only for the dashboard: never in the group of a planning orchestrator on the same cluster
             props.put(StreamsConfig.APPLICATION_ID_CONFIG, OBSERVER_APPLICATION_ID);
         }
-        return OrchestratorRunner.start(props, topicPrefix, TopicSetup.defaults(),
-            orchestrator != null ? orchestrator : OrchestratorSettings.defaults().observeOnly());
+        return OrchestratorRunner.start(
+                props,
+                topicPrefix,
+                TopicSetup.defaults(),
+                orchestrator != null
+                        ? orchestrator
+                        : OrchestratorSettings.defaults().observeOnly());
     }
 
     private List<AggregatorRunner> startAggregators(final AggregatorMetrics metrics) {
@@ -234,15 +322,22 @@ public final class TrainingRun {
         }
         for (int instance = 0; instance < aggregators; instance++) {
             final Properties props = streamsProperties();
-            props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("aggregator-" + instance).toString());
+            props.put(
+                    StreamsConfig.STATE_DIR_CONFIG,
+                    stateDir.resolve("aggregator-" + instance).toString());
             runners.add(AggregatorRunner.start(props, topicPrefix, TopicSetup.defaults(), metrics));
         }
         return runners;
     }
 
     /** Runs one worker to the end; if it fails and restarts are on, starts it again after the delay. */
-    private Void superviseWorker(final WorkerSettings settings, final Properties client, final TrainTest data,
-                                 final LossTally losses, final RunListener listener) throws InterruptedException {
+    private Void superviseWorker(
+            final WorkerSettings settings,
+            final Properties client,
+            final TrainTest data,
+            final LossTally losses,
+            final RunListener listener)
+            throws InterruptedException {
         while (true) {
             final Worker worker = new Worker(settings, topics(), client, ignored -> data, telemetry -> {
                 losses.add(telemetry);
@@ -255,24 +350,31 @@ public final class TrainingRun {
                 if (workerRestartDelay == null) {
                     throw e;
                 }
-                log.warn("{} failed ({}); restarting it in {} ms", settings.workerId(), e.getMessage(),
-                    workerRestartDelay.toMillis());
+                log.warn(
+                        "{} failed ({}); restarting it in {} ms",
+                        settings.workerId(),
+                        e.getMessage(),
+                        workerRestartDelay.toMillis());
                 Thread.sleep(workerRestartDelay.toMillis());
             }
         }
     }
 
     /** The epochs' results and the parameters of the last one. */
-    private record Evaluated(List<EpochResult> epochs, float[] finalParameters) {
-    }
+    private record Evaluated(List<EpochResult> epochs, float[] finalParameters) {}
 
     /** Reads {@code model} and evaluates the exact model of each epoch's last version. */
-    private Evaluated evaluate(final Job job, final TrainTest data, final LossTally losses,
-                                       final RunListener listener, final long started, final AtomicBoolean stop) {
+    private Evaluated evaluate(
+            final Job job,
+            final TrainTest data,
+            final LossTally losses,
+            final RunListener listener,
+            final long started,
+            final AtomicBoolean stop) {
         final JobSpec spec = job.spec();
         final Model model = JobSpecs.model(spec);
-        final ModelSnapshots snapshots = new ModelSnapshots(spec.getJob(), spec.getParameters(), spec.getShards(),
-            job.iterationsPerEpoch());
+        final ModelSnapshots snapshots =
+                new ModelSnapshots(spec.getJob(), spec.getParameters(), spec.getShards(), job.iterationsPerEpoch());
         final List<EpochResult> epochs = new ArrayList<>();
         final AtomicReference<float[]> lastParameters = new AtomicReference<>();
         try (TopicReader<String, ModelShard> reader = new TopicReader<>(topics().model(), clientProperties())) {
@@ -284,10 +386,16 @@ public final class TrainingRun {
                     }
                     final int epoch = epochs.size() + 1;
                     final boolean classification = data.test().isClassification();
-                    final double metric = classification ? Evaluation.accuracy(model, params, data.test())
-                        : Evaluation.rmse(model, params, data.test());
-                    final EpochResult result = new EpochResult(epoch, snapshots.minVersion(), losses.meanLoss(epoch - 1),
-                        classification ? "accuracy" : "rmse", metric, (System.nanoTime() - started) / 1e9);
+                    final double metric = classification
+                            ? Evaluation.accuracy(model, params, data.test())
+                            : Evaluation.rmse(model, params, data.test());
+                    final EpochResult result = new EpochResult(
+                            epoch,
+                            snapshots.minVersion(),
+                            losses.meanLoss(epoch - 1),
+                            classification ? "accuracy" : "rmse",
+                            metric,
+                            (System.nanoTime() - started) / 1e9);
                     epochs.add(result);
                     lastParameters.set(params);
                     listener.onEpoch(result);

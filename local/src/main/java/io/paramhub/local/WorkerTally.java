@@ -15,8 +15,14 @@ import java.util.TreeMap;
 public final class WorkerTally implements RunListener {
 
     /** One worker's totals; {@code waitMs} sums the waits after its first iteration. */
-    public record Totals(long iterations, long samples, double computeMs, double waitMs, double startWaitMs,
-                  double lastShare, int lastThreads) {
+    public record Totals(
+            long iterations,
+            long samples,
+            double computeMs,
+            double waitMs,
+            double startWaitMs,
+            double lastShare,
+            int lastThreads) {
 
         public double meanComputeMs() {
             return iterations == 0 ? 0 : computeMs / iterations;
@@ -36,6 +42,7 @@ public final class WorkerTally implements RunListener {
     private final Map<String, Totals> byWorker = new TreeMap<>();
     /** Every worker's barrier waits after its first iteration, in arrival order. */
     private final List<Double> barrierWaits = new ArrayList<>();
+
     private long firstIterationNanos;
     private long lastIterationNanos;
 
@@ -49,10 +56,24 @@ public final class WorkerTally implements RunListener {
         if (byWorker.containsKey(telemetry.getWorker())) {
             barrierWaits.add(telemetry.getWaitMs());
         }
-        byWorker.merge(telemetry.getWorker(), new Totals(1, telemetry.getSamples(), telemetry.getComputeMs(), 0,
-            telemetry.getWaitMs(), telemetry.getBatchShare(), telemetry.getThreads()),
-            (a, b) -> new Totals(a.iterations() + 1, a.samples() + b.samples(), a.computeMs() + b.computeMs(),
-                a.waitMs() + b.startWaitMs(), a.startWaitMs(), b.lastShare(), b.lastThreads()));
+        byWorker.merge(
+                telemetry.getWorker(),
+                new Totals(
+                        1,
+                        telemetry.getSamples(),
+                        telemetry.getComputeMs(),
+                        0,
+                        telemetry.getWaitMs(),
+                        telemetry.getBatchShare(),
+                        telemetry.getThreads()),
+                (a, b) -> new Totals(
+                        a.iterations() + 1,
+                        a.samples() + b.samples(),
+                        a.computeMs() + b.computeMs(),
+                        a.waitMs() + b.startWaitMs(),
+                        a.startWaitMs(),
+                        b.lastShare(),
+                        b.lastThreads()));
     }
 
     /** Seconds from the first iteration reported to the last: the round loop, start-up left out. */
@@ -62,8 +83,11 @@ public final class WorkerTally implements RunListener {
 
     /** Mean compute (ms) per iteration over every worker's iterations. */
     public synchronized double meanComputeMs() {
-        final long iterations = byWorker.values().stream().mapToLong(Totals::iterations).sum();
-        return iterations == 0 ? 0 : byWorker.values().stream().mapToDouble(Totals::computeMs).sum() / iterations;
+        final long iterations =
+                byWorker.values().stream().mapToLong(Totals::iterations).sum();
+        return iterations == 0
+                ? 0
+                : byWorker.values().stream().mapToDouble(Totals::computeMs).sum() / iterations;
     }
 
     /** Mean barrier wait (ms) over every worker's iterations but its first. */
@@ -73,7 +97,9 @@ public final class WorkerTally implements RunListener {
 
     /** The p-th percentile (0-100, nearest rank) of the barrier waits (ms) over every worker's iterations but its first. */
     public synchronized double waitMsPercentile(final double p) {
-        return barrierWaits.isEmpty() ? 0 : Percentiles.of(barrierWaits.stream().sorted().toList(), p);
+        return barrierWaits.isEmpty()
+                ? 0
+                : Percentiles.of(barrierWaits.stream().sorted().toList(), p);
     }
 
     public synchronized Map<String, Totals> totals() {

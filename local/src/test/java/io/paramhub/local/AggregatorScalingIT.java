@@ -3,9 +3,9 @@ package io.paramhub.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paramhub.aggregator.AggregatorRunner;
-import io.paramhub.launcher.TopicSetup;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
+import io.paramhub.launcher.TopicSetup;
 import io.paramhub.ml.LinearProblem;
 import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
@@ -29,7 +29,6 @@ class AggregatorScalingIT extends ClusterTestBase {
     private static final long ADD_AT_CLOCK = 40;
     private static final long REMOVE_AT_CLOCK = 100;
 
-
     @Test
     void shouldKeepTheModelBitIdenticalWhenInstancesJoinAndLeaveMidRun(@TempDir final Path dir) throws Exception {
         // given
@@ -48,21 +47,26 @@ class AggregatorScalingIT extends ClusterTestBase {
                 }
             }
         };
-        final AggregatorRunner first = AggregatorRunner.start(props(dir.resolve("first")), TopicCatalog.DEFAULT_PREFIX,
-            TopicSetup.defaults());
+        final AggregatorRunner first =
+                AggregatorRunner.start(props(dir.resolve("first")), TopicCatalog.DEFAULT_PREFIX, TopicSetup.defaults());
 
         // when
         final CompletableFuture<TrainingRun.Result> run = CompletableFuture.supplyAsync(() -> {
             try {
-                return new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX,
-                    dir.resolve("unused")).withAggregators(0).run(spec, problem.data(), watch);
+                return new TrainingRun(
+                                kafka.bootstrapServers(),
+                                registry.url(),
+                                TopicCatalog.DEFAULT_PREFIX,
+                                dir.resolve("unused"))
+                        .withAggregators(0)
+                        .run(spec, problem.data(), watch);
             } catch (final InterruptedException e) {
                 throw new IllegalStateException(e);
             }
         });
         assertThat(reachedAdd.await(120, TimeUnit.SECONDS)).isTrue();
-        final AggregatorRunner second = AggregatorRunner.start(props(dir.resolve("second")),
-            TopicCatalog.DEFAULT_PREFIX, TopicSetup.defaults());
+        final AggregatorRunner second = AggregatorRunner.start(
+                props(dir.resolve("second")), TopicCatalog.DEFAULT_PREFIX, TopicSetup.defaults());
         assertThat(reachedRemove.await(120, TimeUnit.SECONDS)).isTrue();
         first.close();
         final TrainingRun.Result result;

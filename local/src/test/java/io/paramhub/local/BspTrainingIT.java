@@ -18,34 +18,40 @@ class BspTrainingIT extends ClusterTestBase {
 
     @Test
     void shouldReachTheClosedFormOptimumAndMatchTheInProcessRunBitForBit(@TempDir final Path stateDir)
-        throws InterruptedException {
+            throws InterruptedException {
         // given
         final LinearProblem problem = LinearJobs.problem();
         final JobSpec spec = LinearJobs.job("bsp-linear", 3, 4, 10);
 
         // when
-        final TrainingRun.Result result = new TrainingRun(kafka.bootstrapServers(), registry.url(),
-            TopicCatalog.DEFAULT_PREFIX, stateDir).run(spec, problem.data(), RunListener.NONE);
+        final TrainingRun.Result result = new TrainingRun(
+                        kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, stateDir)
+                .run(spec, problem.data(), RunListener.NONE);
 
         // then
         assertThat(result.epochs()).hasSize(spec.getEpochs());
         assertThat(result.last().version()).isEqualTo(result.job().iterations());
         assertThat(result.finalParameters()).containsExactly(LinearJobs.bspReference(spec, problem));
-        final double rmse = Evaluation.rmse(new LinearRegression(16), result.finalParameters(), problem.data().train());
+        final double rmse = Evaluation.rmse(
+                new LinearRegression(16),
+                result.finalParameters(),
+                problem.data().train());
         assertThat(rmse).isLessThanOrEqualTo(problem.optimalRmse() * 1.01);
         assertThat(result.deadLetters()).isZero();
     }
 
     @Test
     void shouldComputeTheSameModelBitForBitWithTwoAggregatorInstances(@TempDir final Path stateDir)
-        throws InterruptedException {
+            throws InterruptedException {
         // given
         final LinearProblem problem = LinearJobs.problem();
         final JobSpec spec = LinearJobs.job("bsp-linear-two-aggregators", 3, 4, 4);
 
         // when
-        final TrainingRun.Result result = new TrainingRun(kafka.bootstrapServers(), registry.url(),
-            TopicCatalog.DEFAULT_PREFIX, stateDir).withAggregators(2).run(spec, problem.data(), RunListener.NONE);
+        final TrainingRun.Result result = new TrainingRun(
+                        kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, stateDir)
+                .withAggregators(2)
+                .run(spec, problem.data(), RunListener.NONE);
 
         // then
         assertThat(result.finalParameters()).containsExactly(LinearJobs.bspReference(spec, problem));

@@ -74,7 +74,8 @@ class DeadLetterIT {
     private static final int WORKERS = 3;
     private static final int SHARDS = 4;
     private static final int EPOCHS = 5;
-    private static final String INJECTING_WORKER = WorkerSettings.of(JOB, 0, WORKERS).workerId();
+    private static final String INJECTING_WORKER =
+            WorkerSettings.of(JOB, 0, WORKERS).workerId();
     private static final long TARGETED_CLOCK = 5;
     private static final int FUZZ_RECORDS = 10_000;
     private static final int FUZZ_BATCHES = 10;
@@ -115,14 +116,15 @@ class DeadLetterIT {
                     if (clock == TARGETED_CLOCK) {
                         applied = appliedGradients(TARGETED_CLOCK);
                         targeted.addAll(injectTargeted(injector, applied));
-                    } else if (clock >= FUZZ_FIRST_CLOCK && (clock - FUZZ_FIRST_CLOCK) % FUZZ_EVERY == 0
-                        && (clock - FUZZ_FIRST_CLOCK) / FUZZ_EVERY < FUZZ_BATCHES) {
+                    } else if (clock >= FUZZ_FIRST_CLOCK
+                            && (clock - FUZZ_FIRST_CLOCK) % FUZZ_EVERY == 0
+                            && (clock - FUZZ_FIRST_CLOCK) / FUZZ_EVERY < FUZZ_BATCHES) {
                         fuzzed.addAll(injectFuzz(injector, random, applied));
                     }
                 }
             };
             result = new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, stateDir)
-                .run(spec, problem.data(), injecting);
+                    .run(spec, problem.data(), injecting);
         }
         deadLetters = readDeadLetters();
         deadLettersByCoordinates = deadLetters.stream().collect(Collectors.groupingBy(DeadLetterIT::coordinates));
@@ -152,7 +154,8 @@ class DeadLetterIT {
     @Test
     void shouldDeadLetterNanAndInfiniteValuesAsNonFinite() {
         final List<Injection> nonFinite = targeted.stream()
-            .filter(injection -> injection.kind().equals("non-finite")).toList();
+                .filter(injection -> injection.kind().equals("non-finite"))
+                .toList();
         assertThat(nonFinite).hasSize(2);
         nonFinite.forEach(injection -> assertDeadLettered(injection, Set.of(DeadLetterReason.NON_FINITE)));
     }
@@ -177,8 +180,8 @@ class DeadLetterIT {
     @Test
     void shouldDeadLetterEveryOneOfTenThousandFuzzedRecordsExactlyOnce() {
         assertThat(fuzzed).hasSize(FUZZ_RECORDS);
-        final Map<String, Long> kinds = fuzzed.stream()
-            .collect(Collectors.groupingBy(Injection::kind, TreeMap::new, Collectors.counting()));
+        final Map<String, Long> kinds =
+                fuzzed.stream().collect(Collectors.groupingBy(Injection::kind, TreeMap::new, Collectors.counting()));
         log.info("fuzzed records by kind: {}", kinds);
         fuzzed.forEach(injection -> assertDeadLettered(injection, injection.reasons()));
     }
@@ -186,7 +189,8 @@ class DeadLetterIT {
     @Test
     void shouldDeadLetterNothingButTheInjectedRecords() {
         final Map<DeadLetterReason, Long> reasons = deadLetters.stream()
-            .collect(Collectors.groupingBy(letter -> letter.value().getReason(), TreeMap::new, Collectors.counting()));
+                .collect(Collectors.groupingBy(
+                        letter -> letter.value().getReason(), TreeMap::new, Collectors.counting()));
         log.info("dead letters by reason: {}", reasons);
         assertThat(deadLetters).hasSize(targeted.size() + fuzzed.size());
     }
@@ -195,48 +199,65 @@ class DeadLetterIT {
     void shouldFinishWithTheParametersOfTheRunWithoutBadInputBitForBit() {
         final BatchPlan plan = new BatchPlan(problem.data().train().size(), spec.getGlobalBatch(), spec.getSeed());
         final long iterations = (long) plan.iterationsPerEpoch() * spec.getEpochs();
-        final float[] reference = ReferenceTrainer.trainSharded(new LinearRegression(16), problem.data().train(), plan,
-            JobSpecs.optimizer(spec), JobSpecs.layout(spec), WORKERS, iterations, spec.getSeed());
+        final float[] reference = ReferenceTrainer.trainSharded(
+                new LinearRegression(16),
+                problem.data().train(),
+                plan,
+                JobSpecs.optimizer(spec),
+                JobSpecs.layout(spec),
+                WORKERS,
+                iterations,
+                spec.getSeed());
         assertThat(result.epochs()).hasSize(spec.getEpochs());
         assertThat(result.last().version()).isEqualTo(iterations);
         assertThat(result.finalParameters()).containsExactly(reference);
-        assertThat(Evaluation.rmse(new LinearRegression(16), result.finalParameters(), problem.data().train()))
-            .isLessThanOrEqualTo(problem.optimalRmse() * 1.03);
+        assertThat(Evaluation.rmse(
+                        new LinearRegression(16),
+                        result.finalParameters(),
+                        problem.data().train()))
+                .isLessThanOrEqualTo(problem.optimalRmse() * 1.03);
     }
 
     /** One bad gradient of each kind and garbage on {@code membership}; waits until all are dead-lettered. */
-    private List<Injection> injectTargeted(final Injector injector,
-                                           final List<ConsumerRecord<String, byte[]>> applied) {
-        final PoisonGradients poison = new PoisonGradients(topics, spec,
-            injector.partitions(topics.gradients().name()));
+    private List<Injection> injectTargeted(
+            final Injector injector, final List<ConsumerRecord<String, byte[]>> applied) {
+        final PoisonGradients poison = new PoisonGradients(
+                topics, spec, injector.partitions(topics.gradients().name()));
         List.of(
-            poison.notAvro(0, "this is not Avro".getBytes(StandardCharsets.UTF_8)),
-            poison.unknownSchema(1, 987_654),
-            poison.wrongLength(2, JobSpecs.layout(spec).length(2) + 1),
-            poison.nonFinite(3, 0, Float.NaN),
-            poison.nonFinite(0, 2, Float.POSITIVE_INFINITY),
-            poison.unknownJob("no-such-job", 1),
-            poison.duplicate(applied.get(applied.size() - 1)),
-            new Injection.Planned("membership-garbage", topics.membership().name(), null,
-                ShardKeys.worker(spec.getJob(), INJECTING_WORKER),
-                "not a WorkerStatus".getBytes(StandardCharsets.UTF_8), Set.of(DeadLetterReason.MALFORMED))
-        ).forEach(injector::send);
+                        poison.notAvro(0, "this is not Avro".getBytes(StandardCharsets.UTF_8)),
+                        poison.unknownSchema(1, 987_654),
+                        poison.wrongLength(2, JobSpecs.layout(spec).length(2) + 1),
+                        poison.nonFinite(3, 0, Float.NaN),
+                        poison.nonFinite(0, 2, Float.POSITIVE_INFINITY),
+                        poison.unknownJob("no-such-job", 1),
+                        poison.duplicate(applied.get(applied.size() - 1)),
+                        new Injection.Planned(
+                                "membership-garbage",
+                                topics.membership().name(),
+                                null,
+                                ShardKeys.worker(spec.getJob(), INJECTING_WORKER),
+                                "not a WorkerStatus".getBytes(StandardCharsets.UTF_8),
+                                Set.of(DeadLetterReason.MALFORMED)))
+                .forEach(injector::send);
         final List<Injection> landed = flush(injector);
         // membership is not ordered with gradients, so wait for its dead letter (and the others') here
-        final Set<String> expected = landed.stream().map(DeadLetterIT::coordinates).collect(Collectors.toSet());
+        final Set<String> expected =
+                landed.stream().map(DeadLetterIT::coordinates).collect(Collectors.toSet());
         await().alias("dead letters of the targeted records")
-            .atMost(Duration.ofSeconds(30))
-            .pollInterval(Duration.ofMillis(50))
-            .until(() -> readDeadLetters().stream().map(DeadLetterIT::coordinates).collect(Collectors.toSet())
-                .containsAll(expected));
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> readDeadLetters().stream()
+                        .map(DeadLetterIT::coordinates)
+                        .collect(Collectors.toSet())
+                        .containsAll(expected));
         return landed;
     }
 
     /** A batch of fuzzed bad records; they are only acknowledged, the run's end shows they were met. */
-    private List<Injection> injectFuzz(final Injector injector, final Random random,
-                                       final List<ConsumerRecord<String, byte[]>> applied) {
-        final PoisonGradients poison = new PoisonGradients(topics, spec,
-            injector.partitions(topics.gradients().name()));
+    private List<Injection> injectFuzz(
+            final Injector injector, final Random random, final List<ConsumerRecord<String, byte[]>> applied) {
+        final PoisonGradients poison = new PoisonGradients(
+                topics, spec, injector.partitions(topics.gradients().name()));
         for (int i = 0; i < FUZZ_RECORDS / FUZZ_BATCHES; i++) {
             injector.send(poison.fuzz(random, applied));
         }
@@ -262,20 +283,25 @@ class DeadLetterIT {
         final long expected = clock * WORKERS * SHARDS;
         final AtomicReference<List<ConsumerRecord<String, byte[]>>> applied = new AtomicReference<>(List.of());
         await().alias("the workers' gradients of the clocks before " + clock)
-            .atMost(Duration.ofSeconds(30))
-            .pollInterval(Duration.ofMillis(50))
-            .until(() -> {
-                applied.set(TopicContents.readAll(kafka.bootstrapServers(), topics.gradients().name(),
-                        new StringDeserializer(), new ByteArrayDeserializer()).stream()
-                    .filter(record -> gradient(record).getClock() < clock)
-                    .toList());
-                return applied.get().size() == expected;
-            });
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    applied.set(TopicContents.readAll(
+                                    kafka.bootstrapServers(),
+                                    topics.gradients().name(),
+                                    new StringDeserializer(),
+                                    new ByteArrayDeserializer())
+                            .stream()
+                            .filter(record -> gradient(record).getClock() < clock)
+                            .toList());
+                    return applied.get().size() == expected;
+                });
         return applied.get().stream()
-            .sorted(Comparator.comparing((ConsumerRecord<String, byte[]> record) -> gradient(record).getClock())
-                .thenComparing(record -> gradient(record).getShard())
-                .thenComparing(record -> gradient(record).getWorker()))
-            .toList();
+                .sorted(Comparator.comparing((ConsumerRecord<String, byte[]> record) ->
+                                gradient(record).getClock())
+                        .thenComparing(record -> gradient(record).getShard())
+                        .thenComparing(record -> gradient(record).getWorker()))
+                .toList();
     }
 
     private GradientShard gradient(final ConsumerRecord<String, byte[]> record) {
@@ -283,25 +309,38 @@ class DeadLetterIT {
     }
 
     private List<ConsumerRecord<String, DeadLetter>> readDeadLetters() {
-        return TopicContents.readAll(kafka.bootstrapServers(), topics.deadLetters().name(), new StringDeserializer(),
-            topics.deadLetters().valueSerde().deserializer());
+        return TopicContents.readAll(
+                kafka.bootstrapServers(),
+                topics.deadLetters().name(),
+                new StringDeserializer(),
+                topics.deadLetters().valueSerde().deserializer());
     }
 
     private Injection targeted(final String kind) {
-        return targeted.stream().filter(injection -> injection.kind().equals(kind)).findFirst().orElseThrow();
+        return targeted.stream()
+                .filter(injection -> injection.kind().equals(kind))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** Exactly one dead letter names the injected record, with one of its reasons, its key and its bytes. */
     private void assertDeadLettered(final Injection injection, final Set<DeadLetterReason> reasons) {
         final List<ConsumerRecord<String, DeadLetter>> letters =
-            deadLettersByCoordinates.getOrDefault(coordinates(injection), List.of());
-        assertThat(letters).as("dead letters of %s at %s", injection.kind(), coordinates(injection)).hasSize(1);
+                deadLettersByCoordinates.getOrDefault(coordinates(injection), List.of());
+        assertThat(letters)
+                .as("dead letters of %s at %s", injection.kind(), coordinates(injection))
+                .hasSize(1);
         final ConsumerRecord<String, DeadLetter> letter = letters.get(0);
         assertThat(letter.key()).as("key of %s", injection.kind()).isEqualTo(injection.key());
-        assertThat(letter.value().getReason()).as("reason of %s", injection.kind()).isIn(reasons);
-        assertThat(letter.value().getError()).as("error of %s", injection.kind()).isNotBlank();
-        assertThat(bytes(letter.value().getOriginalBytes())).as("original bytes of %s", injection.kind())
-            .isEqualTo(injection.value());
+        assertThat(letter.value().getReason())
+                .as("reason of %s", injection.kind())
+                .isIn(reasons);
+        assertThat(letter.value().getError())
+                .as("error of %s", injection.kind())
+                .isNotBlank();
+        assertThat(bytes(letter.value().getOriginalBytes()))
+                .as("original bytes of %s", injection.kind())
+                .isEqualTo(injection.value());
     }
 
     private static String coordinates(final Injection injection) {
@@ -309,7 +348,8 @@ class DeadLetterIT {
     }
 
     private static String coordinates(final ConsumerRecord<String, DeadLetter> letter) {
-        return letter.value().getSourceTopic() + "/" + letter.value().getPartition() + "@" + letter.value().getOffset();
+        return letter.value().getSourceTopic() + "/" + letter.value().getPartition() + "@"
+                + letter.value().getOffset();
     }
 
     private static byte[] bytes(final ByteBuffer buffer) {
@@ -323,23 +363,23 @@ class DeadLetterIT {
 
     private static JobSpec linearJob() {
         return JobSpec.newBuilder()
-            .setJob(JOB)
-            .setModel("linear")
-            .setDataset(DATASET)
-            .setInputs(16)
-            .setOutputs(1)
-            .setParameters(17)
-            .setShards(SHARDS)
-            .setSyncMode(SyncMode.BSP)
-            .setStaleness(0)
-            .setOptimizer(OptimizerKind.SGD)
-            .setLearningRate(0.01)
-            .setMomentum(0.9)
-            .setGlobalBatch(128)
-            .setExpectedWorkers(WORKERS)
-            .setEpochs(EPOCHS)
-            .setSeed(3)
-            .setCreatedAt(Instant.now())
-            .build();
+                .setJob(JOB)
+                .setModel("linear")
+                .setDataset(DATASET)
+                .setInputs(16)
+                .setOutputs(1)
+                .setParameters(17)
+                .setShards(SHARDS)
+                .setSyncMode(SyncMode.BSP)
+                .setStaleness(0)
+                .setOptimizer(OptimizerKind.SGD)
+                .setLearningRate(0.01)
+                .setMomentum(0.9)
+                .setGlobalBatch(128)
+                .setExpectedWorkers(WORKERS)
+                .setEpochs(EPOCHS)
+                .setSeed(3)
+                .setCreatedAt(Instant.now())
+                .build();
     }
 }

@@ -19,8 +19,20 @@ class DemoCommandIT {
         final Path report = dir.resolve("r.json");
 
         // when
-        final int code = ParamHubCli.execute("demo", "--model", "linear", "--workers", "2", "--epochs", "4",
-            "--lr", "0.01", "--shards", "3", "--report", report.toString());
+        final int code = ParamHubCli.execute(
+                "demo",
+                "--model",
+                "linear",
+                "--workers",
+                "2",
+                "--epochs",
+                "4",
+                "--lr",
+                "0.01",
+                "--shards",
+                "3",
+                "--report",
+                report.toString());
 
         // then
         assertThat(code).isZero();
@@ -63,8 +75,7 @@ class DemoCommandIT {
 
         // then
         assertThat(outcome.code()).isEqualTo(2);
-        assertThat(outcome.err()).contains("--dashboard-port must be a port")
-            .contains("given with --dashboard");
+        assertThat(outcome.err()).contains("--dashboard-port must be a port").contains("given with --dashboard");
     }
 
     @Test
@@ -75,6 +86,7 @@ class DemoCommandIT {
         // then
         assertThat(outcome.code()).isEqualTo(1);
         assertThat(outcome.err())
-            .contains("paramhub: invalid job").contains("globalBatch (4) must be at least the worker count (8)");
+                .contains("paramhub: invalid job")
+                .contains("globalBatch (4) must be at least the worker count (8)");
     }
 }

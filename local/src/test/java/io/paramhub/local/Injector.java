@@ -17,8 +17,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 /** Produces {@link Injection.Planned} records with a plain producer and tells where each one landed. */
 final class Injector implements AutoCloseable {
 
-    private record Sent(Injection.Planned planned, Future<RecordMetadata> metadata) {
-    }
+    private record Sent(Injection.Planned planned, Future<RecordMetadata> metadata) {}
 
     private final KafkaProducer<String, byte[]> producer;
     private final List<Sent> unacknowledged = new ArrayList<>();
@@ -28,8 +27,8 @@ final class Injector implements AutoCloseable {
         props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         // batches of fuzz go out together; a few ms of linger costs nothing here
         props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        producer = new KafkaProducer<>(ClientProperties.producer(props), new StringSerializer(),
-            new ByteArraySerializer());
+        producer = new KafkaProducer<>(
+                ClientProperties.producer(props), new StringSerializer(), new ByteArraySerializer());
     }
 
     int partitions(final String topic) {
@@ -37,8 +36,10 @@ final class Injector implements AutoCloseable {
     }
 
     void send(final Injection.Planned planned) {
-        unacknowledged.add(new Sent(planned, producer.send(new ProducerRecord<>(planned.topic(), planned.partition(),
-            planned.key(), planned.value()))));
+        unacknowledged.add(new Sent(
+                planned,
+                producer.send(
+                        new ProducerRecord<>(planned.topic(), planned.partition(), planned.key(), planned.value()))));
     }
 
     /** Waits until every record sent so far is acknowledged; returns them, in order, with their offsets. */
@@ -48,8 +49,14 @@ final class Injector implements AutoCloseable {
         for (final Sent sent : unacknowledged) {
             final RecordMetadata metadata = sent.metadata().get();
             final Injection.Planned planned = sent.planned();
-            landed.add(new Injection(planned.kind(), metadata.topic(), metadata.partition(), metadata.offset(),
-                planned.key(), planned.value(), planned.reasons()));
+            landed.add(new Injection(
+                    planned.kind(),
+                    metadata.topic(),
+                    metadata.partition(),
+                    metadata.offset(),
+                    planned.key(),
+                    planned.value(),
+                    planned.reasons()));
         }
         unacknowledged.clear();
         return landed;

@@ -16,8 +16,7 @@ final class LinearJobs {
 
     static final String DATASET = "linear:n=4096,d=16,noise=0.1,seed=7";
 
-    private LinearJobs() {
-    }
+    private LinearJobs() {}
 
     static LinearProblem problem() {
         return DataSources.linearProblem(DATASET);
@@ -26,31 +25,37 @@ final class LinearJobs {
     /** Linear regression on 16 inputs (17 parameters), BSP, SGD lr 0.01 with momentum 0.9, batch 128. */
     static JobSpec job(final String name, final int workers, final int shards, final int epochs) {
         return JobSpec.newBuilder()
-            .setJob(name)
-            .setModel("linear")
-            .setDataset(DATASET)
-            .setInputs(16)
-            .setOutputs(1)
-            .setParameters(17)
-            .setShards(shards)
-            .setSyncMode(SyncMode.BSP)
-            .setStaleness(0)
-            .setOptimizer(OptimizerKind.SGD)
-            .setLearningRate(0.01)
-            .setMomentum(0.9)
-            .setGlobalBatch(128)
-            .setExpectedWorkers(workers)
-            .setEpochs(epochs)
-            .setSeed(3)
-            .setCreatedAt(Instant.now())
-            .build();
+                .setJob(name)
+                .setModel("linear")
+                .setDataset(DATASET)
+                .setInputs(16)
+                .setOutputs(1)
+                .setParameters(17)
+                .setShards(shards)
+                .setSyncMode(SyncMode.BSP)
+                .setStaleness(0)
+                .setOptimizer(OptimizerKind.SGD)
+                .setLearningRate(0.01)
+                .setMomentum(0.9)
+                .setGlobalBatch(128)
+                .setExpectedWorkers(workers)
+                .setEpochs(epochs)
+                .setSeed(3)
+                .setCreatedAt(Instant.now())
+                .build();
     }
 
     /** The final parameters of {@code spec}'s BSP run, computed in this process without Kafka. */
     static float[] bspReference(final JobSpec spec, final LinearProblem problem) {
         final BatchPlan plan = new BatchPlan(problem.data().train().size(), spec.getGlobalBatch(), spec.getSeed());
-        return ReferenceTrainer.trainSharded(new LinearRegression(16), problem.data().train(), plan,
-            JobSpecs.optimizer(spec), JobSpecs.layout(spec), spec.getExpectedWorkers(),
-            (long) plan.iterationsPerEpoch() * spec.getEpochs(), spec.getSeed());
+        return ReferenceTrainer.trainSharded(
+                new LinearRegression(16),
+                problem.data().train(),
+                plan,
+                JobSpecs.optimizer(spec),
+                JobSpecs.layout(spec),
+                spec.getExpectedWorkers(),
+                (long) plan.iterationsPerEpoch() * spec.getEpochs(),
+                spec.getSeed());
     }
 }

@@ -43,8 +43,8 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.state.HostInfo;
@@ -104,18 +104,23 @@ class ModelQueryIT {
             props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
             props.put(StreamsProperties.SCHEMA_REGISTRY_URL, registry.url());
             props.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
-            props.put(StreamsConfig.STATE_DIR_CONFIG, stateRoot.resolve("aggregator-" + port).toString());
+            props.put(
+                    StreamsConfig.STATE_DIR_CONFIG,
+                    stateRoot.resolve("aggregator-" + port).toString());
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, HOST + ":" + port);
-            final AggregatorRunner runner = AggregatorRunner.start(props, TopicCatalog.DEFAULT_PREFIX,
-                TopicSetup.defaults());
+            final AggregatorRunner runner =
+                    AggregatorRunner.start(props, TopicCatalog.DEFAULT_PREFIX, TopicSetup.defaults());
             instances.add(new Instance(runner, ModelQueryServer.start(runner.streams(), HOST, port)));
         }
         vertx = Vertx.vertx();
         http = WebClient.create(vertx);
-        await().alias("both aggregators RUNNING with tasks").atMost(TIMEOUT).until(() -> instances.stream()
-            .allMatch(instance -> instance.streams().state() == KafkaStreams.State.RUNNING
-                && instance.streams().metadataForLocalThreads().stream()
-                    .anyMatch(thread -> !thread.activeTasks().isEmpty())));
+        await().alias("both aggregators RUNNING with tasks")
+                .atMost(TIMEOUT)
+                .until(() -> instances.stream()
+                        .allMatch(instance -> instance.streams().state() == KafkaStreams.State.RUNNING
+                                && instance.streams().metadataForLocalThreads().stream()
+                                        .anyMatch(
+                                                thread -> !thread.activeTasks().isEmpty())));
     }
 
     @AfterAll
@@ -142,7 +147,9 @@ class ModelQueryIT {
         JobSubmitter.submit(topics.jobs(), clientProperties(), spec);
 
         // then
-        final List<JsonObject> models = instances.stream().map(instance -> completeModel(instance, spec, 0)).toList();
+        final List<JsonObject> models = instances.stream()
+                .map(instance -> completeModel(instance, spec, 0))
+                .toList();
         final float[] initial = new LinearRegression(16).initialParameters(spec.getSeed());
         for (final JsonObject model : models) {
             assertThat(model.getString("job")).isEqualTo(spec.getJob());
@@ -156,8 +163,9 @@ class ModelQueryIT {
         assertShardsLiveOnBothInstances(spec.getJob());
         for (int i = 0; i < instances.size(); i++) {
             final Instance other = instances.get(1 - i);
-            assertThat(servedBy(models.get(i))).as("who served the shards of instance %d's answer", i)
-                .contains("local", other.address());
+            assertThat(servedBy(models.get(i)))
+                    .as("who served the shards of instance %d's answer", i)
+                    .contains("local", other.address());
         }
     }
 
@@ -185,8 +193,9 @@ class ModelQueryIT {
     void shouldAnswer404WhenNoInstanceKnowsTheJob() {
         for (final Instance instance : instances) {
             // when
-            final HttpResponse<Buffer> response = await().alias("an answer other than 503").atMost(TIMEOUT)
-                .until(() -> get(instance, "/jobs/no-such-job/model"), answer -> answer.statusCode() != 503);
+            final HttpResponse<Buffer> response = await().alias("an answer other than 503")
+                    .atMost(TIMEOUT)
+                    .until(() -> get(instance, "/jobs/no-such-job/model"), answer -> answer.statusCode() != 503);
 
             // then
             assertThat(response.statusCode()).isEqualTo(404);
@@ -202,34 +211,40 @@ class ModelQueryIT {
         final JobSpec spec = LinearJobs.job("model-query-failover", WORKERS.size(), SHARDS, 1);
         JobSubmitter.submit(topics.jobs(), clientProperties(), spec);
         final Instance survivor = instances.get(0);
-        assertThat(servedBy(completeModel(survivor, spec, 0))).contains(instances.get(1).address());
+        assertThat(servedBy(completeModel(survivor, spec, 0)))
+                .contains(instances.get(1).address());
 
         // when
         final Instance leaving = instances.remove(1);
-        leaving.streams().close(CloseOptions.groupMembershipOperation(GroupMembershipOperation.LEAVE_GROUP)
-            .withTimeout(TIMEOUT));
+        leaving.streams()
+                .close(CloseOptions.groupMembershipOperation(GroupMembershipOperation.LEAVE_GROUP)
+                        .withTimeout(TIMEOUT));
         stop(leaving);
 
         // then
-        final HttpResponse<Buffer> response = await()
-            .alias("every shard of " + spec.getJob() + " from " + survivor.address() + "'s own stores")
-            .atMost(TIMEOUT)
-            .until(() -> get(survivor, "/jobs/" + spec.getJob() + "/model"), answer -> answer.statusCode() == 200
-                && answer.bodyAsJsonObject().getBoolean("complete")
-                && servedBy(answer.bodyAsJsonObject()).stream().allMatch("local"::equals));
+        final HttpResponse<Buffer> response = await().alias(
+                        "every shard of " + spec.getJob() + " from " + survivor.address() + "'s own stores")
+                .atMost(TIMEOUT)
+                .until(
+                        () -> get(survivor, "/jobs/" + spec.getJob() + "/model"),
+                        answer -> answer.statusCode() == 200
+                                && answer.bodyAsJsonObject().getBoolean("complete")
+                                && servedBy(answer.bodyAsJsonObject()).stream().allMatch("local"::equals));
         assertThat(assemble(response.bodyAsJsonObject()))
-            .containsExactly(new LinearRegression(16).initialParameters(spec.getSeed()));
+                .containsExactly(new LinearRegression(16).initialParameters(spec.getSeed()));
         assertThat(survivor.streams().state()).isEqualTo(KafkaStreams.State.RUNNING);
     }
 
     /** Waits until {@code instance} answers every shard of the job at {@code version}; returns that answer. */
     private static JsonObject completeModel(final Instance instance, final JobSpec spec, final long version) {
-        final HttpResponse<Buffer> response = await()
-            .alias("every shard of " + spec.getJob() + " at version " + version + " from " + instance.address())
-            .atMost(TIMEOUT)
-            .until(() -> get(instance, "/jobs/" + spec.getJob() + "/model"), answer -> answer.statusCode() == 200
-                && answer.bodyAsJsonObject().getBoolean("complete")
-                && answer.bodyAsJsonObject().getLong("minVersion") == version);
+        final HttpResponse<Buffer> response = await().alias(
+                        "every shard of " + spec.getJob() + " at version " + version + " from " + instance.address())
+                .atMost(TIMEOUT)
+                .until(
+                        () -> get(instance, "/jobs/" + spec.getJob() + "/model"),
+                        answer -> answer.statusCode() == 200
+                                && answer.bodyAsJsonObject().getBoolean("complete")
+                                && answer.bodyAsJsonObject().getLong("minVersion") == version);
         return response.bodyAsJsonObject();
     }
 
@@ -238,8 +253,7 @@ class ModelQueryIT {
         instance.runner().close();
     }
 
-    private static HttpResponse<Buffer> get(final Instance instance, final String path)
-        throws TimeoutException {
+    private static HttpResponse<Buffer> get(final Instance instance, final String path) throws TimeoutException {
         return http.get(instance.server().port(), HOST, path).send().await(10, TimeUnit.SECONDS);
     }
 
@@ -250,33 +264,40 @@ class ModelQueryIT {
     private static void assertShardsLiveOnBothInstances(final String job) {
         final Set<String> hosts = new TreeSet<>();
         for (int shard = 0; shard < SHARDS; shard++) {
-            final HostInfo host = instances.get(0).streams().queryMetadataForKey(AggregatorTopology.SHARD_JOB_STORE,
-                ShardKeys.shard(job, shard), new StringSerializer()).activeHost();
+            final HostInfo host = instances
+                    .get(0)
+                    .streams()
+                    .queryMetadataForKey(
+                            AggregatorTopology.SHARD_JOB_STORE, ShardKeys.shard(job, shard), new StringSerializer())
+                    .activeHost();
             hosts.add(host.host() + ":" + host.port());
         }
-        assertThat(hosts).as("active hosts of the shards of %s", job)
-            .containsExactlyInAnyOrder(instances.get(0).address(), instances.get(1).address());
+        assertThat(hosts)
+                .as("active hosts of the shards of %s", job)
+                .containsExactlyInAnyOrder(
+                        instances.get(0).address(), instances.get(1).address());
     }
 
     private static void sendClock0Gradients(final JobSpec spec) {
         final ShardLayout layout = JobSpecs.layout(spec);
         try (KafkaProducer<String, GradientShard> producer = new KafkaProducer<>(
-            ClientProperties.producer(clientProperties()), new StringSerializer(),
-            topics.gradients().valueSerde().serializer())) {
+                ClientProperties.producer(clientProperties()),
+                new StringSerializer(),
+                topics.gradients().valueSerde().serializer())) {
             for (int shard = 0; shard < SHARDS; shard++) {
                 for (int w = 0; w < WORKERS.size(); w++) {
                     final GradientShard gradient = GradientShard.newBuilder()
-                        .setJob(spec.getJob())
-                        .setShard(shard)
-                        .setWorker(WORKERS.get(w))
-                        .setClock(0)
-                        .setBaseVersion(0)
-                        .setSampleCount(sampleCount(w))
-                        .setLoss(1.0)
-                        .setValues(FloatPacking.pack(gradient(shard, w, layout.length(shard))))
-                        .build();
-                    producer.send(new ProducerRecord<>(topics.gradients().name(), ShardKeys.shard(spec.getJob(), shard),
-                        gradient));
+                            .setJob(spec.getJob())
+                            .setShard(shard)
+                            .setWorker(WORKERS.get(w))
+                            .setClock(0)
+                            .setBaseVersion(0)
+                            .setSampleCount(sampleCount(w))
+                            .setLoss(1.0)
+                            .setValues(FloatPacking.pack(gradient(shard, w, layout.length(shard))))
+                            .build();
+                    producer.send(new ProducerRecord<>(
+                            topics.gradients().name(), ShardKeys.shard(spec.getJob(), shard), gradient));
                 }
             }
             producer.flush();

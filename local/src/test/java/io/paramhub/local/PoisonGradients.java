@@ -81,14 +81,24 @@ final class PoisonGradients {
     /** A gradient of a job the aggregator never heard of, on the partition of one of the real job's shards. */
     Injection.Planned unknownJob(final String job, final int shard) {
         final GradientShard gradient = gradient(job, shard, finite(new Random(shard), layout.length(shard)));
-        return new Injection.Planned("unknown-job", topic, partitionOf(shard), ShardKeys.shard(job, shard),
-            serialize(gradient), Set.of(DeadLetterReason.UNKNOWN_JOB));
+        return new Injection.Planned(
+                "unknown-job",
+                topic,
+                partitionOf(shard),
+                ShardKeys.shard(job, shard),
+                serialize(gradient),
+                Set.of(DeadLetterReason.UNKNOWN_JOB));
     }
 
     /** The very record a worker sent for a clock the aggregator has applied. */
     Injection.Planned duplicate(final ConsumerRecord<String, byte[]> applied) {
-        return new Injection.Planned("duplicate", topic, applied.partition(), applied.key(), applied.value(),
-            Set.of(DeadLetterReason.DUPLICATE));
+        return new Injection.Planned(
+                "duplicate",
+                topic,
+                applied.partition(),
+                applied.key(),
+                applied.value(),
+                Set.of(DeadLetterReason.DUPLICATE));
     }
 
     /** One bad record of a kind drawn from {@code random}; {@code applied} are gradients of applied clocks. */
@@ -118,8 +128,11 @@ final class PoisonGradients {
         final int bit = random.nextInt(WireFormat.HEADER_SIZE * Byte.SIZE);
         bytes[bit / Byte.SIZE] ^= (byte) (1 << (bit % Byte.SIZE));
         // another id is unknown (404), or the id of another of our schemas, which cannot resolve to GradientShard
-        return toShard("flipped-header", shard, bytes, bit < Byte.SIZE ? MALFORMED
-            : Set.of(DeadLetterReason.UNKNOWN_SCHEMA, DeadLetterReason.MALFORMED));
+        return toShard(
+                "flipped-header",
+                shard,
+                bytes,
+                bit < Byte.SIZE ? MALFORMED : Set.of(DeadLetterReason.UNKNOWN_SCHEMA, DeadLetterReason.MALFORMED));
     }
 
     /** A valid gradient cut short: Avro runs out of bytes before its last field ends. */
@@ -140,19 +153,19 @@ final class PoisonGradients {
 
     /** Values whose byte count is not a multiple of 4. */
     private Injection.Planned wrongByteCount(final int shard, final Random random) {
-        final byte[] values = randomBytes(random, 4 * random.nextInt(2 * layout.length(shard)) + 1 + random.nextInt(3),
-            false);
+        final byte[] values =
+                randomBytes(random, 4 * random.nextInt(2 * layout.length(shard)) + 1 + random.nextInt(3), false);
         final GradientShard gradient = GradientShard.newBuilder(gradient(spec.getJob(), shard, new float[0]))
-            .setValues(ByteBuffer.wrap(values))
-            .build();
+                .setValues(ByteBuffer.wrap(values))
+                .build();
         return toShard("wrong-byte-count", shard, serialize(gradient), Set.of(DeadLetterReason.WRONG_LENGTH));
     }
 
     private Injection.Planned nonFiniteLoss(final int shard, final Random random) {
-        final GradientShard gradient = GradientShard.newBuilder(gradient(spec.getJob(), shard,
-                finite(random, layout.length(shard))))
-            .setLoss(NON_FINITE[random.nextInt(NON_FINITE.length)])
-            .build();
+        final GradientShard gradient = GradientShard.newBuilder(
+                        gradient(spec.getJob(), shard, finite(random, layout.length(shard))))
+                .setLoss(NON_FINITE[random.nextInt(NON_FINITE.length)])
+                .build();
         return toShard("non-finite-loss", shard, serialize(gradient), Set.of(DeadLetterReason.NON_FINITE));
     }
 
@@ -160,19 +173,24 @@ final class PoisonGradients {
     private Injection.Planned keyOfAnotherShard(final int shard, final Random random) {
         final int other = (shard + 1 + random.nextInt(layout.shards() - 1)) % layout.shards();
         final byte[] bytes = serialize(gradient(spec.getJob(), shard, finite(random, layout.length(shard))));
-        return new Injection.Planned("key-of-another-shard", topic, partitionOf(other),
-            ShardKeys.shard(spec.getJob(), other), bytes, MALFORMED);
+        return new Injection.Planned(
+                "key-of-another-shard",
+                topic,
+                partitionOf(other),
+                ShardKeys.shard(spec.getJob(), other),
+                bytes,
+                MALFORMED);
     }
 
-    private Injection.Planned wellFormed(final String kind, final int shard, final float[] values,
-                                         final DeadLetterReason reason) {
+    private Injection.Planned wellFormed(
+            final String kind, final int shard, final float[] values, final DeadLetterReason reason) {
         return toShard(kind, shard, serialize(gradient(spec.getJob(), shard, values)), Set.of(reason));
     }
 
-    private Injection.Planned toShard(final String kind, final int shard, final byte[] value,
-                                      final Set<DeadLetterReason> reasons) {
-        return new Injection.Planned(kind, topic, partitionOf(shard), ShardKeys.shard(spec.getJob(), shard), value,
-            reasons);
+    private Injection.Planned toShard(
+            final String kind, final int shard, final byte[] value, final Set<DeadLetterReason> reasons) {
+        return new Injection.Planned(
+                kind, topic, partitionOf(shard), ShardKeys.shard(spec.getJob(), shard), value, reasons);
     }
 
     /** The partition the default partitioner gives the real key of {@code shard}. */
@@ -183,15 +201,15 @@ final class PoisonGradients {
 
     private GradientShard gradient(final String job, final int shard, final float[] values) {
         return GradientShard.newBuilder()
-            .setJob(job)
-            .setShard(shard)
-            .setWorker(INTRUDER)
-            .setClock(1_000_000)
-            .setBaseVersion(0)
-            .setSampleCount(1)
-            .setLoss(1.0)
-            .setValues(FloatPacking.pack(values))
-            .build();
+                .setJob(job)
+                .setShard(shard)
+                .setWorker(INTRUDER)
+                .setClock(1_000_000)
+                .setBaseVersion(0)
+                .setSampleCount(1)
+                .setLoss(1.0)
+                .setValues(FloatPacking.pack(values))
+                .build();
     }
 
     private byte[] serialize(final GradientShard gradient) {

@@ -26,17 +26,31 @@ class RoundCostBenchIT extends ClusterTestBase {
 
     @Test
     void shouldReportWhatARoundCostsForTheSoftmaxModelAndTheMlpWhenRunOnATinyJob(@TempDir final Path out)
-        throws IOException {
+            throws IOException {
         // given: the default models (softmax, the demo's MLP), 4 workers, batch 128, one epoch of 1024 images
-        final String[] args = {"bench", "--scenario", "round-cost", "--train-samples", "1024", "--replay-clocks", "4",
-            "--out", out.toString(), "--bootstrap-servers", kafka.bootstrapServers(), "--registry-url", registry.url()};
+        final String[] args = {
+            "bench",
+            "--scenario",
+            "round-cost",
+            "--train-samples",
+            "1024",
+            "--replay-clocks",
+            "4",
+            "--out",
+            out.toString(),
+            "--bootstrap-servers",
+            kafka.bootstrapServers(),
+            "--registry-url",
+            registry.url()
+        };
 
         // when
         final int exit = ParamHubCli.execute(args);
 
         // then: a report of both models
         assertThat(exit).isZero();
-        final JsonNode report = new ObjectMapper().readTree(out.resolve("report.json").toFile());
+        final JsonNode report =
+                new ObjectMapper().readTree(out.resolve("report.json").toFile());
         assertThat(report.get("scenario").asText()).isEqualTo("round-cost");
         assertThat(report.get("workers").asInt()).isEqualTo(WORKERS);
         assertThat(report.get("transactions_source").asText()).contains("commit-total");
@@ -48,19 +62,25 @@ class RoundCostBenchIT extends ClusterTestBase {
             assertThat(model.get("rounds").asLong()).as(name).isEqualTo(8);
             assertThat(model.get("rounds_per_second").asDouble()).as(name).isPositive();
             assertThat(model.get("startup_seconds").asDouble()).as(name).isPositive();
-            assertThat(model.get("wait_ms_p99").asDouble()).as(name).isGreaterThanOrEqualTo(
-                model.get("wait_ms_p50").asDouble());
+            assertThat(model.get("wait_ms_p99").asDouble())
+                    .as(name)
+                    .isGreaterThanOrEqualTo(model.get("wait_ms_p50").asDouble());
             // the aggregator commits at least once a round
             assertThat(model.get("transactions_per_round").asDouble()).as(name).isGreaterThanOrEqualTo(1.0);
             // every worker's gradient of every parameter went to gradients, and a model version to model
-            assertThat(bytesPerRound(model, "paramhub.gradients")).as(name)
-                .isGreaterThanOrEqualTo(model.get("gradient_payload_bytes_per_round").asDouble());
-            assertThat(bytesPerRound(model, "paramhub.model")).as(name)
-                .isGreaterThanOrEqualTo(4.0 * model.get("parameters").asLong());
+            assertThat(bytesPerRound(model, "paramhub.gradients"))
+                    .as(name)
+                    .isGreaterThanOrEqualTo(
+                            model.get("gradient_payload_bytes_per_round").asDouble());
+            assertThat(bytesPerRound(model, "paramhub.model"))
+                    .as(name)
+                    .isGreaterThanOrEqualTo(4.0 * model.get("parameters").asLong());
             // the aggregator's changelogs are listed with the rest
             assertThat(topicNames(model)).as(name).anyMatch(topic -> topic.endsWith("-changelog"));
             assertThat(model.get("kafka_over_in_process").asDouble()).as(name).isPositive();
-            assertThat(model.get("in_process").get("final_model_equals_kafka").asBoolean()).as(name).isTrue();
+            assertThat(model.get("in_process").get("final_model_equals_kafka").asBoolean())
+                    .as(name)
+                    .isTrue();
         }
         final JsonNode mlp = report.get("models").get(1);
         assertThat(mlp.get("shards").asInt()).isEqualTo(4);
@@ -76,21 +96,25 @@ class RoundCostBenchIT extends ClusterTestBase {
         assertThat(recordSize).isGreaterThan(4L * 235_146 / 4);
         assertThat(bytesPerRound(mlp, "paramhub.gradients")).isGreaterThanOrEqualTo((double) WORKERS * recordSize);
         assertThat(limits.get("aggregator_record_mb_per_s").asDouble()).isPositive();
-        assertThat(limits.get("producer_performance").get("mb_per_s").asDouble()).isPositive();
-        assertThat(limits.get("streams_pass_through_eos").get("mb_per_s").asDouble()).isPositive();
+        assertThat(limits.get("producer_performance").get("mb_per_s").asDouble())
+                .isPositive();
+        assertThat(limits.get("streams_pass_through_eos").get("mb_per_s").asDouble())
+                .isPositive();
         assertThat(replay.get("aggregator_mb_over_pass_through_mb").asDouble()).isPositive();
 
         // and the plots are PNG images
         for (final String plot : List.of("bytes-per-round.png", "round-time.png")) {
-            assertThat(ImageIO.read(Files.newInputStream(out.resolve(plot)))).as(plot).isNotNull();
+            assertThat(ImageIO.read(Files.newInputStream(out.resolve(plot))))
+                    .as(plot)
+                    .isNotNull();
         }
     }
 
     @Test
     void shouldRefuseAPolicyOptionWithRoundCost(@TempDir final Path out) {
         // when
-        final CliRun outcome = CliRun.of("bench", "--scenario", "round-cost", "--policies", "bsp", "--out",
-            out.toString());
+        final CliRun outcome =
+                CliRun.of("bench", "--scenario", "round-cost", "--policies", "bsp", "--out", out.toString());
 
         // then
         assertThat(outcome.code()).isEqualTo(2);
@@ -100,8 +124,8 @@ class RoundCostBenchIT extends ClusterTestBase {
     @Test
     void shouldRefuseAnUnknownModelWithRoundCost(@TempDir final Path out) {
         // when
-        final CliRun outcome = CliRun.of("bench", "--scenario", "round-cost", "--models", "softmax,resnet", "--out",
-            out.toString());
+        final CliRun outcome =
+                CliRun.of("bench", "--scenario", "round-cost", "--models", "softmax,resnet", "--out", out.toString());
 
         // then
         assertThat(outcome.code()).isEqualTo(2);
@@ -111,8 +135,8 @@ class RoundCostBenchIT extends ClusterTestBase {
     @Test
     void shouldRefuseRoundCostOptionsWithAPolicyScenario(@TempDir final Path out) {
         // when
-        final CliRun outcome = CliRun.of("bench", "--scenario", "straggler-3x", "--models", "mlp", "--out",
-            out.toString());
+        final CliRun outcome =
+                CliRun.of("bench", "--scenario", "straggler-3x", "--models", "mlp", "--out", out.toString());
 
         // then
         assertThat(outcome.code()).isEqualTo(2);

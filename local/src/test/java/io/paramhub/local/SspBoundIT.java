@@ -24,18 +24,20 @@ class SspBoundIT extends ClusterTestBase {
 
     @Test
     void shouldNeverLetAWorkerRunMoreThanStalenessClocksAheadOfTheSlowest(@TempDir final Path stateDir)
-        throws InterruptedException {
+            throws InterruptedException {
         // given: worker-000 computes each iteration for ~60 ms before it publishes its gradient (about 43
         // samples at 1.5 ms each), the others as fast as they can, so without the bound they would run away
         final LinearProblem problem = LinearJobs.problem();
         final JobSpec spec = JobSpec.newBuilder(LinearJobs.job("ssp-bound", 3, 4, 3))
-            .setSyncMode(SyncMode.SSP).setStaleness(STALENESS).build();
+                .setSyncMode(SyncMode.SSP)
+                .setStaleness(STALENESS)
+                .build();
         final LeadTracker leads = new LeadTracker(3);
 
         // when
         new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, stateDir)
-            .withEmulation(Map.of(0, new ComputeEmulation(1.0, 0, SLOW_SAMPLE_COST_MICROS)))
-            .run(spec, problem.data(), leads);
+                .withEmulation(Map.of(0, new ComputeEmulation(1.0, 0, SLOW_SAMPLE_COST_MICROS)))
+                .run(spec, problem.data(), leads);
 
         // then
         assertThat(leads.maxLead()).isLessThanOrEqualTo(STALENESS);
@@ -60,8 +62,11 @@ class SspBoundIT extends ClusterTestBase {
             synchronized (this) {
                 finished.put(telemetry.getWorker(), telemetry.getClock());
                 if (finished.size() == workers) {
-                    final long slowestWorkingOn = finished.values().stream().mapToLong(Long::longValue).min()
-                        .orElseThrow() + 1;
+                    final long slowestWorkingOn = finished.values().stream()
+                                    .mapToLong(Long::longValue)
+                                    .min()
+                                    .orElseThrow()
+                            + 1;
                     maxLead = Math.max(maxLead, telemetry.getClock() - slowestWorkingOn);
                 }
             }

@@ -31,8 +31,12 @@ class StreamsCommitsTest {
         assertThat(StreamsCommits.total(Map.of())).isZero();
     }
 
-    private static void put(final Map<MetricName, Metric> metrics, final String name, final String group,
-                            final String thread, final double value) {
+    private static void put(
+            final Map<MetricName, Metric> metrics,
+            final String name,
+            final String group,
+            final String thread,
+            final double value) {
         final MetricName metricName = new MetricName(name, group, "", Map.of("thread-id", thread));
         metrics.put(metricName, new Metric() {
             @Override

@@ -19,24 +19,29 @@ final class TopicContents {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    private TopicContents() {
-    }
+    private TopicContents() {}
 
     /** Every committed record of {@code topic}, up to each partition's last stable offset. */
-    static <K, V> List<ConsumerRecord<K, V>> readAll(final String bootstrapServers, final String topic,
-                                                     final Deserializer<K> keys, final Deserializer<V> values) {
+    static <K, V> List<ConsumerRecord<K, V>> readAll(
+            final String bootstrapServers,
+            final String topic,
+            final Deserializer<K> keys,
+            final Deserializer<V> values) {
         return readAll(bootstrapServers, topic, keys, values, IsolationLevel.READ_COMMITTED);
     }
 
     /** As {@link #readAll(String, String, Deserializer, Deserializer)}, reading {@code isolation} records. */
-    static <K, V> List<ConsumerRecord<K, V>> readAll(final String bootstrapServers, final String topic,
-                                                     final Deserializer<K> keys, final Deserializer<V> values,
-                                                     final IsolationLevel isolation) {
+    static <K, V> List<ConsumerRecord<K, V>> readAll(
+            final String bootstrapServers,
+            final String topic,
+            final Deserializer<K> keys,
+            final Deserializer<V> values,
+            final IsolationLevel isolation) {
         final Properties props = new Properties();
         props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString());
-        try (TopicReader<K, V> reader = new TopicReader<>(new Topic<>(topic, readOnly(keys), readOnly(values)),
-                 props)) {
+        try (TopicReader<K, V> reader =
+                new TopicReader<>(new Topic<>(topic, readOnly(keys), readOnly(values)), props)) {
             final List<ConsumerRecord<K, V>> records = new ArrayList<>();
             reader.catchUp(TIMEOUT, records::add);
             return records;
@@ -44,8 +49,10 @@ final class TopicContents {
     }
 
     private static <T> Serde<T> readOnly(final Deserializer<T> deserializer) {
-        return Serdes.serdeFrom((topic, value) -> {
-            throw new UnsupportedOperationException("TopicContents only reads");
-        }, deserializer);
+        return Serdes.serdeFrom(
+                (topic, value) -> {
+                    throw new UnsupportedOperationException("TopicContents only reads");
+                },
+                deserializer);
     }
 }

@@ -35,8 +35,8 @@ class TopicReaderIT extends ClusterTestBase {
         client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         final AtomicBoolean stop = new AtomicBoolean();
         final CompletableFuture<Void> appending;
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(client, new StringSerializer(),
-                 new StringSerializer())) {
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(client, new StringSerializer(), new StringSerializer())) {
             for (int index = 0; index < WRITTEN_BEFORE; index++) {
                 producer.send(new ProducerRecord<>(TOPIC, "before-" + index, "x"));
             }
@@ -60,8 +60,7 @@ class TopicReaderIT extends ClusterTestBase {
             }
 
             // then: it returned, while records were still coming, with everything written before it started
-            assertThat(read).extracting(ConsumerRecord::key)
-                .contains("before-0", "before-" + (WRITTEN_BEFORE - 1));
+            assertThat(read).extracting(ConsumerRecord::key).contains("before-0", "before-" + (WRITTEN_BEFORE - 1));
         }
     }
 

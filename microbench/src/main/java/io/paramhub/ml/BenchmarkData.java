@@ -5,8 +5,7 @@ import java.util.Random;
 /** The data the benchmarks run on: Fashion-MNIST's training set when installed, else random images like it. */
 final class BenchmarkData {
 
-    private BenchmarkData() {
-    }
+    private BenchmarkData() {}
 
     static Dataset trainingSet() {
         try {

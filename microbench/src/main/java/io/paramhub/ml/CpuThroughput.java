@@ -13,13 +13,12 @@ import java.util.Locale;
  */
 public final class CpuThroughput {
 
-    private CpuThroughput() {
-    }
+    private CpuThroughput() {}
 
     public static void main(final String[] args) {
         final long seconds = args.length > 0 ? Long.parseLong(args[0]) : 20;
-        final String[] kinds = args.length > 1
-            ? Arrays.copyOfRange(args, 1, args.length) : new String[] {"softmax", "mlp", "cnn"};
+        final String[] kinds =
+                args.length > 1 ? Arrays.copyOfRange(args, 1, args.length) : new String[] {"softmax", "mlp", "cnn"};
         final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         final Dataset data = BenchmarkData.trainingSet();
         final int[] samples = BenchmarkData.samples(data, ModelGradientBenchmark.CHUNK);
@@ -40,9 +39,17 @@ public final class CpuThroughput {
             }
             final double cpuSeconds = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
             final double wallSeconds = (System.nanoTime() - wallStart) / 1e9;
-            System.out.printf(Locale.ROOT, "%-8s %9.0f samples per CPU-second  %9.0f samples per wall-second  "
-                    + "(%d x %d samples, %.1f CPU s of %.1f wall s)%n", kind, calls * samples.length / cpuSeconds,
-                calls * samples.length / wallSeconds, calls, samples.length, cpuSeconds, wallSeconds);
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-8s %9.0f samples per CPU-second  %9.0f samples per wall-second  "
+                            + "(%d x %d samples, %.1f CPU s of %.1f wall s)%n",
+                    kind,
+                    calls * samples.length / cpuSeconds,
+                    calls * samples.length / wallSeconds,
+                    calls,
+                    samples.length,
+                    cpuSeconds,
+                    wallSeconds);
         }
     }
 }

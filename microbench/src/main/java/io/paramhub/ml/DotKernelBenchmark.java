@@ -29,7 +29,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
 public class DotKernelBenchmark {
 
     private static final VectorSpecies<Float> SPECIES = FloatVector.SPECIES_PREFERRED;
@@ -102,8 +104,9 @@ public class DotKernelBenchmark {
         final FloatVector scale = FloatVector.broadcast(SPECIES, 1e-3f);
         int j = 0;
         for (; j < SPECIES.loopBound(length); j += SPECIES.length()) {
-            FloatVector.fromArray(SPECIES, a, j).fma(scale, FloatVector.fromArray(SPECIES, target, j))
-                .intoArray(target, j);
+            FloatVector.fromArray(SPECIES, a, j)
+                    .fma(scale, FloatVector.fromArray(SPECIES, target, j))
+                    .intoArray(target, j);
         }
         for (; j < length; j++) {
             target[j] += 1e-3f * a[j];

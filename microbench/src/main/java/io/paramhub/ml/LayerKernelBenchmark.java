@@ -35,7 +35,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
 public class LayerKernelBenchmark {
 
     static final int OUT = 64;
@@ -112,8 +114,8 @@ public class LayerKernelBenchmark {
                 int j = 0;
                 for (; j < bound; j += SPECIES.length()) {
                     FloatVector.fromArray(SPECIES, flatIn, source + j)
-                        .fma(scale, FloatVector.fromArray(SPECIES, flatOut, target + j))
-                        .intoArray(flatOut, target + j);
+                            .fma(scale, FloatVector.fromArray(SPECIES, flatOut, target + j))
+                            .intoArray(flatOut, target + j);
                 }
                 for (; j < POSITIONS; j++) {
                     flatOut[target + j] += a * flatIn[source + j];
@@ -138,16 +140,32 @@ public class LayerKernelBenchmark {
                 final int s0 = k * POSITIONS;
                 int j = 0;
                 for (; j < bound; j += SPECIES.length()) {
-                    FloatVector.fromArray(SPECIES, flatIn, s0 + j).fma(a0,
-                        FloatVector.fromArray(SPECIES, flatIn, s0 + POSITIONS + j).fma(a1,
-                        FloatVector.fromArray(SPECIES, flatIn, s0 + 2 * POSITIONS + j).fma(a2,
-                        FloatVector.fromArray(SPECIES, flatIn, s0 + 3 * POSITIONS + j).fma(a3,
-                        FloatVector.fromArray(SPECIES, flatOut, target + j)))))
-                        .intoArray(flatOut, target + j);
+                    FloatVector.fromArray(SPECIES, flatIn, s0 + j)
+                            .fma(
+                                    a0,
+                                    FloatVector.fromArray(SPECIES, flatIn, s0 + POSITIONS + j)
+                                            .fma(
+                                                    a1,
+                                                    FloatVector.fromArray(SPECIES, flatIn, s0 + 2 * POSITIONS + j)
+                                                            .fma(
+                                                                    a2,
+                                                                    FloatVector.fromArray(
+                                                                                    SPECIES,
+                                                                                    flatIn,
+                                                                                    s0 + 3 * POSITIONS + j)
+                                                                            .fma(
+                                                                                    a3,
+                                                                                    FloatVector.fromArray(
+                                                                                            SPECIES,
+                                                                                            flatOut,
+                                                                                            target + j)))))
+                            .intoArray(flatOut, target + j);
                 }
                 for (; j < POSITIONS; j++) {
-                    flatOut[target + j] += weights[w] * flatIn[s0 + j] + weights[w + 1] * flatIn[s0 + POSITIONS + j]
-                        + weights[w + 2] * flatIn[s0 + 2 * POSITIONS + j] + weights[w + 3] * flatIn[s0 + 3 * POSITIONS + j];
+                    flatOut[target + j] += weights[w] * flatIn[s0 + j]
+                            + weights[w + 1] * flatIn[s0 + POSITIONS + j]
+                            + weights[w + 2] * flatIn[s0 + 2 * POSITIONS + j]
+                            + weights[w + 3] * flatIn[s0 + 3 * POSITIONS + j];
                 }
             }
         }

@@ -24,8 +24,7 @@ import java.util.concurrent.Executors;
  */
 public final class OfflineTraining {
 
-    private OfflineTraining() {
-    }
+    private OfflineTraining() {}
 
     public static void main(final String[] args) throws Exception {
         final Map<String, String> options = new HashMap<>();
@@ -48,28 +47,51 @@ public final class OfflineTraining {
         final Model model = Models.forData(kind, train);
         final BatchPlan plan = new BatchPlan(train.size(), batch, seed);
         final long clocks = (long) epochs * plan.iterationsPerEpoch();
-        final LearningRateSchedule schedule = "cosine".equals(scheduleName) ? LearningRateSchedule.cosine(clocks)
-            : LearningRateSchedule.constant();
-        final Optimizer optimizer = "adam".equals(optimizerName) ? Optimizers.adam(learningRate, 0.9, 0.999, 1e-8)
-            : Optimizers.sgd(learningRate, momentum);
-        System.out.printf(Locale.ROOT, "%s, %d parameters, %s, %s, batch %d, %d workers, %d epochs, seed %d%n",
-            model.kind(), model.parameterCount(), optimizer, schedule, batch, workers, epochs, seed);
+        final LearningRateSchedule schedule =
+                "cosine".equals(scheduleName) ? LearningRateSchedule.cosine(clocks) : LearningRateSchedule.constant();
+        final Optimizer optimizer = "adam".equals(optimizerName)
+                ? Optimizers.adam(learningRate, 0.9, 0.999, 1e-8)
+                : Optimizers.sgd(learningRate, momentum);
+        System.out.printf(
+                Locale.ROOT,
+                "%s, %d parameters, %s, %s, batch %d, %d workers, %d epochs, seed %d%n",
+                model.kind(),
+                model.parameterCount(),
+                optimizer,
+                schedule,
+                batch,
+                workers,
+                epochs,
+                seed);
 
         final ExecutorService pool = Executors.newFixedThreadPool(threads);
         final long started = System.nanoTime();
         final double[] epochLoss = new double[1];
         try {
-            ReferenceTrainer.trainSharded(model, train, plan, optimizer, schedule,
-                ShardLayout.of(model.parameterCount(), 1), workers, clocks, seed, pool, (clock, params, loss) -> {
-                    epochLoss[0] += loss;
-                    if ((clock + 1) % plan.iterationsPerEpoch() == 0) {
-                        System.out.printf(Locale.ROOT, "epoch %d  %.0f s  train loss %.4f  test accuracy %.4f%n",
-                            (clock + 1) / plan.iterationsPerEpoch(), (System.nanoTime() - started) / 1e9,
-                            epochLoss[0] / ((long) plan.iterationsPerEpoch() * batch),
-                            Evaluation.accuracy(model, params, data.test()));
-                        epochLoss[0] = 0;
-                    }
-                });
+            ReferenceTrainer.trainSharded(
+                    model,
+                    train,
+                    plan,
+                    optimizer,
+                    schedule,
+                    ShardLayout.of(model.parameterCount(), 1),
+                    workers,
+                    clocks,
+                    seed,
+                    pool,
+                    (clock, params, loss) -> {
+                        epochLoss[0] += loss;
+                        if ((clock + 1) % plan.iterationsPerEpoch() == 0) {
+                            System.out.printf(
+                                    Locale.ROOT,
+                                    "epoch %d  %.0f s  train loss %.4f  test accuracy %.4f%n",
+                                    (clock + 1) / plan.iterationsPerEpoch(),
+                                    (System.nanoTime() - started) / 1e9,
+                                    epochLoss[0] / ((long) plan.iterationsPerEpoch() * batch),
+                                    Evaluation.accuracy(model, params, data.test()));
+                            epochLoss[0] = 0;
+                        }
+                    });
         } finally {
             pool.shutdownNow();
         }

@@ -24,8 +24,12 @@ final class Adam implements Optimizer {
     }
 
     @Override
-    public void step(final float[] params, final float[] meanGradient, final float[][] state, final long step,
-                     final double learningRateFactor) {
+    public void step(
+            final float[] params,
+            final float[] meanGradient,
+            final float[][] state,
+            final long step,
+            final double learningRateFactor) {
         OptimizerChecks.requireStep(this, params, meanGradient, state, step);
         final double rate = learningRate * OptimizerChecks.requireFactor(learningRateFactor);
         final float[] first = state[0];

@@ -114,8 +114,9 @@ public final class BatchPlan {
             before += shares[w];
         }
         final int lo = (int) Math.round(batch.length * before / total);
-        final int hi = worker == shares.length - 1 ? batch.length
-            : (int) Math.round(batch.length * (before + shares[worker]) / total);
+        final int hi = worker == shares.length - 1
+                ? batch.length
+                : (int) Math.round(batch.length * (before + shares[worker]) / total);
         return Arrays.copyOfRange(batch, lo, Math.max(lo, hi));
     }
 
@@ -157,6 +158,5 @@ public final class BatchPlan {
     }
 
     /** One epoch's permutation, published whole through a volatile field; never mutated. */
-    private record EpochPermutation(int epoch, int[] indices) {
-    }
+    private record EpochPermutation(int epoch, int[] indices) {}
 }

@@ -26,14 +26,19 @@ final class ConvLayer {
     private final int[] patchOffsets;
 
     /** A convolution of {@code inChannels} images of {@code side} x {@code side}. */
-    ConvLayer(final int inChannels, final int side, final int kernel, final int pad, final int outChannels,
-              final int weightOffset) {
+    ConvLayer(
+            final int inChannels,
+            final int side,
+            final int kernel,
+            final int pad,
+            final int outChannels,
+            final int weightOffset) {
         if (pad < 0 || pad >= kernel) {
             throw new IllegalArgumentException("padding must be in [0, kernel), got " + pad + " for kernel " + kernel);
         }
         if (kernel < 1 || kernel > side + 2 * pad) {
-            throw new IllegalArgumentException("kernel " + kernel + " does not fit an image of side " + side
-                    + " padded by " + pad);
+            throw new IllegalArgumentException(
+                    "kernel " + kernel + " does not fit an image of side " + side + " padded by " + pad);
         }
         this.inChannels = inChannels;
         this.side = side;
@@ -198,8 +203,12 @@ final class ConvLayer {
      * Adds {@code dW[o] += sum_p delta[o][p] cols[p]} and {@code db[o] += sum_p delta[o][p]} over the
      * nonzero deltas, in order of position.
      */
-    void accumulateGradient(final SparseDeltas deltas, final float[][] cols, final float[][] weightGradient,
-                            final float[] biasGradient, final Gather gather) {
+    void accumulateGradient(
+            final SparseDeltas deltas,
+            final float[][] cols,
+            final float[][] weightGradient,
+            final float[] biasGradient,
+            final Gather gather) {
         for (int o = 0; o < outChannels; o++) {
             final int count = deltas.count(o);
             float biasSum = 0;
@@ -220,8 +229,13 @@ final class ConvLayer {
      * back onto the pixels that position's patch covers in {@code paddedDelta} (a scratch array of
      * {@link #paddedSize()}), whose middle is then {@code inDelta}.
      */
-    void backpropagate(final float[][] weightRows, final SparseDeltas deltas, final float[][] colsDelta,
-                       final float[] paddedDelta, final float[] inDelta, final Gather gather) {
+    void backpropagate(
+            final float[][] weightRows,
+            final SparseDeltas deltas,
+            final float[][] colsDelta,
+            final float[] paddedDelta,
+            final float[] inDelta,
+            final Gather gather) {
         Arrays.fill(paddedDelta, 0, paddedSize(), 0f);
         final int wide = paddedSide();
         final int patch = patch();

@@ -59,19 +59,25 @@ public final class ConvNet implements Model {
             ModelKinds.options(kind, Set.of(ModelKinds.DROPOUT, ModelKinds.FLIP));
             final List<Integer> numbers = ModelKinds.numbers(kind, List.of());
             if (numbers.size() != 4 && numbers.size() != 5) {
-                throw new IllegalArgumentException("model kind '" + kind + "': cnn takes K,C1,C2,H[,PAD][,dropout=R]"
-                    + "[,flip]");
+                throw new IllegalArgumentException(
+                        "model kind '" + kind + "': cnn takes K,C1,C2,H[,PAD][,dropout=R]" + "[,flip]");
             }
-            return new Shape(numbers.get(0), numbers.get(1), numbers.get(2), numbers.get(3),
-                numbers.size() > 4 ? numbers.get(4) : 0, ModelKinds.dropout(kind, 0),
-                ModelKinds.flag(kind, ModelKinds.FLIP, false));
+            return new Shape(
+                    numbers.get(0),
+                    numbers.get(1),
+                    numbers.get(2),
+                    numbers.get(3),
+                    numbers.size() > 4 ? numbers.get(4) : 0,
+                    ModelKinds.dropout(kind, 0),
+                    ModelKinds.flag(kind, ModelKinds.FLIP, false));
         }
 
         /** The suffix {@link #of} reads back. */
         String suffix() {
             final String base = kernel + "," + channels1 + "," + channels2 + "," + hidden;
-            return (pad != 0 ? base + "," + pad : base) + ModelKinds.dropoutSuffix(dropout)
-                + (flip ? "," + ModelKinds.FLIP : "");
+            return (pad != 0 ? base + "," + pad : base)
+                    + ModelKinds.dropoutSuffix(dropout)
+                    + (flip ? "," + ModelKinds.FLIP : "");
         }
     }
 
@@ -93,10 +99,13 @@ public final class ConvNet implements Model {
         if (classes < 2) {
             throw new IllegalArgumentException("cnn needs >= 2 classes, got " + classes);
         }
-        if (shape.kernel() < 1 || shape.channels1() < 1 || shape.channels2() < 1 || shape.hidden() < 1
-            || shape.pad() < 0) {
-            throw new IllegalArgumentException("cnn shape needs kernel, channels and hidden units >= 1 and padding "
-                + ">= 0, got " + shape);
+        if (shape.kernel() < 1
+                || shape.channels1() < 1
+                || shape.channels2() < 1
+                || shape.hidden() < 1
+                || shape.pad() < 0) {
+            throw new IllegalArgumentException(
+                    "cnn shape needs kernel, channels and hidden units >= 1 and padding " + ">= 0, got " + shape);
         }
         this.inputs = inputs;
         this.classes = classes;
@@ -104,11 +113,12 @@ public final class ConvNet implements Model {
         this.dropout = new Dropout(shape.dropout());
         conv1 = new ConvLayer(1, side, shape.kernel(), shape.pad(), shape.channels1(), 0);
         pool1 = new MaxPool(shape.channels1(), requireEven(conv1.outSide(), side));
-        conv2 = new ConvLayer(shape.channels1(), pool1.outSide(), shape.kernel(), shape.pad(), shape.channels2(),
-            conv1.end());
+        conv2 = new ConvLayer(
+                shape.channels1(), pool1.outSide(), shape.kernel(), shape.pad(), shape.channels2(), conv1.end());
         pool2 = new MaxPool(shape.channels2(), requireEven(conv2.outSide(), side));
-        final long parameters = (long) conv2.end() + ((long) pool2.outputSize() + 1) * shape.hidden()
-            + ((long) shape.hidden() + 1) * classes;
+        final long parameters = (long) conv2.end()
+                + ((long) pool2.outputSize() + 1) * shape.hidden()
+                + ((long) shape.hidden() + 1) * classes;
         if (parameters > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("cnn " + shape + " is too large");
         }
@@ -120,14 +130,21 @@ public final class ConvNet implements Model {
         if (numbers.size() != 4 && numbers.size() != 5) {
             throw new IllegalArgumentException("cnn shape is kernel,channels1,channels2,hidden[,pad], got " + numbers);
         }
-        return new Shape(numbers.get(0), numbers.get(1), numbers.get(2), numbers.get(3),
-            numbers.size() == 5 ? numbers.get(4) : 0, 0, false);
+        return new Shape(
+                numbers.get(0),
+                numbers.get(1),
+                numbers.get(2),
+                numbers.get(3),
+                numbers.size() == 5 ? numbers.get(4) : 0,
+                0,
+                false);
     }
 
     private int requireEven(final int convolvedSide, final int side) {
         if (convolvedSide < 2 || convolvedSide % 2 != 0) {
             throw new IllegalArgumentException("cnn " + shape.suffix() + " on " + side + " x " + side
-                + " images gives a convolution output of side " + convolvedSide + ", which 2 x 2 pooling needs even");
+                    + " images gives a convolution output of side " + convolvedSide
+                    + ", which 2 x 2 pooling needs even");
         }
         return convolvedSide;
     }
@@ -170,14 +187,19 @@ public final class ConvNet implements Model {
 
     /** The gradient with the dropout masks of seed 0, clock 0. */
     @Override
-    public double accumulateGradient(final float[] params, final Dataset data, final int[] samples,
-                                     final double[] gradientSum) {
+    public double accumulateGradient(
+            final float[] params, final Dataset data, final int[] samples, final double[] gradientSum) {
         return accumulateGradient(params, data, samples, gradientSum, 0, 0);
     }
 
     @Override
-    public double accumulateGradient(final float[] params, final Dataset data, final int[] samples,
-                                     final double[] gradientSum, final long seed, final long clock) {
+    public double accumulateGradient(
+            final float[] params,
+            final Dataset data,
+            final int[] samples,
+            final double[] gradientSum,
+            final long seed,
+            final long clock) {
         ModelChecks.requireParams(this, params);
         ModelChecks.requireClassification(this, data);
         ModelChecks.requireGradient(this, gradientSum);
@@ -242,8 +264,13 @@ public final class ConvNet implements Model {
     }
 
     /** Both convolution blocks of one image (mirrored or not), into row {@code j} of the block's flattened features. */
-    private void forwardConvolutions(final float[] params, final float[] x, final int offset, final Scratch s,
-                                     final int j, final boolean mirrored) {
+    private void forwardConvolutions(
+            final float[] params,
+            final float[] x,
+            final int offset,
+            final Scratch s,
+            final int j,
+            final boolean mirrored) {
         conv1.pad(x, offset, s.padded1, mirrored);
         conv1.unroll(s.padded1, s.cols1T);
         conv1.forward(params, s.cols1T, s.conv1Out);
@@ -305,8 +332,9 @@ public final class ConvNet implements Model {
         final float[] dense1BiasGradient = new float[shape.hidden()];
         final float[][] dense2Gradient = RowOps.matrix(classes, shape.hidden());
         final float[] dense2BiasGradient = new float[classes];
-        final Gather gather = new Gather(Math.max(Math.max(pool2.outputSize(), BLOCK),
-            Math.max(Math.max(shape.hidden(), classes), Math.max(conv1.positions(), shape.channels2()))));
+        final Gather gather = new Gather(Math.max(
+                Math.max(pool2.outputSize(), BLOCK),
+                Math.max(Math.max(shape.hidden(), classes), Math.max(conv1.positions(), shape.channels2()))));
 
         /** Takes this call's weight copies and zeroes the gradients. */
         void startCall(final float[] params) {

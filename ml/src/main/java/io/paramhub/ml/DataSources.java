@@ -14,13 +14,13 @@ import java.util.Locale;
 public final class DataSources {
 
     /** The forms {@link #load} accepts, for messages. */
-    public static final String FORMS = "fashion-mnist, fashion-mnist:<dir>, linear, linear:n=4096,d=16,noise=0.1,seed=7";
+    public static final String FORMS =
+            "fashion-mnist, fashion-mnist:<dir>, linear, linear:n=4096,d=16,noise=0.1,seed=7";
 
     private static final String FASHION_MNIST = "fashion-mnist";
     private static final String LINEAR = "linear";
 
-    private DataSources() {
-    }
+    private DataSources() {}
 
     /**
      * The training and test sets a spec names.
@@ -65,12 +65,13 @@ public final class DataSources {
                     case "d" -> features = Integer.parseInt(value);
                     case "noise" -> noise = Double.parseDouble(value);
                     case "seed" -> seed = Long.parseLong(value);
-                    default -> throw new IllegalArgumentException("data spec '" + spec + "': unknown key '" + key
-                            + "', known keys: n, d, noise, seed");
+                    default ->
+                        throw new IllegalArgumentException(
+                                "data spec '" + spec + "': unknown key '" + key + "', known keys: n, d, noise, seed");
                 }
             } catch (final NumberFormatException e) {
-                throw new IllegalArgumentException("data spec '" + spec + "': bad value for " + key + ": '" + value
-                        + "'", e);
+                throw new IllegalArgumentException(
+                        "data spec '" + spec + "': bad value for " + key + ": '" + value + "'", e);
             }
         }
         return LinearProblem.generate(samples, features, noise, seed);

@@ -104,8 +104,8 @@ public final class Dataset {
             throw new IllegalArgumentException("dataset " + name + ": a head needs >= 1 sample, got " + samples);
         }
         final int kept = Math.min(samples, size());
-        return new Dataset(name + "-head" + kept, features, Arrays.copyOf(x, kept * features),
-                Arrays.copyOf(y, kept), classes);
+        return new Dataset(
+                name + "-head" + kept, features, Arrays.copyOf(x, kept * features), Arrays.copyOf(y, kept), classes);
     }
 
     /** A short name for logs and reports, such as {@code fashion-mnist-train}. */

@@ -74,8 +74,13 @@ final class DenseLayer {
     }
 
     /** {@code out[s] = W in[s] + b} for the first {@code block} samples: the columns of W weighted by the nonzero inputs. */
-    void forward(final float[] params, final float[][] columns, final float[][] in, final float[][] out,
-                 final int block, final Gather gather) {
+    void forward(
+            final float[] params,
+            final float[][] columns,
+            final float[][] in,
+            final float[][] out,
+            final int block,
+            final Gather gather) {
         for (int s = 0; s < block; s++) {
             final float[] x = in[s];
             int count = 0;
@@ -102,8 +107,13 @@ final class DenseLayer {
      * Adds {@code sum_s delta[s][o] in[s]} to {@code weightGradient[o]} and {@code sum_s delta[s][o]}
      * to {@code biasGradient[o]}, over the first {@code block} samples.
      */
-    void accumulateGradient(final float[][] in, final float[][] delta, final float[][] weightGradient,
-                            final float[] biasGradient, final int block, final Gather gather) {
+    void accumulateGradient(
+            final float[][] in,
+            final float[][] delta,
+            final float[][] weightGradient,
+            final float[] biasGradient,
+            final int block,
+            final Gather gather) {
         for (int o = 0; o < outputs; o++) {
             int count = 0;
             float biasSum = 0;
@@ -121,8 +131,12 @@ final class DenseLayer {
     }
 
     /** {@code deltaIn[s] = W^T delta[s]}, overwriting {@code deltaIn}: the rows of W weighted by the nonzero deltas. */
-    void backpropagate(final float[][] rows, final float[][] delta, final float[][] deltaIn, final int block,
-                       final Gather gather) {
+    void backpropagate(
+            final float[][] rows,
+            final float[][] delta,
+            final float[][] deltaIn,
+            final int block,
+            final Gather gather) {
         for (int s = 0; s < block; s++) {
             final float[] d = delta[s];
             int count = 0;

@@ -39,8 +39,16 @@ final class Dropout {
      * @param samples the data set indices of the block's samples, from {@code start} on
      * @param layer which of the model's dropout layers this is, so that each draws its own masks
      */
-    void apply(final float[][] activations, final float[][] mask, final int units, final int[] samples,
-               final int start, final int block, final long seed, final long clock, final int layer) {
+    void apply(
+            final float[][] activations,
+            final float[][] mask,
+            final int units,
+            final int[] samples,
+            final int start,
+            final int block,
+            final long seed,
+            final long clock,
+            final int layer) {
         for (int s = 0; s < block; s++) {
             final SplittableRandom random = new SplittableRandom(key(seed, clock, samples[start + s], layer));
             final float[] m = mask[s];

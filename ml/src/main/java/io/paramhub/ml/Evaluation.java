@@ -10,8 +10,7 @@ import java.util.stream.IntStream;
  */
 public final class Evaluation {
 
-    private Evaluation() {
-    }
+    private Evaluation() {}
 
     /**
      * The fraction of samples whose predicted class equals the label.
@@ -61,8 +60,7 @@ public final class Evaluation {
     /** Every sample's prediction, computed on the common fork-join pool. */
     private static float[] predictions(final Model model, final float[] params, final Dataset data) {
         final float[] predictions = new float[data.size()];
-        IntStream.range(0, predictions.length).parallel()
-            .forEach(i -> predictions[i] = model.predict(params, data, i));
+        IntStream.range(0, predictions.length).parallel().forEach(i -> predictions[i] = model.predict(params, data, i));
         return predictions;
     }
 

@@ -30,8 +30,7 @@ public final class FashionMnist {
 
     private static final Logger log = LoggerFactory.getLogger(FashionMnist.class);
 
-    private FashionMnist() {
-    }
+    private FashionMnist() {}
 
     /** Loads from {@code $PARAMHUB_FASHION_MNIST_DIR} if set, else from {@link #DEFAULT_DIR}. */
     public static TrainTest load() {
@@ -58,8 +57,12 @@ public final class FashionMnist {
         final TrainTest data = new TrainTest(
                 read(dir, "fashion-mnist-train", TRAIN_IMAGES, TRAIN_LABELS),
                 read(dir, "fashion-mnist-test", TEST_IMAGES, TEST_LABELS));
-        log.info("loaded Fashion-MNIST from {}: {} train, {} test samples in {} ms", dir, data.train().size(),
-                data.test().size(), (System.nanoTime() - start) / 1_000_000);
+        log.info(
+                "loaded Fashion-MNIST from {}: {} train, {} test samples in {} ms",
+                dir,
+                data.train().size(),
+                data.test().size(),
+                (System.nanoTime() - start) / 1_000_000);
         return data;
     }
 

@@ -23,8 +23,7 @@ public final class IdxReader {
 
     private static final int BUFFER_BYTES = 1 << 16;
 
-    private IdxReader() {
-    }
+    private IdxReader() {}
 
     /** The pixels of all images, row-major, each byte divided by 255. */
     public static float[] readImages(final Path file) throws IOException {

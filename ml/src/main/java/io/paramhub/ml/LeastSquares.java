@@ -3,8 +3,7 @@ package io.paramhub.ml;
 /** Closed-form linear least squares with a bias term, in double, for {@link LinearProblem}. */
 final class LeastSquares {
 
-    private LeastSquares() {
-    }
+    private LeastSquares() {}
 
     /** Solves the normal equations {@code (X̃ᵀX̃) θ = X̃ᵀy} with {@code X̃ = [X, 1]}; θ ends with the bias. */
     static double[] solve(final Dataset data) {

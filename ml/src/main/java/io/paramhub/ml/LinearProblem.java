@@ -17,8 +17,7 @@ public final class LinearProblem {
     private final double[] optimum;
     private final double optimalRmse;
 
-    private LinearProblem(final int features, final double noise, final double[] trueParameters,
-                          final TrainTest data) {
+    private LinearProblem(final int features, final double noise, final double[] trueParameters, final TrainTest data) {
         this.features = features;
         this.noise = noise;
         this.trueParameters = trueParameters;
@@ -33,11 +32,10 @@ public final class LinearProblem {
      *
      * @throws IllegalArgumentException unless {@code samples > features >= 1} and {@code noise >= 0}
      */
-    public static LinearProblem generate(final int samples, final int features, final double noise,
-                                         final long seed) {
+    public static LinearProblem generate(final int samples, final int features, final double noise, final long seed) {
         if (features < 1 || samples <= features) {
-            throw new IllegalArgumentException("need samples > features >= 1, got " + samples + " samples of "
-                    + features + " features");
+            throw new IllegalArgumentException(
+                    "need samples > features >= 1, got " + samples + " samples of " + features + " features");
         }
         if (!(noise >= 0) || Double.isInfinite(noise)) {
             throw new IllegalArgumentException("noise must be >= 0 and finite, got " + noise);
@@ -53,8 +51,8 @@ public final class LinearProblem {
         return new LinearProblem(features, noise, truth, new TrainTest(train, test));
     }
 
-    private static Dataset draw(final String name, final int samples, final double[] truth, final double noise,
-                                final Random random) {
+    private static Dataset draw(
+            final String name, final int samples, final double[] truth, final double noise, final Random random) {
         final int d = truth.length - 1;
         final float[] x = new float[samples * d];
         final float[] y = new float[samples];

@@ -47,8 +47,8 @@ public final class LinearRegression implements Model {
     }
 
     @Override
-    public double accumulateGradient(final float[] params, final Dataset data, final int[] samples,
-                                     final double[] gradientSum) {
+    public double accumulateGradient(
+            final float[] params, final Dataset data, final int[] samples, final double[] gradientSum) {
         ModelChecks.requireParams(this, params);
         ModelChecks.requireData(this, data);
         ModelChecks.requireGradient(this, gradientSum);

@@ -121,14 +121,19 @@ public final class Mlp implements Model {
 
     /** The gradient with the dropout masks of seed 0, clock 0. */
     @Override
-    public double accumulateGradient(final float[] params, final Dataset data, final int[] samples,
-                                     final double[] gradientSum) {
+    public double accumulateGradient(
+            final float[] params, final Dataset data, final int[] samples, final double[] gradientSum) {
         return accumulateGradient(params, data, samples, gradientSum, 0, 0);
     }
 
     @Override
-    public double accumulateGradient(final float[] params, final Dataset data, final int[] samples,
-                                     final double[] gradientSum, final long seed, final long clock) {
+    public double accumulateGradient(
+            final float[] params,
+            final Dataset data,
+            final int[] samples,
+            final double[] gradientSum,
+            final long seed,
+            final long clock) {
         ModelChecks.requireParams(this, params);
         ModelChecks.requireClassification(this, data);
         ModelChecks.requireGradient(this, gradientSum);
@@ -165,8 +170,16 @@ public final class Mlp implements Model {
                         Relu.apply(activations[l + 1][s], layers[l].outputs());
                     }
                     if (masks != null) {
-                        dropout.apply(activations[l + 1], masks[l + 1], layers[l].outputs(), samples, start, count,
-                            seed, clock, l);
+                        dropout.apply(
+                                activations[l + 1],
+                                masks[l + 1],
+                                layers[l].outputs(),
+                                samples,
+                                start,
+                                count,
+                                seed,
+                                clock,
+                                l);
                     }
                 }
             }
@@ -177,8 +190,8 @@ public final class Mlp implements Model {
             }
             for (int l = layers.length - 1; l >= 0; l--) {
                 final float[][] delta = l == layers.length - 1 ? output : deltas[l + 1];
-                layers[l].accumulateGradient(activations[l], delta, weightGradients[l], biasGradients[l], count,
-                    gather);
+                layers[l].accumulateGradient(
+                        activations[l], delta, weightGradients[l], biasGradients[l], count, gather);
                 if (l > 0) {
                     layers[l].backpropagate(rows[l], delta, deltas[l], count, gather);
                     if (masks != null) {
@@ -224,6 +237,7 @@ public final class Mlp implements Model {
 
     @Override
     public String toString() {
-        return "Mlp[inputs=" + inputs + ", hidden=" + hidden + ", classes=" + classes + ", dropout=" + dropout.rate() + "]";
+        return "Mlp[inputs=" + inputs + ", hidden=" + hidden + ", classes=" + classes + ", dropout=" + dropout.rate()
+                + "]";
     }
 }

@@ -46,8 +46,8 @@ public interface Model {
      * computes a sample computes the same gradient. Workers and the reference trainer call this one;
      * models without such randomness need not override it.
      */
-    default double accumulateGradient(float[] params, Dataset data, int[] samples, double[] gradientSum,
-                                      long seed, long clock) {
+    default double accumulateGradient(
+            float[] params, Dataset data, int[] samples, double[] gradientSum, long seed, long clock) {
         return accumulateGradient(params, data, samples, gradientSum);
     }
 

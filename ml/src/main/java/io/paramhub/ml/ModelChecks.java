@@ -5,8 +5,7 @@ import java.util.Random;
 /** Argument checks shared by the {@link Model} implementations. */
 final class ModelChecks {
 
-    private ModelChecks() {
-    }
+    private ModelChecks() {}
 
     static void requireParams(final Model model, final float[] params) {
         if (params.length != model.parameterCount()) {
@@ -17,8 +16,8 @@ final class ModelChecks {
 
     static void requireData(final Model model, final Dataset data) {
         if (data.features() != model.inputs()) {
-            throw new IllegalArgumentException(model.kind() + " model has " + model.inputs()
-                    + " inputs, data set " + data.name() + " has " + data.features() + " features");
+            throw new IllegalArgumentException(model.kind() + " model has " + model.inputs() + " inputs, data set "
+                    + data.name() + " has " + data.features() + " features");
         }
     }
 

@@ -14,8 +14,7 @@ final class ModelKinds {
     static final String DROPOUT = "dropout";
     static final String FLIP = "flip";
 
-    private ModelKinds() {
-    }
+    private ModelKinds() {}
 
     /** The kind without its suffix: {@code mlp} for {@code mlp:512,256}. */
     static String base(final String kind) {
@@ -43,14 +42,14 @@ final class ModelKinds {
                 continue;
             }
             if (options) {
-                throw new IllegalArgumentException("model kind '" + kind + "': options such as " + DROPOUT
-                        + "= must come after the numbers");
+                throw new IllegalArgumentException(
+                        "model kind '" + kind + "': options such as " + DROPOUT + "= must come after the numbers");
             }
             try {
                 numbers.add(Integer.parseInt(part));
             } catch (final NumberFormatException e) {
-                throw new IllegalArgumentException("model kind '" + kind + "': '" + part
-                        + "' is not a whole number", e);
+                throw new IllegalArgumentException(
+                        "model kind '" + kind + "': '" + part + "' is not a whole number", e);
             }
         }
         return numbers;
@@ -68,8 +67,8 @@ final class ModelKinds {
             if (isOption(part)) {
                 final String name = part.split("=", 2)[0];
                 if (!known.contains(name)) {
-                    throw new IllegalArgumentException("model kind '" + kind + "': unknown option '" + name
-                            + "', known: " + known);
+                    throw new IllegalArgumentException(
+                            "model kind '" + kind + "': unknown option '" + name + "', known: " + known);
                 }
                 options.add(part);
             }
@@ -88,8 +87,8 @@ final class ModelKinds {
                 try {
                     return Double.parseDouble(value);
                 } catch (final NumberFormatException e) {
-                    throw new IllegalArgumentException("model kind '" + kind + "': dropout '" + value
-                            + "' is not a number", e);
+                    throw new IllegalArgumentException(
+                            "model kind '" + kind + "': dropout '" + value + "' is not a number", e);
                 }
             }
         }

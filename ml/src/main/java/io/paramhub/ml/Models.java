@@ -12,10 +12,10 @@ import java.util.Set;
  */
 public final class Models {
 
-    private static final List<String> KINDS = List.of(LinearRegression.KIND, SoftmaxRegression.KIND, Mlp.KIND, ConvNet.KIND);
+    private static final List<String> KINDS =
+            List.of(LinearRegression.KIND, SoftmaxRegression.KIND, Mlp.KIND, ConvNet.KIND);
 
-    private Models() {
-    }
+    private Models() {}
 
     /** The built-in kinds; {@link #create} also knows those of every {@link ModelProvider} on the classpath. */
     public static List<String> kinds() {
@@ -71,7 +71,10 @@ public final class Models {
 
     private static Model mlp(final String kind, final int inputs, final int outputs) {
         ModelKinds.options(kind, Set.of(ModelKinds.DROPOUT));
-        return new Mlp(inputs, ModelKinds.numbers(kind, Mlp.DEFAULT_HIDDEN), outputs,
+        return new Mlp(
+                inputs,
+                ModelKinds.numbers(kind, Mlp.DEFAULT_HIDDEN),
+                outputs,
                 ModelKinds.dropout(kind, Mlp.DEFAULT_DROPOUT));
     }
 

@@ -3,23 +3,26 @@ package io.paramhub.ml;
 /** Argument checks shared by the {@link Optimizer} implementations. */
 final class OptimizerChecks {
 
-    private OptimizerChecks() {
-    }
+    private OptimizerChecks() {}
 
-    static void requireStep(final Optimizer optimizer, final float[] params, final float[] meanGradient,
-                            final float[][] state, final long step) {
+    static void requireStep(
+            final Optimizer optimizer,
+            final float[] params,
+            final float[] meanGradient,
+            final float[][] state,
+            final long step) {
         if (meanGradient.length != params.length) {
-            throw new IllegalArgumentException("gradient has " + meanGradient.length + " values, parameters "
-                    + params.length);
+            throw new IllegalArgumentException(
+                    "gradient has " + meanGradient.length + " values, parameters " + params.length);
         }
         if (state.length != optimizer.stateSlots()) {
-            throw new IllegalArgumentException(optimizer + " needs " + optimizer.stateSlots()
-                    + " state slots, got " + state.length);
+            throw new IllegalArgumentException(
+                    optimizer + " needs " + optimizer.stateSlots() + " state slots, got " + state.length);
         }
         for (int k = 0; k < state.length; k++) {
             if (state[k].length != params.length) {
-                throw new IllegalArgumentException("state slot " + k + " has " + state[k].length
-                        + " values, parameters " + params.length);
+                throw new IllegalArgumentException(
+                        "state slot " + k + " has " + state[k].length + " values, parameters " + params.length);
             }
         }
         if (step < 1) {

@@ -3,8 +3,7 @@ package io.paramhub.ml;
 /** Creates the optimizers a job spec can name. */
 public final class Optimizers {
 
-    private Optimizers() {
-    }
+    private Optimizers() {}
 
     /**
      * SGD: {@code p -= lr·g} with no state when {@code momentum == 0}, otherwise heavy-ball
@@ -22,8 +21,8 @@ public final class Optimizers {
      * @throws IllegalArgumentException unless {@code learningRate > 0}, {@code 0 <= beta1, beta2 < 1}
      *     and {@code epsilon > 0}
      */
-    public static Optimizer adam(final double learningRate, final double beta1, final double beta2,
-                                 final double epsilon) {
+    public static Optimizer adam(
+            final double learningRate, final double beta1, final double beta2, final double epsilon) {
         return new Adam(learningRate, beta1, beta2, epsilon);
     }
 }

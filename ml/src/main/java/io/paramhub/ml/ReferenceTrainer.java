@@ -17,8 +17,7 @@ import java.util.concurrent.Executor;
  */
 public final class ReferenceTrainer {
 
-    private ReferenceTrainer() {
-    }
+    private ReferenceTrainer() {}
 
     /** What {@link #trainSharded} reports after each clock. */
     @FunctionalInterface
@@ -36,11 +35,17 @@ public final class ReferenceTrainer {
      *
      * @return the final parameters
      */
-    public static float[] trainSharded(final Model model, final Dataset train, final BatchPlan plan,
-                                       final Optimizer optimizer, final ShardLayout layout, final int workers,
-                                       final long iterations, final long seed) {
-        return trainSharded(model, train, plan, optimizer, LearningRateSchedule.constant(), layout, workers,
-                iterations, seed);
+    public static float[] trainSharded(
+            final Model model,
+            final Dataset train,
+            final BatchPlan plan,
+            final Optimizer optimizer,
+            final ShardLayout layout,
+            final int workers,
+            final long iterations,
+            final long seed) {
+        return trainSharded(
+                model, train, plan, optimizer, LearningRateSchedule.constant(), layout, workers, iterations, seed);
     }
 
     /**
@@ -49,12 +54,28 @@ public final class ReferenceTrainer {
      *
      * @return the final parameters
      */
-    public static float[] trainSharded(final Model model, final Dataset train, final BatchPlan plan,
-                                       final Optimizer optimizer, final LearningRateSchedule schedule,
-                                       final ShardLayout layout, final int workers, final long iterations,
-                                       final long seed) {
-        return trainSharded(model, train, plan, optimizer, schedule, layout, workers, iterations, seed, Runnable::run,
-            (clock, params, loss) -> { });
+    public static float[] trainSharded(
+            final Model model,
+            final Dataset train,
+            final BatchPlan plan,
+            final Optimizer optimizer,
+            final LearningRateSchedule schedule,
+            final ShardLayout layout,
+            final int workers,
+            final long iterations,
+            final long seed) {
+        return trainSharded(
+                model,
+                train,
+                plan,
+                optimizer,
+                schedule,
+                layout,
+                workers,
+                iterations,
+                seed,
+                Runnable::run,
+                (clock, params, loss) -> {});
     }
 
     /**
@@ -64,14 +85,22 @@ public final class ReferenceTrainer {
      *
      * @return the final parameters
      */
-    public static float[] trainSharded(final Model model, final Dataset train, final BatchPlan plan,
-                                       final Optimizer optimizer, final LearningRateSchedule schedule,
-                                       final ShardLayout layout, final int workers, final long iterations,
-                                       final long seed, final Executor compute, final ClockListener listener) {
+    public static float[] trainSharded(
+            final Model model,
+            final Dataset train,
+            final BatchPlan plan,
+            final Optimizer optimizer,
+            final LearningRateSchedule schedule,
+            final ShardLayout layout,
+            final int workers,
+            final long iterations,
+            final long seed,
+            final Executor compute,
+            final ClockListener listener) {
         requireCommon(model, train, plan, iterations);
         if (layout.parameters() != model.parameterCount()) {
-            throw new IllegalArgumentException("layout of " + layout.parameters() + " parameters for a model of "
-                    + model.parameterCount());
+            throw new IllegalArgumentException(
+                    "layout of " + layout.parameters() + " parameters for a model of " + model.parameterCount());
         }
         if (workers < 1) {
             throw new IllegalArgumentException("need >= 1 worker, got " + workers);
@@ -92,7 +121,7 @@ public final class ReferenceTrainer {
                 final int[] share = BatchPlan.roundRobinShare(batch, w, workers);
                 counts[w] = share.length;
                 gradients.add(CompletableFuture.supplyAsync(
-                    () -> workerGradient(model, params, train, share, seed, at), compute));
+                        () -> workerGradient(model, params, train, share, seed, at), compute));
             }
             double loss = 0;
             for (int w = 0; w < workers; w++) {
@@ -123,8 +152,13 @@ public final class ReferenceTrainer {
      *
      * @return the final parameters
      */
-    public static float[] trainUnsharded(final Model model, final Dataset train, final BatchPlan plan,
-                                         final Optimizer optimizer, final long iterations, final long seed) {
+    public static float[] trainUnsharded(
+            final Model model,
+            final Dataset train,
+            final BatchPlan plan,
+            final Optimizer optimizer,
+            final long iterations,
+            final long seed) {
         return trainUnsharded(model, train, plan, optimizer, LearningRateSchedule.constant(), iterations, seed);
     }
 
@@ -134,9 +168,14 @@ public final class ReferenceTrainer {
      *
      * @return the final parameters
      */
-    public static float[] trainUnsharded(final Model model, final Dataset train, final BatchPlan plan,
-                                         final Optimizer optimizer, final LearningRateSchedule schedule,
-                                         final long iterations, final long seed) {
+    public static float[] trainUnsharded(
+            final Model model,
+            final Dataset train,
+            final BatchPlan plan,
+            final Optimizer optimizer,
+            final LearningRateSchedule schedule,
+            final long iterations,
+            final long seed) {
         requireCommon(model, train, plan, iterations);
         final float[] params = model.initialParameters(seed);
         final float[][] state = new float[optimizer.stateSlots()][params.length];
@@ -155,12 +194,16 @@ public final class ReferenceTrainer {
     }
 
     /** A worker's summed gradient over its share, as float32 on the wire, and its summed loss. */
-    private record WorkerGradient(float[] wire, double loss) {
-    }
+    private record WorkerGradient(float[] wire, double loss) {}
 
     /** A worker's summed gradient over its share, rounded to float32 as it travels on the wire. */
-    private static WorkerGradient workerGradient(final Model model, final float[] params, final Dataset train,
-                                                 final int[] share, final long seed, final long clock) {
+    private static WorkerGradient workerGradient(
+            final Model model,
+            final float[] params,
+            final Dataset train,
+            final int[] share,
+            final long seed,
+            final long clock) {
         final double[] sum = new double[model.parameterCount()];
         final double loss = model.accumulateGradient(params, train, share, sum, seed, clock);
         final float[] wire = new float[sum.length];
@@ -170,11 +213,11 @@ public final class ReferenceTrainer {
         return new WorkerGradient(wire, loss);
     }
 
-    private static void requireCommon(final Model model, final Dataset train, final BatchPlan plan,
-                                      final long iterations) {
+    private static void requireCommon(
+            final Model model, final Dataset train, final BatchPlan plan, final long iterations) {
         if (plan.datasetSize() != train.size()) {
-            throw new IllegalArgumentException("batch plan over " + plan.datasetSize() + " samples for data set "
-                    + train);
+            throw new IllegalArgumentException(
+                    "batch plan over " + plan.datasetSize() + " samples for data set " + train);
         }
         if (train.features() != model.inputs()) {
             throw new IllegalArgumentException("model of " + model.inputs() + " inputs for data set " + train);

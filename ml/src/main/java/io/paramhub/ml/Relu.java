@@ -3,8 +3,7 @@ package io.paramhub.ml;
 /** The rectifier {@code max(0, v)} and its derivative, in place on the first values of an array. */
 final class Relu {
 
-    private Relu() {
-    }
+    private Relu() {}
 
     /** {@code values[i] = max(0, values[i])} for {@code i < length}. */
     static void apply(final float[] values, final int length) {

@@ -16,20 +16,33 @@ import java.util.Arrays;
  */
 final class RowOps {
 
-    private RowOps() {
-    }
+    private RowOps() {}
 
     /**
      * {@code target[j] += sum_m coefficients[cOffset + m] * rows[rOffset + m][j]} for {@code j < length},
      * {@code m < count}: four rows at a time, then one at a time, in the order of {@code m}.
      */
-    static void addWeighted(final float[] coefficients, final int cOffset, final float[][] rows, final int rOffset,
-                            final int count, final float[] target, final int length) {
+    static void addWeighted(
+            final float[] coefficients,
+            final int cOffset,
+            final float[][] rows,
+            final int rOffset,
+            final int count,
+            final float[] target,
+            final int length) {
         int m = 0;
         for (; m + 3 < count; m += 4) {
-            add4(coefficients[cOffset + m], rows[rOffset + m], coefficients[cOffset + m + 1], rows[rOffset + m + 1],
-                coefficients[cOffset + m + 2], rows[rOffset + m + 2], coefficients[cOffset + m + 3],
-                rows[rOffset + m + 3], target, length);
+            add4(
+                    coefficients[cOffset + m],
+                    rows[rOffset + m],
+                    coefficients[cOffset + m + 1],
+                    rows[rOffset + m + 1],
+                    coefficients[cOffset + m + 2],
+                    rows[rOffset + m + 2],
+                    coefficients[cOffset + m + 3],
+                    rows[rOffset + m + 3],
+                    target,
+                    length);
         }
         for (; m < count; m++) {
             add1(coefficients[cOffset + m], rows[rOffset + m], target, length);
@@ -44,8 +57,17 @@ final class RowOps {
     }
 
     /** {@code target[j] += a0 x0[j] + a1 x1[j] + a2 x2[j] + a3 x3[j]} for {@code j < length}. */
-    static void add4(final float a0, final float[] x0, final float a1, final float[] x1, final float a2,
-                     final float[] x2, final float a3, final float[] x3, final float[] target, final int length) {
+    static void add4(
+            final float a0,
+            final float[] x0,
+            final float a1,
+            final float[] x1,
+            final float a2,
+            final float[] x2,
+            final float a3,
+            final float[] x3,
+            final float[] target,
+            final int length) {
         for (int j = 0; j < length; j++) {
             target[j] += a0 * x0[j] + a1 * x1[j] + a2 * x2[j] + a3 * x3[j];
         }

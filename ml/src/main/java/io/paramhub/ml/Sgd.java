@@ -20,8 +20,12 @@ final class Sgd implements Optimizer {
     }
 
     @Override
-    public void step(final float[] params, final float[] meanGradient, final float[][] state, final long step,
-                     final double learningRateFactor) {
+    public void step(
+            final float[] params,
+            final float[] meanGradient,
+            final float[][] state,
+            final long step,
+            final double learningRateFactor) {
         OptimizerChecks.requireStep(this, params, meanGradient, state, step);
         final double rate = learningRate * OptimizerChecks.requireFactor(learningRateFactor);
         if (momentum == 0) {

@@ -9,8 +9,8 @@ public record ShardLayout(int parameters, int shards) {
     /** Checks {@code 1 <= shards <= parameters}. */
     public ShardLayout {
         if (shards < 1 || shards > parameters) {
-            throw new IllegalArgumentException("need 1 <= shards <= parameters, got " + shards + " shards of "
-                    + parameters + " parameters");
+            throw new IllegalArgumentException(
+                    "need 1 <= shards <= parameters, got " + shards + " shards of " + parameters + " parameters");
         }
     }
 
@@ -43,8 +43,8 @@ public record ShardLayout(int parameters, int shards) {
     public void place(final float[] full, final int shard, final float[] values) {
         requireFull(full);
         if (values.length != length(shard)) {
-            throw new IllegalArgumentException("shard " + shard + " has " + length(shard) + " values, got "
-                    + values.length);
+            throw new IllegalArgumentException(
+                    "shard " + shard + " has " + length(shard) + " values, got " + values.length);
         }
         System.arraycopy(values, 0, full, first(shard), values.length);
     }
@@ -57,8 +57,8 @@ public record ShardLayout(int parameters, int shards) {
 
     private void requireFull(final float[] full) {
         if (full.length != parameters) {
-            throw new IllegalArgumentException("layout of " + parameters + " parameters, got a vector of "
-                    + full.length);
+            throw new IllegalArgumentException(
+                    "layout of " + parameters + " parameters, got a vector of " + full.length);
         }
     }
 }

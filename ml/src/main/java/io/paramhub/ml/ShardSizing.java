@@ -16,8 +16,7 @@ public final class ShardSizing {
     /** The float32 payload one shard may carry: 256 KiB, 65,536 parameters. */
     public static final int RECORD_BUDGET_BYTES = 256 * 1024;
 
-    private ShardSizing() {
-    }
+    private ShardSizing() {}
 
     /** The fewest shards of at most {@link #RECORD_BUDGET_BYTES} each for {@code parameters} floats. */
     public static int minimumShards(final int parameters) {

@@ -6,8 +6,7 @@ package io.paramhub.ml;
  */
 final class SoftmaxCrossEntropy {
 
-    private SoftmaxCrossEntropy() {
-    }
+    private SoftmaxCrossEntropy() {}
 
     /**
      * Overwrites {@code logits[offset .. offset + classes)} with the loss gradient and returns the

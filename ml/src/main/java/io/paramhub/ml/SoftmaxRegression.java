@@ -59,8 +59,8 @@ public final class SoftmaxRegression implements Model {
     }
 
     @Override
-    public double accumulateGradient(final float[] params, final Dataset data, final int[] samples,
-                                     final double[] gradientSum) {
+    public double accumulateGradient(
+            final float[] params, final Dataset data, final int[] samples, final double[] gradientSum) {
         ModelChecks.requireParams(this, params);
         requireClassification(data);
         ModelChecks.requireGradient(this, gradientSum);
@@ -121,14 +121,14 @@ public final class SoftmaxRegression implements Model {
     private void requireClassification(final Dataset data) {
         ModelChecks.requireData(this, data);
         if (data.classes() != classes) {
-            throw new IllegalArgumentException("softmax model has " + classes + " classes, data set "
-                    + data.name() + " has " + data.classes());
+            throw new IllegalArgumentException(
+                    "softmax model has " + classes + " classes, data set " + data.name() + " has " + data.classes());
         }
     }
 
     /** Four independent sums break the dependency chain of a single double accumulator. */
-    private static double dot(final float[] w, final int wOffset, final float[] x, final int xOffset,
-                              final int length) {
+    private static double dot(
+            final float[] w, final int wOffset, final float[] x, final int xOffset, final int length) {
         double s0 = 0;
         double s1 = 0;
         double s2 = 0;
@@ -146,8 +146,13 @@ public final class SoftmaxRegression implements Model {
         return (s0 + s1) + (s2 + s3);
     }
 
-    private static void axpy(final double a, final float[] x, final int xOffset, final double[] target,
-                             final int targetOffset, final int length) {
+    private static void axpy(
+            final double a,
+            final float[] x,
+            final int xOffset,
+            final double[] target,
+            final int targetOffset,
+            final int length) {
         for (int j = 0; j < length; j++) {
             target[targetOffset + j] += a * x[xOffset + j];
         }

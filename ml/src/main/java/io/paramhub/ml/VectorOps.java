@@ -6,8 +6,7 @@ package io.paramhub.ml;
  */
 final class VectorOps {
 
-    private VectorOps() {
-    }
+    private VectorOps() {}
 
     /** {@code sum_j a[aOffset + j] * b[bOffset + j]} in float with four independent accumulators. */
     static float dot(final float[] a, final int aOffset, final float[] b, final int bOffset, final int length) {
@@ -29,8 +28,13 @@ final class VectorOps {
     }
 
     /** {@code target[targetOffset + j] += a * x[xOffset + j]} for {@code j < length}. */
-    static void axpy(final float a, final float[] x, final int xOffset, final float[] target, final int targetOffset,
-                     final int length) {
+    static void axpy(
+            final float a,
+            final float[] x,
+            final int xOffset,
+            final float[] target,
+            final int targetOffset,
+            final int length) {
         for (int j = 0; j < length; j++) {
             target[targetOffset + j] += a * x[xOffset + j];
         }

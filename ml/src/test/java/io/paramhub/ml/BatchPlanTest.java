@@ -32,16 +32,20 @@ class BatchPlanTest {
             }
 
             // then
-            assertThat(union).as("%d workers", workers)
-                    .containsExactlyInAnyOrderElementsOf(Arrays.stream(batch).boxed().toList());
+            assertThat(union)
+                    .as("%d workers", workers)
+                    .containsExactlyInAnyOrderElementsOf(
+                            Arrays.stream(batch).boxed().toList());
         }
     }
 
     @Test
     void shouldTakeEveryWorkersthElementWhenRoundRobin() {
         // when / then
-        assertThat(BatchPlan.roundRobinShare(new int[] {10, 11, 12, 13, 14}, 1, 2)).containsExactly(11, 13);
-        assertThat(BatchPlan.roundRobinShare(new int[] {10, 11, 12, 13, 14}, 0, 2)).containsExactly(10, 12, 14);
+        assertThat(BatchPlan.roundRobinShare(new int[] {10, 11, 12, 13, 14}, 1, 2))
+                .containsExactly(11, 13);
+        assertThat(BatchPlan.roundRobinShare(new int[] {10, 11, 12, 13, 14}, 0, 2))
+                .containsExactly(10, 12, 14);
         assertThat(BatchPlan.roundRobinShare(new int[] {10, 11}, 3, 4)).isEmpty();
     }
 
@@ -156,8 +160,9 @@ class BatchPlanTest {
         assertThat(first).hasSize(51).startsWith(100);
         assertThat(second).hasSize(51).startsWith(151);
         assertThat(third).hasSize(26).startsWith(202).endsWith(227);
-        final int[] joined = IntStream.concat(IntStream.concat(
-            Arrays.stream(first), Arrays.stream(second)), Arrays.stream(third)).toArray();
+        final int[] joined = IntStream.concat(
+                        IntStream.concat(Arrays.stream(first), Arrays.stream(second)), Arrays.stream(third))
+                .toArray();
         assertThat(joined).containsExactly(batch);
     }
 }

@@ -25,8 +25,8 @@ class ConvNetTest {
 
         // when / then
         assertThat(model.parameterCount()).isEqualTo(2 * 10 + 3 * 19 + 4 * 13 + 5 * 5);
-        NetworkGradientCheck.assertGradientMatches(model, params, data, new int[] {0, 1, 2, 3, 4, 5, 1},
-            NetworkGradientCheck.all(model.parameterCount()));
+        NetworkGradientCheck.assertGradientMatches(
+                model, params, data, new int[] {0, 1, 2, 3, 4, 5, 1}, NetworkGradientCheck.all(model.parameterCount()));
     }
 
     @Test
@@ -40,8 +40,8 @@ class ConvNetTest {
         addNoise(params, random);
 
         // when / then
-        NetworkGradientCheck.assertGradientMatches(model, params, data, new int[] {0, 1, 2},
-            NetworkGradientCheck.subset(model.parameterCount(), 400, 9));
+        NetworkGradientCheck.assertGradientMatches(
+                model, params, data, new int[] {0, 1, 2}, NetworkGradientCheck.subset(model.parameterCount(), 400, 9));
     }
 
     @Test
@@ -56,8 +56,8 @@ class ConvNetTest {
 
         // when / then
         assertThat(model.parameterCount()).isEqualTo(2 * 10 + 3 * 19 + 4 * 28 + 5 * 5);
-        NetworkGradientCheck.assertGradientMatches(model, params, data, new int[] {0, 1, 2, 3, 4, 5, 3},
-            NetworkGradientCheck.all(model.parameterCount()));
+        NetworkGradientCheck.assertGradientMatches(
+                model, params, data, new int[] {0, 1, 2, 3, 4, 5, 3}, NetworkGradientCheck.all(model.parameterCount()));
     }
 
     @Test
@@ -70,10 +70,22 @@ class ConvNetTest {
         addNoise(params, random);
 
         // when / then: at two different clocks, so two different sets of masks
-        NetworkGradientCheck.assertGradientMatches(model, params, data, new int[] {0, 1, 2, 3, 4, 5},
-            NetworkGradientCheck.all(model.parameterCount()), 42, 3);
-        NetworkGradientCheck.assertGradientMatches(model, params, data, new int[] {0, 1, 2, 3, 4, 5},
-            NetworkGradientCheck.all(model.parameterCount()), 42, 4);
+        NetworkGradientCheck.assertGradientMatches(
+                model,
+                params,
+                data,
+                new int[] {0, 1, 2, 3, 4, 5},
+                NetworkGradientCheck.all(model.parameterCount()),
+                42,
+                3);
+        NetworkGradientCheck.assertGradientMatches(
+                model,
+                params,
+                data,
+                new int[] {0, 1, 2, 3, 4, 5},
+                NetworkGradientCheck.all(model.parameterCount()),
+                42,
+                4);
     }
 
     @Test
@@ -147,8 +159,14 @@ class ConvNetTest {
         addNoise(params, random);
 
         // when / then
-        NetworkGradientCheck.assertGradientMatches(model, params, data, new int[] {0, 1, 2, 3, 4, 5},
-            NetworkGradientCheck.all(model.parameterCount()), 42, 9);
+        NetworkGradientCheck.assertGradientMatches(
+                model,
+                params,
+                data,
+                new int[] {0, 1, 2, 3, 4, 5},
+                NetworkGradientCheck.all(model.parameterCount()),
+                42,
+                9);
     }
 
     @Test
@@ -175,13 +193,13 @@ class ConvNetTest {
         final BatchPlan plan = new BatchPlan(48, 16, 3);
 
         // when: 10 epochs of Adam with a cosine schedule
-        final float[] trained = ReferenceTrainer.trainUnsharded(model, data, plan,
-            Optimizers.adam(0.01, 0.9, 0.999, 1e-8), LearningRateSchedule.cosine(30), 30, 15);
+        final float[] trained = ReferenceTrainer.trainUnsharded(
+                model, data, plan, Optimizers.adam(0.01, 0.9, 0.999, 1e-8), LearningRateSchedule.cosine(30), 30, 15);
 
         // then: the mean loss without dropout (the same layout without it) fell by more than half
         final Model withoutDropout = Models.create("cnn:3,4,8,16,1", 144, 4);
         assertThat(Evaluation.meanLoss(withoutDropout, trained, data))
-            .isLessThan(0.5 * Evaluation.meanLoss(withoutDropout, model.initialParameters(15), data));
+                .isLessThan(0.5 * Evaluation.meanLoss(withoutDropout, model.initialParameters(15), data));
     }
 
     @Test
@@ -209,8 +227,17 @@ class ConvNetTest {
     @Test
     void shouldKeepArchitectureInKindWhenShapeIsNotDefault() {
         // 14 x 14 images for the valid convolutions (14 -> 12 -> 6 -> 4 -> 2), 12 x 12 for the padded ones
-        final Map<String, Integer> kinds = Map.of("cnn:3,4,8,16", 196, "cnn:3,4,8,16,1", 144,
-            "cnn:3,4,8,16,1,dropout=0.25", 144, "cnn:3,4,8,16,1,dropout=0.25,flip", 144, "cnn:3,4,8,16,1,flip", 144);
+        final Map<String, Integer> kinds = Map.of(
+                "cnn:3,4,8,16",
+                196,
+                "cnn:3,4,8,16,1",
+                144,
+                "cnn:3,4,8,16,1,dropout=0.25",
+                144,
+                "cnn:3,4,8,16,1,dropout=0.25,flip",
+                144,
+                "cnn:3,4,8,16,1,flip",
+                144);
         for (final Map.Entry<String, Integer> entry : kinds.entrySet()) {
             // given
             final String kind = entry.getKey();
@@ -225,10 +252,14 @@ class ConvNetTest {
             assertThat(((ConvNet) again).shape()).isEqualTo(((ConvNet) model).shape());
         }
         assertThatThrownBy(() -> Models.create("cnn:3,4,8", 144, 10)).hasMessageContaining("K,C1,C2,H");
-        assertThatThrownBy(() -> Models.create("cnn:3,4,8,16,1,dropout=half", 144, 10)).hasMessageContaining("half");
-        assertThatThrownBy(() -> Models.create("cnn:3,4,8,16,1,dropout=1.0", 144, 10)).hasMessageContaining("dropout");
-        assertThatThrownBy(() -> Models.create("cnn:3,4,8,16,1,rotate", 144, 10)).hasMessageContaining("unknown option");
-        assertThatThrownBy(() -> Models.create("cnn:3,4,8,16,flip,1", 144, 10)).hasMessageContaining("after the numbers");
+        assertThatThrownBy(() -> Models.create("cnn:3,4,8,16,1,dropout=half", 144, 10))
+                .hasMessageContaining("half");
+        assertThatThrownBy(() -> Models.create("cnn:3,4,8,16,1,dropout=1.0", 144, 10))
+                .hasMessageContaining("dropout");
+        assertThatThrownBy(() -> Models.create("cnn:3,4,8,16,1,rotate", 144, 10))
+                .hasMessageContaining("unknown option");
+        assertThatThrownBy(() -> Models.create("cnn:3,4,8,16,flip,1", 144, 10))
+                .hasMessageContaining("after the numbers");
     }
 
     @Test
@@ -237,8 +268,8 @@ class ConvNetTest {
 
         // when / then
         assertThatThrownBy(() -> Models.create("cnn:4,2,2,2", 784, 10))
-            .isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("even");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("even");
     }
 
     @Test
@@ -272,15 +303,20 @@ class ConvNetTest {
         // when
         final double wholeLoss = model.accumulateGradient(params, data, NetworkGradientCheck.all(8), whole);
         final double chunkLoss = model.accumulateGradient(params, data, new int[] {0, 1, 2}, chunks)
-            + model.accumulateGradient(params, data, new int[] {3, 4, 5, 6, 7}, chunks);
+                + model.accumulateGradient(params, data, new int[] {3, 4, 5, 6, 7}, chunks);
 
         // then
         assertThat(wholeLoss).isCloseTo(chunkLoss, within(1e-9));
         assertThat(whole).containsExactly(chunks, within(1e-5));
     }
 
-    private static double[] gradient(final Model model, final float[] params, final Dataset data, final int[] samples,
-                                     final long seed, final long clock) {
+    private static double[] gradient(
+            final Model model,
+            final float[] params,
+            final Dataset data,
+            final int[] samples,
+            final long seed,
+            final long clock) {
         final double[] gradient = new double[model.parameterCount()];
         model.accumulateGradient(params, data, samples, gradient, seed, clock);
         return gradient;
@@ -294,8 +330,8 @@ class ConvNetTest {
         return max;
     }
 
-    private static double lossWithLabel(final Model model, final float[] params, final Dataset data, final int sample,
-                                        final int label) {
+    private static double lossWithLabel(
+            final Model model, final float[] params, final Dataset data, final int sample, final int label) {
         final float[] x = Arrays.copyOfRange(data.x(), sample * 196, (sample + 1) * 196);
         final Dataset one = new Dataset("one", 196, x, new float[] {label}, data.classes());
         return GradientCheck.loss(model, params, one, new int[] {0});

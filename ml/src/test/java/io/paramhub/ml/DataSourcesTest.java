@@ -21,7 +21,9 @@ class DataSourcesTest {
         // then
         assertThat(data.train().size()).isEqualTo(4096);
         assertThat(data.train().features()).isEqualTo(16);
-        assertThat(data.train().y()).containsExactly(LinearProblem.generate(4096, 16, 0.1, 7).data().train().y());
+        assertThat(data.train().y())
+                .containsExactly(
+                        LinearProblem.generate(4096, 16, 0.1, 7).data().train().y());
     }
 
     @Test
@@ -34,7 +36,8 @@ class DataSourcesTest {
         assertThat(problem.data().test().size()).isEqualTo(50);
         assertThat(problem.features()).isEqualTo(3);
         assertThat(problem.noise()).isEqualTo(0.5);
-        assertThat(problem.optimum()).containsExactly(LinearProblem.generate(200, 3, 0.5, 11).optimum());
+        assertThat(problem.optimum())
+                .containsExactly(LinearProblem.generate(200, 3, 0.5, 11).optimum());
     }
 
     @Test
@@ -44,9 +47,11 @@ class DataSourcesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("fashion-mnist:<dir>")
                 .hasMessageContaining("linear:n=");
-        assertThatThrownBy(() -> DataSources.load("linear:m=3")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> DataSources.load("linear:m=3"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown key");
-        assertThatThrownBy(() -> DataSources.load("linear:n=many")).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> DataSources.load("linear:n=many"))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("bad value");
         assertThatThrownBy(() -> DataSources.linearProblem("fashion-mnist"))
                 .isInstanceOf(IllegalArgumentException.class);

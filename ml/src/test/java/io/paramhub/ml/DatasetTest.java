@@ -63,7 +63,8 @@ class DatasetTest {
         assertThat(head.classes()).isEqualTo(3);
         assertThat(head.x()).isNotSameAs(data.x());
         assertThat(all.size()).isEqualTo(3);
-        assertThatThrownBy(() -> data.head(0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> data.head(0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(">= 1 sample");
     }
 }

@@ -12,7 +12,8 @@ class EvaluationTest {
     @Test
     void shouldCountCorrectPredictionsWhenScoringAccuracy() {
         // given: W = identity, b = 0 predicts the larger coordinate; the last label is wrong
-        final Dataset data = new Dataset("points", 2, new float[] {2, 1, 0, 3, 5, 4, 1, 2}, new float[] {0, 1, 0, 0}, 2);
+        final Dataset data =
+                new Dataset("points", 2, new float[] {2, 1, 0, 3, 5, 4, 1, 2}, new float[] {0, 1, 0, 0}, 2);
         final Model model = new SoftmaxRegression(2, 2);
 
         // when

@@ -23,7 +23,8 @@ class FashionMnistTest {
         // when / then
         assertThatThrownBy(() -> FashionMnist.load(missing))
                 .isInstanceOf(DatasetUnavailableException.class)
-                .hasMessageContaining(missing.resolve("train-images-idx3-ubyte.gz").toString())
+                .hasMessageContaining(
+                        missing.resolve("train-images-idx3-ubyte.gz").toString())
                 .hasMessageContaining("sudo apt-get install dataset-fashion-mnist");
     }
 
@@ -43,8 +44,7 @@ class FashionMnistTest {
     @Test
     void shouldRejectFilesWhenCountsDiffer() throws IOException {
         // given: one image, two labels
-        IdxReaderTest.writeIdx(dir.resolve("train-images-idx3-ubyte.gz"), 2051, new int[] {1, 28, 28},
-                new int[784]);
+        IdxReaderTest.writeIdx(dir.resolve("train-images-idx3-ubyte.gz"), 2051, new int[] {1, 28, 28}, new int[784]);
         IdxReaderTest.writeIdx(dir.resolve("train-labels-idx1-ubyte.gz"), 2049, new int[] {2}, new int[] {1, 2});
         IdxReaderTest.writeIdx(dir.resolve("t10k-images-idx3-ubyte.gz"), 2051, new int[] {1, 28, 28}, new int[784]);
         IdxReaderTest.writeIdx(dir.resolve("t10k-labels-idx1-ubyte.gz"), 2049, new int[] {1}, new int[] {3});

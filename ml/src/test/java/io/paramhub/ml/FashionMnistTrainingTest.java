@@ -15,8 +15,8 @@ class FashionMnistTrainingTest {
         final BatchPlan plan = new BatchPlan(data.train().size(), 128, 42);
 
         // when
-        final float[] params = ReferenceTrainer.trainUnsharded(model, data.train(), plan, Optimizers.sgd(0.05, 0.9),
-                plan.iterationsPerEpoch(), 1);
+        final float[] params = ReferenceTrainer.trainUnsharded(
+                model, data.train(), plan, Optimizers.sgd(0.05, 0.9), plan.iterationsPerEpoch(), 1);
 
         // then
         assertThat(Evaluation.accuracy(model, params, data.test())).isGreaterThanOrEqualTo(0.80);

@@ -10,11 +10,10 @@ final class GradientCheck {
 
     private static final double STEP = 1e-3;
 
-    private GradientCheck() {
-    }
+    private GradientCheck() {}
 
-    static void assertGradientMatchesFiniteDifferences(final Model model, final float[] params, final Dataset data,
-                                                      final int[] samples) {
+    static void assertGradientMatchesFiniteDifferences(
+            final Model model, final float[] params, final Dataset data, final int[] samples) {
         final double[] analytic = new double[model.parameterCount()];
         model.accumulateGradient(params, data, samples, analytic);
         for (int i = 0; i < params.length; i++) {
@@ -24,7 +23,8 @@ final class GradientCheck {
             minus[i] = (float) (params[i] - STEP);
             final double numeric = (loss(model, plus, data, samples) - loss(model, minus, data, samples))
                     / ((double) plus[i] - minus[i]);
-            assertThat(analytic[i]).as("d loss / d param %d", i)
+            assertThat(analytic[i])
+                    .as("d loss / d param %d", i)
                     .isCloseTo(numeric, within(1e-5 + 1e-4 * Math.abs(numeric)));
         }
     }

@@ -45,7 +45,10 @@ class IdxReaderTest {
         assertThat(images.rows()).isEqualTo(2);
         assertThat(images.cols()).isEqualTo(3);
         assertThat(images.features()).isEqualTo(6);
-        assertThat(pixels).hasSize(12).startsWith(0f, 1f, 0.2f, 0.4f, 0.6f, 0.8f).endsWith(1f);
+        assertThat(pixels)
+                .hasSize(12)
+                .startsWith(0f, 1f, 0.2f, 0.4f, 0.6f, 0.8f)
+                .endsWith(1f);
         assertThat(images.pixels()).containsExactly(pixels);
     }
 

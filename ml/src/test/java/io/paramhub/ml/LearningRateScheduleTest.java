@@ -39,6 +39,6 @@ class LearningRateScheduleTest {
     void shouldRejectAScheduleWithoutClocksOrANegativeClock() {
         assertThatThrownBy(() -> LearningRateSchedule.cosine(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> LearningRateSchedule.constant().factor(-1))
-            .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -33,14 +33,18 @@ class LinearProblemTest {
         final Model model = new LinearRegression(16);
 
         // when
-        final double[] atOptimum = meanGradient(model, toFloat(problem.optimum()), problem.data().train());
-        final double[] atStart = meanGradient(model, model.initialParameters(1), problem.data().train());
+        final double[] atOptimum =
+                meanGradient(model, toFloat(problem.optimum()), problem.data().train());
+        final double[] atStart =
+                meanGradient(model, model.initialParameters(1), problem.data().train());
 
         // then
         for (int i = 0; i < atOptimum.length; i++) {
             assertThat(atOptimum[i]).as("gradient %d at optimum", i).isCloseTo(0, within(1e-5));
         }
-        assertThat(Math.abs(atStart[0])).as("gradient at the start is far from 0").isGreaterThan(0.01);
+        assertThat(Math.abs(atStart[0]))
+                .as("gradient at the start is far from 0")
+                .isGreaterThan(0.01);
     }
 
     @Test
@@ -55,7 +59,10 @@ class LinearProblemTest {
 
         // then
         assertThat(rmse).isCloseTo(0.1, within(0.005));
-        assertThat(Evaluation.rmse(new LinearRegression(16), toFloat(optimum), problem.data().train()))
+        assertThat(Evaluation.rmse(
+                        new LinearRegression(16),
+                        toFloat(optimum),
+                        problem.data().train()))
                 .isCloseTo(rmse, within(1e-5));
         assertThat(optimum).hasSize(17).containsExactly(truth, within(0.01));
     }
@@ -71,6 +78,8 @@ class LinearProblemTest {
         assertThat(first.test().y()).containsExactly(second.test().y());
         assertThat(first.test().size()).isEqualTo(25);
         assertThat(first.train().isClassification()).isFalse();
-        assertThat(first.train().y()).isNotEqualTo(LinearProblem.generate(100, 3, 0.5, 2).data().train().y());
+        assertThat(first.train().y())
+                .isNotEqualTo(
+                        LinearProblem.generate(100, 3, 0.5, 2).data().train().y());
     }
 }

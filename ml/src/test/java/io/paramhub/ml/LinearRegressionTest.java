@@ -14,8 +14,8 @@ class LinearRegressionTest {
     void shouldMatchFiniteDifferencesWhenDifferentiatingOnRandomProblem() {
         // given
         final Random random = new Random(3);
-        final Dataset data = new Dataset("random", 4, GradientCheck.gaussian(random, 6 * 4, 1),
-                GradientCheck.gaussian(random, 6, 2), 0);
+        final Dataset data = new Dataset(
+                "random", 4, GradientCheck.gaussian(random, 6 * 4, 1), GradientCheck.gaussian(random, 6, 2), 0);
         final Model model = new LinearRegression(4);
         final float[] params = GradientCheck.gaussian(random, model.parameterCount(), 0.5);
 
@@ -77,8 +77,8 @@ class LinearRegressionTest {
         final Dataset data = new Dataset("one", 2, new float[] {3, -1}, new float[] {2}, 0);
 
         // when / then
-        assertThatThrownBy(() -> new LinearRegression(2).accumulateGradient(new float[2], data, new int[] {0},
-                new double[3]))
+        assertThatThrownBy(() ->
+                        new LinearRegression(2).accumulateGradient(new float[2], data, new int[] {0}, new double[3]))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("3 parameters");
     }

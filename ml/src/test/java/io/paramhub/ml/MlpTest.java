@@ -22,8 +22,8 @@ class MlpTest {
         final int[] samples = random.ints(40, 0, 40).toArray();
 
         // when / then
-        NetworkGradientCheck.assertGradientMatches(model, params, data, samples,
-            NetworkGradientCheck.all(model.parameterCount()));
+        NetworkGradientCheck.assertGradientMatches(
+                model, params, data, samples, NetworkGradientCheck.all(model.parameterCount()));
     }
 
     @Test
@@ -36,8 +36,12 @@ class MlpTest {
         addNoise(params, random);
 
         // when / then
-        NetworkGradientCheck.assertGradientMatches(model, params, data, new int[] {0, 1, 2, 3, 4, 5, 2},
-            NetworkGradientCheck.subset(model.parameterCount(), 400, 5));
+        NetworkGradientCheck.assertGradientMatches(
+                model,
+                params,
+                data,
+                new int[] {0, 1, 2, 3, 4, 5, 2},
+                NetworkGradientCheck.subset(model.parameterCount(), 400, 5));
     }
 
     @Test
@@ -51,10 +55,10 @@ class MlpTest {
         final int[] samples = NetworkGradientCheck.all(40);
 
         // when / then
-        NetworkGradientCheck.assertGradientMatches(model, params, data, samples,
-            NetworkGradientCheck.all(model.parameterCount()), 42, 5);
+        NetworkGradientCheck.assertGradientMatches(
+                model, params, data, samples, NetworkGradientCheck.all(model.parameterCount()), 42, 5);
         assertThat(NetworkGradientCheck.loss(model, params, data, samples, 42, 5))
-            .isNotEqualTo(NetworkGradientCheck.loss(model, params, data, samples, 42, 6));
+                .isNotEqualTo(NetworkGradientCheck.loss(model, params, data, samples, 42, 6));
     }
 
     @Test
@@ -89,12 +93,12 @@ class MlpTest {
         final BatchPlan plan = new BatchPlan(64, 16, 3);
 
         // when: 20 epochs of Adam with a cosine schedule
-        final float[] trained = ReferenceTrainer.trainUnsharded(model, data, plan,
-            Optimizers.adam(0.01, 0.9, 0.999, 1e-8), LearningRateSchedule.cosine(80), 80, 16);
+        final float[] trained = ReferenceTrainer.trainUnsharded(
+                model, data, plan, Optimizers.adam(0.01, 0.9, 0.999, 1e-8), LearningRateSchedule.cosine(80), 80, 16);
 
         // then: random labels, so it can only memorise them, and it has begun to
         assertThat(Evaluation.meanLoss(model, trained, data))
-            .isLessThan(0.8 * Evaluation.meanLoss(model, model.initialParameters(16), data));
+                .isLessThan(0.8 * Evaluation.meanLoss(model, model.initialParameters(16), data));
     }
 
     @Test
@@ -146,14 +150,14 @@ class MlpTest {
         assertThat(dropout.kind()).isEqualTo("mlp:64,32,dropout=0.2");
         assertThat(Models.create(dropout.kind(), 784, 10).toString()).isEqualTo(dropout.toString());
         assertThatThrownBy(() -> Models.create("mlp:dropout=0.2,64", 784, 10))
-            .isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("must come after the numbers");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must come after the numbers");
         assertThatThrownBy(() -> Models.create("mlp:256,x", 784, 10))
-            .isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("unknown option 'x'");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown option 'x'");
         assertThatThrownBy(() -> Models.create("mlp:256,1.5", 784, 10))
-            .isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("'1.5' is not a whole number");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'1.5' is not a whole number");
     }
 
     @Test
@@ -163,10 +167,10 @@ class MlpTest {
         final Model model = new Mlp(1, List.of(2), 3);
 
         // when / then
-        assertThatThrownBy(() -> model.accumulateGradient(new float[model.parameterCount()], data, new int[] {0},
-            new double[model.parameterCount()]))
-            .isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("3 classes");
+        assertThatThrownBy(() -> model.accumulateGradient(
+                        new float[model.parameterCount()], data, new int[] {0}, new double[model.parameterCount()]))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("3 classes");
     }
 
     /** Moves biases off zero so that their gradients and the kinks of ReLU are exercised. */

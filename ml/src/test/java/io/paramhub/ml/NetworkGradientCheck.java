@@ -27,12 +27,11 @@ final class NetworkGradientCheck {
     /** The second try, for a parameter whose interval at {@link #STEP} holds a kink. */
     static final double FINE_STEP = 1e-4;
 
-    private NetworkGradientCheck() {
-    }
+    private NetworkGradientCheck() {}
 
     /** The parameter indices whose analytic and numeric derivatives disagree, with both values. */
-    static List<String> mismatches(final Model model, final float[] params, final Dataset data, final int[] samples,
-                                   final int[] indices) {
+    static List<String> mismatches(
+            final Model model, final float[] params, final Dataset data, final int[] samples, final int[] indices) {
         return mismatches(model, params, data, samples, indices, 0, 0);
     }
 
@@ -40,8 +39,14 @@ final class NetworkGradientCheck {
      * The same for the gradient of clock {@code clock} of a job seeded {@code seed}: training-time
      * randomness (dropout masks) is fixed by them, so the loss is a function of the parameters alone.
      */
-    static List<String> mismatches(final Model model, final float[] params, final Dataset data, final int[] samples,
-                                   final int[] indices, final long seed, final long clock) {
+    static List<String> mismatches(
+            final Model model,
+            final float[] params,
+            final Dataset data,
+            final int[] samples,
+            final int[] indices,
+            final long seed,
+            final long clock) {
         final double[] analytic = new double[model.parameterCount()];
         model.accumulateGradient(params, data, samples, analytic, seed, clock);
         final List<String> bad = new ArrayList<>();
@@ -52,37 +57,55 @@ final class NetworkGradientCheck {
             }
             final double fine = centralDifference(model, params, data, samples, seed, clock, i, FINE_STEP);
             if (Math.abs(analytic[i] - fine) > 1e-2 + 1e-2 * Math.abs(fine)) {
-                bad.add("param " + i + ": analytic " + analytic[i] + ", numeric " + numeric + " (step " + STEP
-                    + "), " + fine + " (step " + FINE_STEP + ")");
+                bad.add("param " + i + ": analytic " + analytic[i] + ", numeric " + numeric + " (step " + STEP + "), "
+                        + fine + " (step " + FINE_STEP + ")");
             }
         }
         return bad;
     }
 
-    private static double centralDifference(final Model model, final float[] params, final Dataset data,
-                                            final int[] samples, final long seed, final long clock, final int i,
-                                            final double step) {
+    private static double centralDifference(
+            final Model model,
+            final float[] params,
+            final Dataset data,
+            final int[] samples,
+            final long seed,
+            final long clock,
+            final int i,
+            final double step) {
         final float[] plus = params.clone();
         final float[] minus = params.clone();
         plus[i] = (float) (params[i] + step);
         minus[i] = (float) (params[i] - step);
         return (loss(model, plus, data, samples, seed, clock) - loss(model, minus, data, samples, seed, clock))
-            / ((double) plus[i] - minus[i]);
+                / ((double) plus[i] - minus[i]);
     }
 
-    static void assertGradientMatches(final Model model, final float[] params, final Dataset data,
-                                      final int[] samples, final int[] indices) {
+    static void assertGradientMatches(
+            final Model model, final float[] params, final Dataset data, final int[] samples, final int[] indices) {
         assertThat(mismatches(model, params, data, samples, indices)).isEmpty();
     }
 
-    static void assertGradientMatches(final Model model, final float[] params, final Dataset data,
-                                      final int[] samples, final int[] indices, final long seed, final long clock) {
-        assertThat(mismatches(model, params, data, samples, indices, seed, clock)).isEmpty();
+    static void assertGradientMatches(
+            final Model model,
+            final float[] params,
+            final Dataset data,
+            final int[] samples,
+            final int[] indices,
+            final long seed,
+            final long clock) {
+        assertThat(mismatches(model, params, data, samples, indices, seed, clock))
+                .isEmpty();
     }
 
     /** The summed loss at clock {@code clock} of a job seeded {@code seed}. */
-    static double loss(final Model model, final float[] params, final Dataset data, final int[] samples,
-                       final long seed, final long clock) {
+    static double loss(
+            final Model model,
+            final float[] params,
+            final Dataset data,
+            final int[] samples,
+            final long seed,
+            final long clock) {
         return model.accumulateGradient(params, data, samples, new double[model.parameterCount()], seed, clock);
     }
 

@@ -24,12 +24,13 @@ class NetworkGradientCheckTest {
         final Model broken = new BrokenGradient(correct, gradient -> gradient[7] = -gradient[7]);
 
         // when
-        final List<String> mismatches = NetworkGradientCheck.mismatches(broken, params, data, samples,
-            NetworkGradientCheck.all(correct.parameterCount()));
+        final List<String> mismatches = NetworkGradientCheck.mismatches(
+                broken, params, data, samples, NetworkGradientCheck.all(correct.parameterCount()));
 
         // then
-        assertThat(NetworkGradientCheck.mismatches(correct, params, data, samples,
-            NetworkGradientCheck.all(correct.parameterCount()))).isEmpty();
+        assertThat(NetworkGradientCheck.mismatches(
+                        correct, params, data, samples, NetworkGradientCheck.all(correct.parameterCount())))
+                .isEmpty();
         assertThat(mismatches).hasSize(1).allMatch(line -> line.startsWith("param 7:"));
     }
 
@@ -48,8 +49,8 @@ class NetworkGradientCheckTest {
         final float[] params = correct.initialParameters(2);
 
         // when
-        final List<String> mismatches = NetworkGradientCheck.mismatches(broken, params, data,
-            NetworkGradientCheck.all(10), NetworkGradientCheck.all(count));
+        final List<String> mismatches = NetworkGradientCheck.mismatches(
+                broken, params, data, NetworkGradientCheck.all(10), NetworkGradientCheck.all(count));
 
         // then
         assertThat(mismatches).hasSize(3);
@@ -92,8 +93,8 @@ class NetworkGradientCheckTest {
         }
 
         @Override
-        public double accumulateGradient(final float[] params, final Dataset data, final int[] samples,
-                                         final double[] gradientSum) {
+        public double accumulateGradient(
+                final float[] params, final Dataset data, final int[] samples, final double[] gradientSum) {
             final double[] own = new double[gradientSum.length];
             final double loss = model.accumulateGradient(params, data, samples, own);
             bug.accept(own);

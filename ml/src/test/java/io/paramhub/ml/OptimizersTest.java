@@ -145,9 +145,11 @@ class OptimizersTest {
 
         // when / then
         assertThatThrownBy(() -> adam.step(new float[2], new float[2], new float[1][2], 1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("state slots");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("state slots");
         assertThatThrownBy(() -> adam.step(new float[2], new float[2], new float[2][2], 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1-based");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("1-based");
         assertThatThrownBy(() -> adam.step(new float[2], new float[3], new float[2][2], 1))
                 .isInstanceOf(IllegalArgumentException.class);
     }

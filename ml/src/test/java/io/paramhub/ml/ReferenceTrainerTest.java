@@ -27,10 +27,10 @@ class ReferenceTrainerTest {
         final BatchPlan plan = new BatchPlan(train.size(), 128, 11);
 
         // when
-        final float[] sharded = ReferenceTrainer.trainSharded(model, train, plan, Optimizers.sgd(0.05, 0.9),
-                ShardLayout.of(17, 4), 3, 300, 5);
-        final float[] unsharded = ReferenceTrainer.trainUnsharded(model, train, plan, Optimizers.sgd(0.05, 0.9),
-                300, 5);
+        final float[] sharded = ReferenceTrainer.trainSharded(
+                model, train, plan, Optimizers.sgd(0.05, 0.9), ShardLayout.of(17, 4), 3, 300, 5);
+        final float[] unsharded =
+                ReferenceTrainer.trainUnsharded(model, train, plan, Optimizers.sgd(0.05, 0.9), 300, 5);
 
         // then
         assertThat(relativeDifference(sharded, unsharded)).isLessThan(1e-4);
@@ -46,10 +46,10 @@ class ReferenceTrainerTest {
         final BatchPlan plan = new BatchPlan(train.size(), 3, 1);
 
         // when
-        final float[] sharded = ReferenceTrainer.trainSharded(model, train, plan,
-                Optimizers.adam(0.01, 0.9, 0.999, 1e-8), ShardLayout.of(5, 2), 5, 250, 3);
-        final float[] unsharded = ReferenceTrainer.trainUnsharded(model, train, plan,
-                Optimizers.adam(0.01, 0.9, 0.999, 1e-8), 250, 3);
+        final float[] sharded = ReferenceTrainer.trainSharded(
+                model, train, plan, Optimizers.adam(0.01, 0.9, 0.999, 1e-8), ShardLayout.of(5, 2), 5, 250, 3);
+        final float[] unsharded =
+                ReferenceTrainer.trainUnsharded(model, train, plan, Optimizers.adam(0.01, 0.9, 0.999, 1e-8), 250, 3);
 
         // then
         assertThat(relativeDifference(sharded, unsharded)).isLessThan(1e-4);
@@ -65,10 +65,18 @@ class ReferenceTrainerTest {
         final LearningRateSchedule schedule = LearningRateSchedule.cosine(24);
 
         // when
-        final float[] sharded = ReferenceTrainer.trainSharded(model, train, plan, Optimizers.adam(0.01, 0.9, 0.999,
-                1e-8), schedule, ShardLayout.of(model.parameterCount(), 3), 4, 24, 5);
-        final float[] unsharded = ReferenceTrainer.trainUnsharded(model, train, plan, Optimizers.adam(0.01, 0.9,
-                0.999, 1e-8), schedule, 24, 5);
+        final float[] sharded = ReferenceTrainer.trainSharded(
+                model,
+                train,
+                plan,
+                Optimizers.adam(0.01, 0.9, 0.999, 1e-8),
+                schedule,
+                ShardLayout.of(model.parameterCount(), 3),
+                4,
+                24,
+                5);
+        final float[] unsharded = ReferenceTrainer.trainUnsharded(
+                model, train, plan, Optimizers.adam(0.01, 0.9, 0.999, 1e-8), schedule, 24, 5);
 
         // then
         assertThat(relativeDifference(sharded, unsharded)).isLessThan(1e-4);
@@ -84,8 +92,8 @@ class ReferenceTrainerTest {
         final BatchPlan plan = new BatchPlan(train.size(), 128, 11);
 
         // when: about 9 epochs; a larger rate stalls at its noise floor about 1.5% above the optimum
-        final float[] params = ReferenceTrainer.trainSharded(model, train, plan, Optimizers.sgd(0.01, 0.9),
-                ShardLayout.of(17, 4), 3, 300, 5);
+        final float[] params = ReferenceTrainer.trainSharded(
+                model, train, plan, Optimizers.sgd(0.01, 0.9), ShardLayout.of(17, 4), 3, 300, 5);
 
         // then
         assertThat(Evaluation.rmse(model, params, train)).isLessThan(1.01 * problem.optimalRmse());

@@ -19,7 +19,9 @@ class ShardLayoutTest {
                 // when
                 int next = 0;
                 for (int s = 0; s < shards; s++) {
-                    assertThat(layout.first(s)).as("first of shard %d of %s", s, layout).isEqualTo(next);
+                    assertThat(layout.first(s))
+                            .as("first of shard %d of %s", s, layout)
+                            .isEqualTo(next);
                     for (int i = layout.first(s); i < layout.first(s) + layout.length(s); i++) {
                         hits[i]++;
                     }

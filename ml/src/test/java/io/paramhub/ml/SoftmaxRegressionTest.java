@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 /** Tests softmax regression's loss, gradient and prediction. */
 class SoftmaxRegressionTest {
 
-    private static Dataset randomClassification(final Random random, final int samples, final int features,
-                                                final int classes) {
+    private static Dataset randomClassification(
+            final Random random, final int samples, final int features, final int classes) {
         final float[] y = new float[samples];
         for (int i = 0; i < samples; i++) {
             y[i] = random.nextInt(classes);
@@ -92,8 +92,8 @@ class SoftmaxRegressionTest {
         final Dataset data = new Dataset("two", 1, new float[] {1}, new float[] {0}, 2);
 
         // when / then
-        assertThatThrownBy(() -> new SoftmaxRegression(1, 3).accumulateGradient(new float[6], data, new int[] {0},
-                new double[6]))
+        assertThatThrownBy(() -> new SoftmaxRegression(1, 3)
+                        .accumulateGradient(new float[6], data, new int[] {0}, new double[6]))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("3 classes");
     }

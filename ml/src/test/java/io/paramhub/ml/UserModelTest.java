@@ -37,8 +37,8 @@ class UserModelTest {
     void shouldListProvidedKindsWhenKindIsUnknown() {
         // given / when / then
         assertThatThrownBy(() -> Models.create("forest", 4, 1))
-            .isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("huber")
-            .hasMessageContaining("cnn");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("huber")
+                .hasMessageContaining("cnn");
     }
 }

@@ -19,12 +19,15 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** Command line of the orchestrator: settings in, a running {@link OrchestratorRunner} until SIGTERM. */
-@Command(name = "paramhub-orchestrator", mixinStandardHelpOptions = true, sortOptions = false,
-    version = "paramhub-orchestrator 0.1.0",
-    description = "Runs the ParamHub orchestrator (Kafka Streams, exactly-once): windows each worker's telemetry, "
-        + "finds stragglers and publishes resource commands (batch shares, threads). Serves "
-        + "GET /jobs/{job}/workers, the live dashboard (GET /dashboard, feed GET /jobs/{job}/events), "
-        + "/health/live, /health/ready and /metrics (Prometheus) on --http-port.")
+@Command(
+        name = "paramhub-orchestrator",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        version = "paramhub-orchestrator 0.1.0",
+        description = "Runs the ParamHub orchestrator (Kafka Streams, exactly-once): windows each worker's telemetry, "
+                + "finds stragglers and publishes resource commands (batch shares, threads). Serves "
+                + "GET /jobs/{job}/workers, the live dashboard (GET /dashboard, feed GET /jobs/{job}/events), "
+                + "/health/live, /health/ready and /metrics (Prometheus) on --http-port.")
 public final class OrchestratorApp implements Callable<Integer> {
 
     @Mixin
@@ -33,30 +36,46 @@ public final class OrchestratorApp implements Callable<Integer> {
     @Mixin
     private StreamsAppOptions options;
 
-    @Option(names = "--window", defaultValue = "3",
-        description = "Iterations per worker a speed is measured over (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--window",
+            defaultValue = "3",
+            description = "Iterations per worker a speed is measured over (default: ${DEFAULT-VALUE}).")
     private int window;
 
-    @Option(names = "--straggler-threshold", defaultValue = "0.2",
-        description = "A worker this fraction below the median speed is a straggler (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--straggler-threshold",
+            defaultValue = "0.2",
+            description = "A worker this fraction below the median speed is a straggler (default: ${DEFAULT-VALUE}).")
     private double threshold;
 
-    @Option(names = "--no-load-lever", negatable = true, defaultValue = "true",
-        description = "Plan batch shares proportional to speed (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--no-load-lever",
+            negatable = true,
+            defaultValue = "true",
+            description = "Plan batch shares proportional to speed (default: ${DEFAULT-VALUE}).")
     private boolean loadLever;
 
-    @Option(names = "--no-resource-lever", negatable = true, defaultValue = "true",
-        description = "Move compute threads to stragglers (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--no-resource-lever",
+            negatable = true,
+            defaultValue = "true",
+            description = "Move compute threads to stragglers (default: ${DEFAULT-VALUE}).")
     private boolean resourceLever;
 
-    @Option(names = "--thread-budget", defaultValue = "0",
-        description = "Spare threads of the cluster to give stragglers; 0 = only move threads between workers "
-            + "(default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--thread-budget",
+            defaultValue = "0",
+            description = "Spare threads of the cluster to give stragglers; 0 = only move threads between workers "
+                    + "(default: ${DEFAULT-VALUE}).")
     private int threadBudget;
 
-    @Option(names = "--no-dashboard", negatable = true, defaultValue = "true",
-        description = "Serve the live dashboard on the HTTP port: reads jobs, telemetry, commands and model, and "
-            + "scores each model on its job's test set when that can be loaded here (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--no-dashboard",
+            negatable = true,
+            defaultValue = "true",
+            description =
+                    "Serve the live dashboard on the HTTP port: reads jobs, telemetry, commands and model, and "
+                            + "scores each model on its job's test set when that can be loaded here (default: ${DEFAULT-VALUE}).")
     private boolean dashboard;
 
     @Mixin
@@ -65,23 +84,31 @@ public final class OrchestratorApp implements Callable<Integer> {
     @Override
     public Integer call() throws IOException, InterruptedException {
         final OrchestratorSettings settings = OrchestratorSettings.defaults()
-            .withWindow(window)
-            .withStragglerThreshold(threshold)
-            .withLoadLever(loadLever)
-            .withResourceLever(resourceLever)
-            .withThreadBudget(threadBudget);
+                .withWindow(window)
+                .withStragglerThreshold(threshold)
+                .withLoadLever(loadLever)
+                .withResourceLever(resourceLever)
+                .withThreadBudget(threadBudget);
         final Properties props = options.properties(kafka, OrchestratorRunner.DEFAULT_APPLICATION_ID);
         final HttpOptions.Endpoint endpoint = http.endpoint(OrchestratorRunner.DEFAULT_HTTP_PORT);
         endpoint.advertise(props);
         final AppMetrics metrics = AppMetrics.create(OrchestratorRunner.DEFAULT_APPLICATION_ID);
-        final OrchestratorRunner runner = OrchestratorRunner.start(props, kafka.topicPrefix(),
-            options.topicSetup(), settings, new OrchestratorMetrics(metrics.registry()));
+        final OrchestratorRunner runner = OrchestratorRunner.start(
+                props,
+                kafka.topicPrefix(),
+                options.topicSetup(),
+                settings,
+                new OrchestratorMetrics(metrics.registry()));
         metrics.bind(runner.streams());
         StragglerGauges.register(metrics, runner.streams());
         final OrchestratorEndpoint server = endpoint.enabled()
-            ? OrchestratorEndpoint.start(runner, endpoint.bindHost(), endpoint.port(),
-                new OpsEndpoints(metrics, Readiness.of(runner.streams())), dashboard ? TestSets.loading() : null)
-            : null;
+                ? OrchestratorEndpoint.start(
+                        runner,
+                        endpoint.bindHost(),
+                        endpoint.port(),
+                        new OpsEndpoints(metrics, Readiness.of(runner.streams())),
+                        dashboard ? TestSets.loading() : null)
+                : null;
         return StreamsAppLauncher.runUntilStopped(runner.streams(), () -> {
             if (server != null) {
                 server.close();

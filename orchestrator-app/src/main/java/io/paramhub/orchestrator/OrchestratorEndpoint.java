@@ -24,12 +24,16 @@ public final class OrchestratorEndpoint implements AutoCloseable {
      * Serves {@code runner} on {@code host}:{@code port} (0 = any free port), with the dashboard when
      * {@code dashboardTestSets} is not null and {@code ops} when not null; blocks until it listens.
      */
-    public static OrchestratorEndpoint start(final OrchestratorRunner runner, final String host, final int port,
-                                             final OpsEndpoints ops, final TestSets dashboardTestSets) {
+    public static OrchestratorEndpoint start(
+            final OrchestratorRunner runner,
+            final String host,
+            final int port,
+            final OpsEndpoints ops,
+            final TestSets dashboardTestSets) {
         final Dashboard dashboard = dashboardTestSets == null ? null : Dashboard.start(runner, dashboardTestSets);
         try {
-            return new OrchestratorEndpoint(dashboard,
-                WorkersQueryServer.start(runner.streams(), host, port, ops, dashboard));
+            return new OrchestratorEndpoint(
+                    dashboard, WorkersQueryServer.start(runner.streams(), host, port, ops, dashboard));
         } catch (final RuntimeException e) {
             if (dashboard != null) {
                 dashboard.close();

@@ -26,8 +26,10 @@ public final class OrchestratorRunner implements AutoCloseable {
     private final StreamsAppLauncher.Prepared prepared;
     private final OrchestratorSettings settings;
 
-    private OrchestratorRunner(final KafkaStreams streams, final StreamsAppLauncher.Prepared prepared,
-                               final OrchestratorSettings settings) {
+    private OrchestratorRunner(
+            final KafkaStreams streams,
+            final StreamsAppLauncher.Prepared prepared,
+            final OrchestratorSettings settings) {
         this.streams = streams;
         this.prepared = prepared;
         this.settings = settings;
@@ -37,20 +39,33 @@ public final class OrchestratorRunner implements AutoCloseable {
      * Starts an orchestrator. {@code given} holds at least {@code bootstrap.servers} and
      * {@code schema.registry.url}; anything else overrides ParamHub's Streams defaults.
      */
-    public static OrchestratorRunner start(final Properties given, final String topicPrefix,
-                                           final TopicSetup topicSetup, final OrchestratorSettings settings) {
+    public static OrchestratorRunner start(
+            final Properties given,
+            final String topicPrefix,
+            final TopicSetup topicSetup,
+            final OrchestratorSettings settings) {
         return start(given, topicPrefix, topicSetup, settings, OrchestratorMetrics.unregistered());
     }
 
     /** As {@link #start(Properties, String, TopicSetup, OrchestratorSettings)}, counting commands in {@code metrics}. */
-    public static OrchestratorRunner start(final Properties given, final String topicPrefix,
-                                           final TopicSetup topicSetup, final OrchestratorSettings settings,
-                                           final OrchestratorMetrics metrics) {
-        final StreamsAppLauncher.Prepared prepared = StreamsAppLauncher.prepare(DEFAULT_APPLICATION_ID, given,
-            topicPrefix, topicSetup, (provisioner, topics) -> provisioner.commonPartitionCount(
-                List.of(topics.telemetry().name())));
-        return new OrchestratorRunner(StreamsAppLauncher.start(prepared,
-            OrchestratorTopology.build(prepared.topics(), prepared.serdes(), settings, metrics)), prepared, settings);
+    public static OrchestratorRunner start(
+            final Properties given,
+            final String topicPrefix,
+            final TopicSetup topicSetup,
+            final OrchestratorSettings settings,
+            final OrchestratorMetrics metrics) {
+        final StreamsAppLauncher.Prepared prepared = StreamsAppLauncher.prepare(
+                DEFAULT_APPLICATION_ID,
+                given,
+                topicPrefix,
+                topicSetup,
+                (provisioner, topics) -> provisioner.commonPartitionCount(
+                        List.of(topics.telemetry().name())));
+        return new OrchestratorRunner(
+                StreamsAppLauncher.start(
+                        prepared, OrchestratorTopology.build(prepared.topics(), prepared.serdes(), settings, metrics)),
+                prepared,
+                settings);
     }
 
     public KafkaStreams streams() {
@@ -74,6 +89,6 @@ public final class OrchestratorRunner implements AutoCloseable {
     @Override
     public void close() {
         streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
-            .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+                .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
     }
 }

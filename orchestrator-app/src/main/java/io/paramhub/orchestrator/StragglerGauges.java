@@ -21,21 +21,22 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 public final class StragglerGauges {
 
-    private StragglerGauges() {
-    }
+    private StragglerGauges() {}
 
     /** Registers the gauges on {@code metrics}, read from {@code streams}' store at every scrape. */
     public static void register(final AppMetrics metrics, final KafkaStreams streams) {
         final MultiGauge gauges = MultiGauge.builder("paramhub.orchestrator.stragglers")
-            .description("Workers flagged as stragglers, per job held by this instance")
-            .register(metrics.registry());
+                .description("Workers flagged as stragglers, per job held by this instance")
+                .register(metrics.registry());
         metrics.beforeScrape(() -> {
             final List<MultiGauge.Row<?>> rows = new ArrayList<>();
             if (streams.state() == KafkaStreams.State.RUNNING) {
                 try (KeyValueIterator<String, JobState> jobs = store(streams).all()) {
                     while (jobs.hasNext()) {
                         final KeyValue<String, JobState> job = jobs.next();
-                        final long count = job.value.workers().values().stream().filter(w -> w.straggler()).count();
+                        final long count = job.value.workers().values().stream()
+                                .filter(w -> w.straggler())
+                                .count();
                         rows.add(MultiGauge.Row.of(Tags.of("job", job.key), count));
                     }
                 } catch (final InvalidStateStoreException e) {
@@ -47,7 +48,7 @@ public final class StragglerGauges {
     }
 
     private static ReadOnlyKeyValueStore<String, JobState> store(final KafkaStreams streams) {
-        return streams.store(StoreQueryParameters.fromNameAndType(OrchestratorTopology.JOB_STATE_STORE,
-            QueryableStoreTypes.keyValueStore()));
+        return streams.store(StoreQueryParameters.fromNameAndType(
+                OrchestratorTopology.JOB_STATE_STORE, QueryableStoreTypes.keyValueStore()));
     }
 }

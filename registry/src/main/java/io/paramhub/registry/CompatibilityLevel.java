@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.SchemaCompatibility.Incompatibility;
@@ -67,12 +66,12 @@ enum CompatibilityLevel {
     List<String> checkAgainst(final Schema candidate, final SchemaVersion version) {
         final List<String> problems = new ArrayList<>();
         if (backward) {
-            problems.addAll(incompatibilities(candidate, version.schema(), "new schema cannot read version "
-                + version.version()));
+            problems.addAll(incompatibilities(
+                    candidate, version.schema(), "new schema cannot read version " + version.version()));
         }
         if (forward) {
-            problems.addAll(incompatibilities(version.schema(), candidate, "version " + version.version()
-                + " cannot read the new schema"));
+            problems.addAll(incompatibilities(
+                    version.schema(), candidate, "version " + version.version() + " cannot read the new schema"));
         }
         return problems;
     }
@@ -80,9 +79,10 @@ enum CompatibilityLevel {
     private List<String> incompatibilities(final Schema reader, final Schema writer, final String direction) {
         final List<String> problems = new ArrayList<>();
         for (final Incompatibility incompatibility : SchemaCompatibility.checkReaderWriterCompatibility(reader, writer)
-            .getResult().getIncompatibilities()) {
-            problems.add("{errorType:'" + incompatibility.getType() + "', description:'" + direction + " ("
-                + this + "): " + incompatibility.getMessage() + " at " + incompatibility.getLocation() + "'}");
+                .getResult()
+                .getIncompatibilities()) {
+            problems.add("{errorType:'" + incompatibility.getType() + "', description:'" + direction + " (" + this
+                    + "): " + incompatibility.getMessage() + " at " + incompatibility.getLocation() + "'}");
         }
         return problems;
     }

@@ -41,13 +41,16 @@ final class RegistryException extends RuntimeException {
     }
 
     static RegistryException subjectLevelConfigNotFound(final String subject) {
-        return new RegistryException(404, 40408, "Subject '" + subject
-            + "' does not have subject-level compatibility configured");
+        return new RegistryException(
+                404, 40408, "Subject '" + subject + "' does not have subject-level compatibility configured");
     }
 
     static RegistryException incompatible(final String subject, final List<String> problems) {
-        return new RegistryException(409, 409, "Schema being registered is incompatible with an earlier schema for"
-            + " subject \"" + subject + "\", details: " + problems);
+        return new RegistryException(
+                409,
+                409,
+                "Schema being registered is incompatible with an earlier schema for" + " subject \"" + subject
+                        + "\", details: " + problems);
     }
 
     static RegistryException invalidSchema(final String reason) {
@@ -55,17 +58,23 @@ final class RegistryException extends RuntimeException {
     }
 
     static RegistryException invalidVersion(final String version) {
-        return new RegistryException(422, 42202, "The specified version '" + version + "' is not a valid version id."
-            + " Allowed values are between [1, 2^31-1] and the string \"latest\"");
+        return new RegistryException(
+                422,
+                42202,
+                "The specified version '" + version + "' is not a valid version id."
+                        + " Allowed values are between [1, 2^31-1] and the string \"latest\"");
     }
 
     static RegistryException invalidCompatibilityLevel(final Object level) {
-        return new RegistryException(422, 42203, "Invalid compatibility level '" + level + "'. Valid values are none,"
-            + " backward, forward, full, backward_transitive, forward_transitive, and full_transitive");
+        return new RegistryException(
+                422,
+                42203,
+                "Invalid compatibility level '" + level + "'. Valid values are none,"
+                        + " backward, forward, full, backward_transitive, forward_transitive, and full_transitive");
     }
 
     static RegistryException storeError(final String operation, final Throwable cause) {
-        return new RegistryException(500, 50001, "Error in the backend data store while " + operation + ": "
-            + cause.getMessage(), cause);
+        return new RegistryException(
+                500, 50001, "Error in the backend data store while " + operation + ": " + cause.getMessage(), cause);
     }
 }

@@ -1,5 +1,10 @@
 package io.paramhub.registry;
 
+import io.vertx.core.Future;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -7,12 +12,6 @@ import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
-
-import io.vertx.core.Future;
-import io.vertx.core.json.DecodeException;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
-import io.vertx.ext.web.RoutingContext;
 import org.apache.avro.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,8 +26,8 @@ final class RegistryHandlers {
     static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
 
     private static final Logger log = LoggerFactory.getLogger(RegistryHandlers.class);
-    private static final Set<String> REQUEST_TYPES = Set.of(CONTENT_TYPE, "application/vnd.schemaregistry+json",
-        "application/json", "application/octet-stream");
+    private static final Set<String> REQUEST_TYPES =
+            Set.of(CONTENT_TYPE, "application/vnd.schemaregistry+json", "application/json", "application/octet-stream");
     private static final String LATEST = "latest";
 
     private final SchemaStore store;
@@ -39,7 +38,8 @@ final class RegistryHandlers {
 
     void checkContentType(final RoutingContext ctx) {
         final String header = ctx.request().getHeader("Content-Type");
-        final String type = header == null ? null : header.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
+        final String type =
+                header == null ? null : header.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
         if (type == null || type.isEmpty() || REQUEST_TYPES.contains(type)) {
             ctx.next();
         } else {
@@ -64,7 +64,7 @@ final class RegistryHandlers {
             throw RegistryException.subjectNotFound(subject);
         }
         final SchemaVersion version = state().find(subject, schema)
-            .orElseThrow(() -> RegistryException.schemaNotFound("under subject '" + subject + "'"));
+                .orElseThrow(() -> RegistryException.schemaNotFound("under subject '" + subject + "'"));
         json(ctx, 200, versionJson(version));
     }
 
@@ -85,21 +85,25 @@ final class RegistryHandlers {
 
     void schemaById(final RoutingContext ctx) {
         final String id = ctx.pathParam("id");
-        final Schema schema = parseId(id).flatMap(state()::schemaById)
-            .orElseThrow(() -> RegistryException.schemaNotFound("id " + id));
+        final Schema schema = parseId(id)
+                .flatMap(state()::schemaById)
+                .orElseThrow(() -> RegistryException.schemaNotFound("id " + id));
         json(ctx, 200, new JsonObject().put("schema", schema.toString()));
     }
 
     void globalConfig(final RoutingContext ctx) {
-        json(ctx, 200, new JsonObject().put("compatibilityLevel", state().globalLevel().name()));
+        json(
+                ctx,
+                200,
+                new JsonObject().put("compatibilityLevel", state().globalLevel().name()));
     }
 
     void subjectConfig(final RoutingContext ctx) {
         final String subject = ctx.pathParam("subject");
         final boolean defaultToGlobal = Boolean.parseBoolean(ctx.request().getParam("defaultToGlobal"));
         final CompatibilityLevel level = state().subjectLevel(subject)
-            .or(() -> defaultToGlobal ? Optional.of(state().globalLevel()) : Optional.empty())
-            .orElseThrow(() -> RegistryException.subjectLevelConfigNotFound(subject));
+                .or(() -> defaultToGlobal ? Optional.of(state().globalLevel()) : Optional.empty())
+                .orElseThrow(() -> RegistryException.subjectLevelConfigNotFound(subject));
         json(ctx, 200, new JsonObject().put("compatibilityLevel", level.name()));
     }
 
@@ -117,8 +121,8 @@ final class RegistryHandlers {
         final Schema schema = schemaFrom(ctx);
         final CompatibilityLevel level = state().effectiveLevel(subject);
         final List<String> problems = isLatest(versionParam)
-            ? level.check(schema, liveVersions(subject))
-            : level.checkAgainst(schema, version(subject, versionParam));
+                ? level.check(schema, liveVersions(subject))
+                : level.checkAgainst(schema, version(subject, versionParam));
         final JsonObject answer = new JsonObject().put("is_compatible", problems.isEmpty());
         if (Boolean.parseBoolean(ctx.request().getParam("verbose"))) {
             answer.put("messages", new JsonArray(List.copyOf(problems)));
@@ -139,8 +143,11 @@ final class RegistryHandlers {
         } else if (failure == null && ctx.statusCode() > 0) {
             error(ctx, ctx.statusCode(), ctx.statusCode(), "HTTP " + ctx.statusCode());
         } else {
-            log.error("schema registry request failed, method: {}, path: {}", ctx.request().method(),
-                ctx.request().path(), failure);
+            log.error(
+                    "schema registry request failed, method: {}, path: {}",
+                    ctx.request().method(),
+                    ctx.request().path(),
+                    failure);
             error(ctx, 500, 50001, "Internal error: " + (failure == null ? "unknown" : failure.getMessage()));
         }
     }
@@ -148,7 +155,7 @@ final class RegistryHandlers {
     private void putConfig(final RoutingContext ctx, final String subject) {
         final Object requested = body(ctx).getValue("compatibility");
         final CompatibilityLevel level = CompatibilityLevel.parse(requested instanceof String name ? name : null)
-            .orElseThrow(() -> RegistryException.invalidCompatibilityLevel(requested));
+                .orElseThrow(() -> RegistryException.invalidCompatibilityLevel(requested));
         answerLater(ctx, store.setLevel(subject, level), set -> new JsonObject().put("compatibility", set.name()));
     }
 
@@ -171,8 +178,10 @@ final class RegistryHandlers {
         if (latest) {
             return versions.get(versions.size() - 1);
         }
-        return versions.stream().filter(version -> version.version() == number).findFirst()
-            .orElseThrow(() -> RegistryException.versionNotFound(subject, number));
+        return versions.stream()
+                .filter(version -> version.version() == number)
+                .findFirst()
+                .orElseThrow(() -> RegistryException.versionNotFound(subject, number));
     }
 
     private static boolean isLatest(final String versionParam) {
@@ -229,15 +238,18 @@ final class RegistryHandlers {
     }
 
     private static JsonObject versionJson(final SchemaVersion version) {
-        return new JsonObject().put("subject", version.subject()).put("version", version.version())
-            .put("id", version.id()).put("schema", version.schemaText());
+        return new JsonObject()
+                .put("subject", version.subject())
+                .put("version", version.version())
+                .put("id", version.id())
+                .put("schema", version.schemaText());
     }
 
-    private static <T> void answerLater(final RoutingContext ctx, final CompletionStage<T> write,
-                                        final Function<T, JsonObject> answer) {
+    private static <T> void answerLater(
+            final RoutingContext ctx, final CompletionStage<T> write, final Function<T, JsonObject> answer) {
         Future.fromCompletionStage(write, ctx.vertx().getOrCreateContext())
-            .onSuccess(result -> json(ctx, 200, answer.apply(result)))
-            .onFailure(ctx::fail);
+                .onSuccess(result -> json(ctx, 200, answer.apply(result)))
+                .onFailure(ctx::fail);
     }
 
     private static Throwable unwrap(final Throwable failure) {
@@ -257,7 +269,10 @@ final class RegistryHandlers {
     }
 
     private static void send(final RoutingContext ctx, final int status, final String body) {
-        ctx.response().setStatusCode(status).putHeader("Content-Type", CONTENT_TYPE).end(body);
+        ctx.response()
+                .setStatusCode(status)
+                .putHeader("Content-Type", CONTENT_TYPE)
+                .end(body);
     }
 
     private static void error(final RoutingContext ctx, final int status, final int errorCode, final String message) {

@@ -28,13 +28,13 @@ public record RegistrySettings(Map<String, Object> kafka, String topic, String h
     public static final int DEFAULT_PORT = 8081;
     /** Confluent's registry image's prefix of its Kafka store's settings. */
     public static final String KAFKASTORE_ENV_PREFIX = "SCHEMA_REGISTRY_KAFKASTORE_";
+
     public static final String LISTENERS_ENV = "SCHEMA_REGISTRY_LISTENERS";
     public static final String TOPIC_ENV = KAFKASTORE_ENV_PREFIX + "TOPIC";
     public static final String BOOTSTRAP_ENV = "KAFKA_BOOTSTRAP_SERVERS";
 
     /** The options given on the command line; null where one was not given. */
-    public record Options(String bootstrapServers, String host, Integer port, String topic) {
-    }
+    public record Options(String bootstrapServers, String host, Integer port, String topic) {}
 
     /**
      * The settings from {@code file}, {@code env}, {@code overrides} ({@code -D}) and {@code options}.
@@ -42,8 +42,11 @@ public record RegistrySettings(Map<String, Object> kafka, String topic, String h
      * @throws IllegalArgumentException naming the setting, when bootstrap servers are missing or
      *                                  {@code SCHEMA_REGISTRY_LISTENERS} is not an {@code http://} address
      */
-    public static RegistrySettings resolve(final Map<String, String> env, final Properties file,
-                                           final Map<String, String> overrides, final Options options) {
+    public static RegistrySettings resolve(
+            final Map<String, String> env,
+            final Properties file,
+            final Map<String, String> overrides,
+            final Options options) {
         final Map<String, Object> kafka = new LinkedHashMap<>();
         file.stringPropertyNames().forEach(key -> kafka.put(key, file.getProperty(key)));
         env.forEach((name, value) -> {
@@ -61,8 +64,8 @@ public record RegistrySettings(Map<String, Object> kafka, String topic, String h
         final Object bootstrap = kafka.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
         if (bootstrap == null || bootstrap.toString().isBlank()) {
             throw new IllegalArgumentException("missing setting bootstrap.servers: give --bootstrap-servers, "
-                + BOOTSTRAP_ENV + ", " + KAFKASTORE_ENV_PREFIX + "BOOTSTRAP_SERVERS or bootstrap.servers in the "
-                + "--config file");
+                    + BOOTSTRAP_ENV + ", " + KAFKASTORE_ENV_PREFIX + "BOOTSTRAP_SERVERS or bootstrap.servers in the "
+                    + "--config file");
         }
         kafka.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, withoutProtocols(bootstrap.toString()));
 
@@ -71,19 +74,29 @@ public record RegistrySettings(Map<String, Object> kafka, String topic, String h
         final String listeners = env.get(LISTENERS_ENV);
         if (listeners != null && !listeners.isBlank()) {
             final URI listener = listener(listeners);
-            host = listener.getHost() == null ? DEFAULT_HOST : listener.getHost().replaceAll("^\\[|]$", "");
+            host = listener.getHost() == null
+                    ? DEFAULT_HOST
+                    : listener.getHost().replaceAll("^\\[|]$", "");
             port = listener.getPort();
         }
-        final String topic = options.topic() != null ? options.topic()
-            : env.getOrDefault(TOPIC_ENV, SchemaLog.DEFAULT_TOPIC);
-        return new RegistrySettings(Map.copyOf(kafka), topic, options.host() != null ? options.host() : host,
-            options.port() != null ? options.port() : port);
+        final String topic =
+                options.topic() != null ? options.topic() : env.getOrDefault(TOPIC_ENV, SchemaLog.DEFAULT_TOPIC);
+        return new RegistrySettings(
+                Map.copyOf(kafka),
+                topic,
+                options.host() != null ? options.host() : host,
+                options.port() != null ? options.port() : port);
     }
 
     /** {@code SECURITY_PROTOCOL} → {@code security.protocol}; {@code __} → {@code _}, {@code ___} → {@code -}. */
     static String settingOf(final String envSuffix) {
-        return envSuffix.toLowerCase(Locale.ROOT).replace("___", "\u0000").replace("__", "\u0001").replace('_', '.')
-            .replace('\u0000', '-').replace('\u0001', '_');
+        return envSuffix
+                .toLowerCase(Locale.ROOT)
+                .replace("___", "\u0000")
+                .replace("__", "\u0001")
+                .replace('_', '.')
+                .replace('\u0000', '-')
+                .replace('\u0001', '_');
     }
 
     /** {@code PLAINTEXT://kafka:9092,SSL://k2:9093} → {@code kafka:9092,k2:9093}, as Confluent's registry accepts. */

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
-
 import org.apache.avro.Schema;
 
 /**
@@ -65,16 +64,19 @@ final class RegistryState {
     /** The live version of {@code subject} holding exactly {@code schema}. */
     synchronized Optional<SchemaVersion> find(final String subject, final Schema schema) {
         final Integer id = idsBySchemaText.get(schema.toString());
-        return id == null ? Optional.empty()
-            : liveVersions(subject).stream().filter(version -> version.id() == id).findFirst();
+        return id == null
+                ? Optional.empty()
+                : liveVersions(subject).stream()
+                        .filter(version -> version.id() == id)
+                        .findFirst();
     }
 
     /** Subjects with at least one live version, sorted. */
     synchronized List<String> subjects() {
         return subjects.entrySet().stream()
-            .filter(entry -> entry.getValue().values().stream().anyMatch(version -> !version.deleted()))
-            .map(Map.Entry::getKey)
-            .toList();
+                .filter(entry -> entry.getValue().values().stream().anyMatch(version -> !version.deleted()))
+                .map(Map.Entry::getKey)
+                .toList();
     }
 
     /** Live versions of {@code subject}, oldest first; empty when the subject is unknown. */

@@ -26,9 +26,9 @@ final class RegistryVerticle extends VerticleBase {
     @Override
     public Future<?> start() {
         return vertx.createHttpServer()
-            .requestHandler(router())
-            .listen(port, host)
-            .onSuccess(listening -> server = listening);
+                .requestHandler(router())
+                .listen(port, host)
+                .onSuccess(listening -> server = listening);
     }
 
     /** The port the server listens on; valid once deployed. */

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -49,9 +48,10 @@ final class SchemaLog implements AutoCloseable {
     private SchemaLog(final Map<String, Object> kafkaConfig, final String topic) {
         this.topic = topic;
         this.partition = new TopicPartition(topic, 0);
-        this.producer = new KafkaProducer<>(producerConfig(kafkaConfig), new StringSerializer(), new StringSerializer());
-        this.consumer = new KafkaConsumer<>(consumerConfig(kafkaConfig), new StringDeserializer(),
-            new StringDeserializer());
+        this.producer =
+                new KafkaProducer<>(producerConfig(kafkaConfig), new StringSerializer(), new StringSerializer());
+        this.consumer =
+                new KafkaConsumer<>(consumerConfig(kafkaConfig), new StringDeserializer(), new StringDeserializer());
         consumer.assign(List.of(partition));
         consumer.seekToBeginning(List.of(partition));
     }
@@ -75,8 +75,8 @@ final class SchemaLog implements AutoCloseable {
     }
 
     /** Appends one record and waits until all in-sync replicas have it. */
-    void append(final String key, final String value) throws ExecutionException, TimeoutException,
-        InterruptedException {
+    void append(final String key, final String value)
+            throws ExecutionException, TimeoutException, InterruptedException {
         producer.send(new ProducerRecord<>(topic, 0, key, value)).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
@@ -105,9 +105,12 @@ final class SchemaLog implements AutoCloseable {
      * the registry's writes), replicated to min(3, brokers) with {@code min.insync.replicas} 2 when replicated;
      * then checks that it has one partition.
      */
-    private static void ensureTopic(final Admin admin, final String topic) throws ExecutionException,
-        TimeoutException, InterruptedException {
-        final int brokers = admin.describeCluster().nodes().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).size();
+    private static void ensureTopic(final Admin admin, final String topic)
+            throws ExecutionException, TimeoutException, InterruptedException {
+        final int brokers = admin.describeCluster()
+                .nodes()
+                .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                .size();
         final short replicas = (short) Math.min(3, brokers);
         final Map<String, String> configs = new HashMap<>();
         configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
@@ -115,8 +118,9 @@ final class SchemaLog implements AutoCloseable {
             configs.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "2");
         }
         try {
-            admin.createTopics(List.of(new NewTopic(topic, 1, replicas).configs(configs))).all()
-                .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            admin.createTopics(List.of(new NewTopic(topic, 1, replicas).configs(configs)))
+                    .all()
+                    .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             log.info("created topic: {}, replication factor: {}", topic, replicas);
         } catch (final ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
@@ -126,18 +130,22 @@ final class SchemaLog implements AutoCloseable {
         final int partitions = partitionCount(admin, topic);
         if (partitions != 1) {
             throw new IllegalStateException("topic " + topic + " has " + partitions
-                + " partitions; the schema registry needs exactly 1 to keep the order of its records");
+                    + " partitions; the schema registry needs exactly 1 to keep the order of its records");
         }
     }
 
     /** The partition count of {@code topic}, waiting for a topic just created to show up in the metadata. */
-    private static int partitionCount(final Admin admin, final String topic) throws ExecutionException,
-        TimeoutException, InterruptedException {
+    private static int partitionCount(final Admin admin, final String topic)
+            throws ExecutionException, TimeoutException, InterruptedException {
         final long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (true) {
             try {
-                return admin.describeTopics(List.of(topic)).allTopicNames().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                    .get(topic).partitions().size();
+                return admin.describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                        .get(topic)
+                        .partitions()
+                        .size();
             } catch (final ExecutionException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
                     throw e;

@@ -19,21 +19,33 @@ final class SchemaLogCodec {
     private static final String SUBJECT = "subject";
     private static final String VERSION = "version";
 
-    private SchemaLogCodec() {
-    }
+    private SchemaLogCodec() {}
 
     static String schemaKey(final String subject, final int version) {
-        return new JsonObject().put(KEYTYPE, "SCHEMA").put(SUBJECT, subject).put(VERSION, version).put("magic", 1)
-            .encode();
+        return new JsonObject()
+                .put(KEYTYPE, "SCHEMA")
+                .put(SUBJECT, subject)
+                .put(VERSION, version)
+                .put("magic", 1)
+                .encode();
     }
 
     static String schemaValue(final SchemaVersion version) {
-        return new JsonObject().put(SUBJECT, version.subject()).put(VERSION, version.version()).put("id", version.id())
-            .put("schema", version.schemaText()).put("deleted", version.deleted()).encode();
+        return new JsonObject()
+                .put(SUBJECT, version.subject())
+                .put(VERSION, version.version())
+                .put("id", version.id())
+                .put("schema", version.schemaText())
+                .put("deleted", version.deleted())
+                .encode();
     }
 
     static String configKey(final String subject) {
-        return new JsonObject().put(KEYTYPE, "CONFIG").put(SUBJECT, subject).put("magic", 0).encode();
+        return new JsonObject()
+                .put(KEYTYPE, "CONFIG")
+                .put(SUBJECT, subject)
+                .put("magic", 0)
+                .encode();
     }
 
     static String configValue(final CompatibilityLevel level) {
@@ -66,25 +78,33 @@ final class SchemaLogCodec {
         final JsonObject json = new JsonObject(value);
         final String type = json.getString("schemaType", "AVRO");
         if (!"AVRO".equals(type)) {
-            log.warn("skipped {} schema, subject: {}, version: {}; only AVRO is supported", type, subject,
-                versionNumber);
+            log.warn(
+                    "skipped {} schema, subject: {}, version: {}; only AVRO is supported",
+                    type,
+                    subject,
+                    versionNumber);
             return;
         }
         final Schema schema = new Schema.Parser().parse(json.getString("schema"));
-        state.putVersion(new SchemaVersion(subject, versionNumber, json.getInteger("id"), schema,
-            json.getBoolean("deleted", false)));
+        state.putVersion(new SchemaVersion(
+                subject, versionNumber, json.getInteger("id"), schema, json.getBoolean("deleted", false)));
     }
 
-    private static void applyConfig(final JsonObject key, final String value, final long offset,
-                                    final RegistryState state) {
+    private static void applyConfig(
+            final JsonObject key, final String value, final long offset, final RegistryState state) {
         final String subject = key.getString(SUBJECT);
         if (value == null) {
             state.putLevel(subject, null);
             return;
         }
         final String name = new JsonObject(value).getString("compatibilityLevel");
-        CompatibilityLevel.parse(name).ifPresentOrElse(level -> state.putLevel(subject, level),
-            () -> log.warn("skipped config record with unknown level: {}, subject: {}, offset: {}", name, subject,
-                offset));
+        CompatibilityLevel.parse(name)
+                .ifPresentOrElse(
+                        level -> state.putLevel(subject, level),
+                        () -> log.warn(
+                                "skipped config record with unknown level: {}, subject: {}, offset: {}",
+                                name,
+                                subject,
+                                offset));
     }
 }

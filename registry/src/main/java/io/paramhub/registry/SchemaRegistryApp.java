@@ -21,18 +21,24 @@ import picocli.CommandLine.Option;
  * stderr and exit code 2; a registry that cannot start (Kafka unreachable, a topic of the wrong shape) is one
  * line and exit code 1.
  */
-@Command(name = "paramhub-registry", mixinStandardHelpOptions = true, sortOptions = false,
-    version = "paramhub-registry 0.1.0",
-    description = "A Confluent-compatible schema registry (Avro) that keeps its schemas in a compacted Kafka topic, "
-        + "so ids and versions survive restarts. Serves until stopped.",
-    footer = {"",
-        "Settings, lowest first: defaults; the --config properties file (Kafka client settings under their own "
-            + "names); the environment, read as Confluent's registry image reads it (SCHEMA_REGISTRY_LISTENERS, "
-            + "SCHEMA_REGISTRY_KAFKASTORE_TOPIC, SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS and any other "
-            + "SCHEMA_REGISTRY_KAFKASTORE_* as a Kafka client setting, e.g. SCHEMA_REGISTRY_KAFKASTORE_SECURITY_PROTOCOL "
-            + "-> security.protocol), and KAFKA_BOOTSTRAP_SERVERS; the command line (-D key=value, then the options).",
-        "One instance per topic: there is no leader election.",
-        "Exit codes: 0 done, 1 failed to start, 2 missing or malformed setting, 143 (128 + SIGTERM) stopped."})
+@Command(
+        name = "paramhub-registry",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        version = "paramhub-registry 0.1.0",
+        description =
+                "A Confluent-compatible schema registry (Avro) that keeps its schemas in a compacted Kafka topic, "
+                        + "so ids and versions survive restarts. Serves until stopped.",
+        footer = {
+            "",
+            "Settings, lowest first: defaults; the --config properties file (Kafka client settings under their own "
+                    + "names); the environment, read as Confluent's registry image reads it (SCHEMA_REGISTRY_LISTENERS, "
+                    + "SCHEMA_REGISTRY_KAFKASTORE_TOPIC, SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS and any other "
+                    + "SCHEMA_REGISTRY_KAFKASTORE_* as a Kafka client setting, e.g. SCHEMA_REGISTRY_KAFKASTORE_SECURITY_PROTOCOL "
+                    + "-> security.protocol), and KAFKA_BOOTSTRAP_SERVERS; the command line (-D key=value, then the options).",
+            "One instance per topic: there is no leader election.",
+            "Exit codes: 0 done, 1 failed to start, 2 missing or malformed setting, 143 (128 + SIGTERM) stopped."
+        })
 public final class SchemaRegistryApp implements Callable<Integer> {
 
     /** Exit code of a missing or malformed setting (picocli's usage-error code). */
@@ -40,32 +46,44 @@ public final class SchemaRegistryApp implements Callable<Integer> {
     /** Exit code of a registry that could not start. */
     static final int FAILED = 1;
 
-    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT[,...]",
-        description = "Kafka bootstrap servers: bootstrap.servers, env KAFKA_BOOTSTRAP_SERVERS or "
-            + "SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS. Required.")
+    @Option(
+            names = "--bootstrap-servers",
+            paramLabel = "HOST:PORT[,...]",
+            description = "Kafka bootstrap servers: bootstrap.servers, env KAFKA_BOOTSTRAP_SERVERS or "
+                    + "SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS. Required.")
     private String bootstrapServers;
 
-    @Option(names = "--http-host", paramLabel = "HOST",
-        description = "Address the HTTP server binds to (default: " + RegistrySettings.DEFAULT_HOST
-            + ", or the host of SCHEMA_REGISTRY_LISTENERS).")
+    @Option(
+            names = "--http-host",
+            paramLabel = "HOST",
+            description = "Address the HTTP server binds to (default: " + RegistrySettings.DEFAULT_HOST
+                    + ", or the host of SCHEMA_REGISTRY_LISTENERS).")
     private String httpHost;
 
-    @Option(names = "--http-port", paramLabel = "PORT",
-        description = "HTTP port; 0 = any free port (default: " + RegistrySettings.DEFAULT_PORT
-            + ", or the port of SCHEMA_REGISTRY_LISTENERS).")
+    @Option(
+            names = "--http-port",
+            paramLabel = "PORT",
+            description = "HTTP port; 0 = any free port (default: " + RegistrySettings.DEFAULT_PORT
+                    + ", or the port of SCHEMA_REGISTRY_LISTENERS).")
     private Integer httpPort;
 
-    @Option(names = "--topic", paramLabel = "TOPIC",
-        description = "Compacted, single-partition topic the schemas are kept in, created when missing "
-            + "(default: " + SchemaLog.DEFAULT_TOPIC + ", or SCHEMA_REGISTRY_KAFKASTORE_TOPIC).")
+    @Option(
+            names = "--topic",
+            paramLabel = "TOPIC",
+            description = "Compacted, single-partition topic the schemas are kept in, created when missing "
+                    + "(default: " + SchemaLog.DEFAULT_TOPIC + ", or SCHEMA_REGISTRY_KAFKASTORE_TOPIC).")
     private String topic;
 
-    @Option(names = "--config", paramLabel = "FILE",
-        description = "Properties file of Kafka client settings (security.protocol, sasl.*, ssl.*, ...).")
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description = "Properties file of Kafka client settings (security.protocol, sasl.*, ssl.*, ...).")
     private Path configFile;
 
-    @Option(names = "-D", paramLabel = "KEY=VALUE",
-        description = "A Kafka client setting (repeatable); wins over the file and the environment.")
+    @Option(
+            names = "-D",
+            paramLabel = "KEY=VALUE",
+            description = "A Kafka client setting (repeatable); wins over the file and the environment.")
     private Map<String, String> overrides = new LinkedHashMap<>();
 
     private final Map<String, String> env;
@@ -80,13 +98,13 @@ public final class SchemaRegistryApp implements Callable<Integer> {
     }
 
     public static void main(final String[] args) {
-        System.exit(execute(new SchemaRegistryApp(), new PrintWriter(System.out, true),
-            new PrintWriter(System.err, true), args));
+        System.exit(execute(
+                new SchemaRegistryApp(), new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
     }
 
     /** Runs {@code app} with {@code args}, help on {@code out} and the one-line errors on {@code err}. */
-    static int execute(final SchemaRegistryApp app, final PrintWriter out, final PrintWriter err,
-                       final String... args) {
+    static int execute(
+            final SchemaRegistryApp app, final PrintWriter out, final PrintWriter err, final String... args) {
         final CommandLine cli = new CommandLine(app);
         final String name = cli.getCommandName();
         cli.setOut(out);
@@ -104,15 +122,21 @@ public final class SchemaRegistryApp implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        final RegistrySettings settings = RegistrySettings.resolve(env, load(configFile), overrides,
-            new RegistrySettings.Options(bootstrapServers, httpHost, httpPort, topic));
-        final SchemaRegistryServer server = SchemaRegistryServer.start(settings.kafka(), settings.topic(),
-            settings.host(), settings.port());
+        final RegistrySettings settings = RegistrySettings.resolve(
+                env,
+                load(configFile),
+                overrides,
+                new RegistrySettings.Options(bootstrapServers, httpHost, httpPort, topic));
+        final SchemaRegistryServer server =
+                SchemaRegistryServer.start(settings.kafka(), settings.topic(), settings.host(), settings.port());
         final CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stopped.countDown();
-        }, "schema-registry-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            server.close();
+                            stopped.countDown();
+                        },
+                        "schema-registry-shutdown"));
         stopped.await();
         return 0;
     }

@@ -1,10 +1,9 @@
 package io.paramhub.registry;
 
+import io.vertx.core.Vertx;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
-import io.vertx.core.Vertx;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,8 +46,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
      * Starts a registry whose Kafka clients use {@code kafkaConfig} (bootstrap servers and, say, security
      * settings); blocks until it has read {@code _schemas} and listens.
      */
-    public static SchemaRegistryServer start(final Map<String, Object> kafkaConfig, final String host,
-                                             final int port) {
+    public static SchemaRegistryServer start(final Map<String, Object> kafkaConfig, final String host, final int port) {
         return start(kafkaConfig, SchemaLog.DEFAULT_TOPIC, host, port);
     }
 
@@ -56,8 +54,8 @@ public final class SchemaRegistryServer implements AutoCloseable {
      * Starts a registry that keeps its schemas in {@code topic}, with Kafka clients configured by
      * {@code kafkaConfig}; blocks until it has read the topic and listens.
      */
-    public static SchemaRegistryServer start(final Map<String, Object> kafkaConfig, final String topic,
-                                             final String host, final int port) {
+    public static SchemaRegistryServer start(
+            final Map<String, Object> kafkaConfig, final String topic, final String host, final int port) {
         final SchemaStore store = SchemaStore.open(kafkaConfig, topic);
         final Vertx vertx = Vertx.vertx();
         final RegistryVerticle verticle = new RegistryVerticle(store, host, port);

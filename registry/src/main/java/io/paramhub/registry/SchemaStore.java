@@ -9,7 +9,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
 import org.apache.avro.Schema;
 import org.apache.kafka.common.KafkaException;
 import org.slf4j.Logger;
@@ -75,8 +74,8 @@ final class SchemaStore implements AutoCloseable {
             if (!problems.isEmpty()) {
                 throw RegistryException.incompatible(subject, problems);
             }
-            final SchemaVersion version = new SchemaVersion(subject, state.nextVersion(subject), state.idFor(schema),
-                schema, false);
+            final SchemaVersion version =
+                    new SchemaVersion(subject, state.nextVersion(subject), state.idFor(schema), schema, false);
             schemaLog.append(SchemaLogCodec.schemaKey(subject, version.version()), SchemaLogCodec.schemaValue(version));
             schemaLog.catchUp(state);
             log.info("registered schema, subject: {}, version: {}, id: {}", subject, version.version(), version.id());
@@ -107,18 +106,20 @@ final class SchemaStore implements AutoCloseable {
     }
 
     private <T> CompletableFuture<T> write(final String operation, final Write<T> decision) {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                schemaLog.catchUp(state);
-                return decision.run();
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw RegistryException.storeError(operation, e);
-            } catch (final ExecutionException | TimeoutException | KafkaException e) {
-                log.warn("schema store failed while {}", operation, e);
-                throw RegistryException.storeError(operation, e);
-            }
-        }, writer);
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        schemaLog.catchUp(state);
+                        return decision.run();
+                    } catch (final InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw RegistryException.storeError(operation, e);
+                    } catch (final ExecutionException | TimeoutException | KafkaException e) {
+                        log.warn("schema store failed while {}", operation, e);
+                        throw RegistryException.storeError(operation, e);
+                    }
+                },
+                writer);
     }
 
     /** One serialised step of a write, run on the writer thread after the state has caught up. */

@@ -17,21 +17,22 @@ class RegistrySettingsTest {
     void shouldReadConfluentImageVariablesWhenNoOptionIsGiven() {
         // given
         final Map<String, String> env = Map.of(
-            "SCHEMA_REGISTRY_LISTENERS", "http://0.0.0.0:8085",
-            "SCHEMA_REGISTRY_HOST_NAME", "schema-registry",
-            "SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS", "PLAINTEXT://kafka:9092,SSL://kafka-2:9093",
-            "SCHEMA_REGISTRY_KAFKASTORE_TOPIC", "_schemas_2",
-            "SCHEMA_REGISTRY_KAFKASTORE_SECURITY_PROTOCOL", "SASL_SSL",
-            "SCHEMA_REGISTRY_KAFKASTORE_SASL_MECHANISM", "PLAIN");
+                "SCHEMA_REGISTRY_LISTENERS", "http://0.0.0.0:8085",
+                "SCHEMA_REGISTRY_HOST_NAME", "schema-registry",
+                "SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS", "PLAINTEXT://kafka:9092,SSL://kafka-2:9093",
+                "SCHEMA_REGISTRY_KAFKASTORE_TOPIC", "_schemas_2",
+                "SCHEMA_REGISTRY_KAFKASTORE_SECURITY_PROTOCOL", "SASL_SSL",
+                "SCHEMA_REGISTRY_KAFKASTORE_SASL_MECHANISM", "PLAIN");
 
         // when
         final RegistrySettings settings = RegistrySettings.resolve(env, new Properties(), Map.of(), NONE);
 
         // then
-        assertThat(settings.kafka()).containsExactlyInAnyOrderEntriesOf(Map.of(
-            "bootstrap.servers", "kafka:9092,kafka-2:9093",
-            "security.protocol", "SASL_SSL",
-            "sasl.mechanism", "PLAIN"));
+        assertThat(settings.kafka())
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "bootstrap.servers", "kafka:9092,kafka-2:9093",
+                        "security.protocol", "SASL_SSL",
+                        "sasl.mechanism", "PLAIN"));
         assertThat(settings.topic()).isEqualTo("_schemas_2");
         assertThat(settings.host()).isEqualTo("0.0.0.0");
         assertThat(settings.port()).isEqualTo(8085);
@@ -45,19 +46,21 @@ class RegistrySettingsTest {
         file.setProperty("client.dns.lookup", "use_all_dns_ips");
         file.setProperty("request.timeout.ms", "1000");
         final Map<String, String> env = Map.of(
-            "SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS", "from-confluent-env:9092",
-            "KAFKA_BOOTSTRAP_SERVERS", "from-env:9092",
-            "SCHEMA_REGISTRY_KAFKASTORE_REQUEST_TIMEOUT_MS", "2000");
+                "SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS", "from-confluent-env:9092",
+                "KAFKA_BOOTSTRAP_SERVERS", "from-env:9092",
+                "SCHEMA_REGISTRY_KAFKASTORE_REQUEST_TIMEOUT_MS", "2000");
         final Map<String, String> overrides = Map.of("request.timeout.ms", "3000");
 
         // when
         final RegistrySettings fromEnv = RegistrySettings.resolve(env, file, overrides, NONE);
-        final RegistrySettings fromOptions = RegistrySettings.resolve(env, file, overrides,
-            new RegistrySettings.Options("from-option:9092", "127.0.0.1", 0, "own-schemas"));
+        final RegistrySettings fromOptions = RegistrySettings.resolve(
+                env, file, overrides, new RegistrySettings.Options("from-option:9092", "127.0.0.1", 0, "own-schemas"));
 
         // then
-        assertThat(fromEnv.kafka()).containsEntry("bootstrap.servers", "from-env:9092")
-            .containsEntry("request.timeout.ms", "3000").containsEntry("client.dns.lookup", "use_all_dns_ips");
+        assertThat(fromEnv.kafka())
+                .containsEntry("bootstrap.servers", "from-env:9092")
+                .containsEntry("request.timeout.ms", "3000")
+                .containsEntry("client.dns.lookup", "use_all_dns_ips");
         assertThat(fromEnv.topic()).isEqualTo("_schemas");
         assertThat(fromEnv.host()).isEqualTo("0.0.0.0");
         assertThat(fromEnv.port()).isEqualTo(8081);
@@ -70,21 +73,23 @@ class RegistrySettingsTest {
     @Test
     void shouldNameEveryPlaceToGiveThemWhenBootstrapServersAreMissing() {
         assertThatThrownBy(() -> RegistrySettings.resolve(Map.of(), new Properties(), Map.of(), NONE))
-            .isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("bootstrap.servers").hasMessageContaining("--bootstrap-servers")
-            .hasMessageContaining("KAFKA_BOOTSTRAP_SERVERS")
-            .hasMessageContaining("SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("bootstrap.servers")
+                .hasMessageContaining("--bootstrap-servers")
+                .hasMessageContaining("KAFKA_BOOTSTRAP_SERVERS")
+                .hasMessageContaining("SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS");
     }
 
     @Test
     void shouldRefuseListenerWhenItIsNotHttp() {
         // given
-        final Map<String, String> env = Map.of("KAFKA_BOOTSTRAP_SERVERS", "kafka:9092",
-            "SCHEMA_REGISTRY_LISTENERS", "https://0.0.0.0:8443");
+        final Map<String, String> env =
+                Map.of("KAFKA_BOOTSTRAP_SERVERS", "kafka:9092", "SCHEMA_REGISTRY_LISTENERS", "https://0.0.0.0:8443");
 
         // when / then
         assertThatThrownBy(() -> RegistrySettings.resolve(env, new Properties(), Map.of(), NONE))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("SCHEMA_REGISTRY_LISTENERS");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("SCHEMA_REGISTRY_LISTENERS");
     }
 
     @Test
@@ -94,13 +99,16 @@ class RegistrySettingsTest {
         final StringWriter err = new StringWriter();
 
         // when
-        final int code = SchemaRegistryApp.execute(new SchemaRegistryApp(Map.of()), new PrintWriter(out, true),
-            new PrintWriter(err, true));
+        final int code = SchemaRegistryApp.execute(
+                new SchemaRegistryApp(Map.of()), new PrintWriter(out, true), new PrintWriter(err, true));
 
         // then
         assertThat(code).isEqualTo(2);
-        assertThat(err.toString().lines()).hasSize(1).first().asString()
-            .startsWith("paramhub-registry: missing setting bootstrap.servers");
+        assertThat(err.toString().lines())
+                .hasSize(1)
+                .first()
+                .asString()
+                .startsWith("paramhub-registry: missing setting bootstrap.servers");
     }
 
     @Test
@@ -109,12 +117,23 @@ class RegistrySettingsTest {
         final StringWriter out = new StringWriter();
 
         // when
-        final int code = SchemaRegistryApp.execute(new SchemaRegistryApp(Map.of()), new PrintWriter(out, true),
-            new PrintWriter(new StringWriter(), true), "--help");
+        final int code = SchemaRegistryApp.execute(
+                new SchemaRegistryApp(Map.of()),
+                new PrintWriter(out, true),
+                new PrintWriter(new StringWriter(), true),
+                "--help");
 
         // then
         assertThat(code).isZero();
-        assertThat(out.toString()).contains("Usage: paramhub-registry", "--bootstrap-servers", "--http-host",
-            "--http-port", "--topic", "--config", "-D", "SCHEMA_REGISTRY_LISTENERS");
+        assertThat(out.toString())
+                .contains(
+                        "Usage: paramhub-registry",
+                        "--bootstrap-servers",
+                        "--http-host",
+                        "--http-port",
+                        "--topic",
+                        "--config",
+                        "-D",
+                        "SCHEMA_REGISTRY_LISTENERS");
     }
 }

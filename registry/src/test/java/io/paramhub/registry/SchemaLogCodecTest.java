@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 
 class SchemaLogCodecTest {
 
-    private static final Schema PROBE = new Schema.Parser().parse(
-        "{\"type\":\"record\",\"name\":\"Probe\",\"fields\":[{\"name\":\"a\",\"type\":\"string\"}]}");
+    private static final Schema PROBE = new Schema.Parser()
+            .parse("{\"type\":\"record\",\"name\":\"Probe\",\"fields\":[{\"name\":\"a\",\"type\":\"string\"}]}");
 
     private final RegistryState state = new RegistryState();
 
@@ -24,8 +24,13 @@ class SchemaLogCodecTest {
 
         // then
         assertThat(key).isEqualTo("{\"keytype\":\"SCHEMA\",\"subject\":\"jobs-value\",\"version\":2,\"magic\":1}");
-        assertThat(new JsonObject(value)).isEqualTo(new JsonObject().put("subject", "jobs-value").put("version", 2)
-            .put("id", 7).put("schema", PROBE.toString()).put("deleted", false));
+        assertThat(new JsonObject(value))
+                .isEqualTo(new JsonObject()
+                        .put("subject", "jobs-value")
+                        .put("version", 2)
+                        .put("id", 7)
+                        .put("schema", PROBE.toString())
+                        .put("deleted", false));
     }
 
     @Test
@@ -46,8 +51,8 @@ class SchemaLogCodecTest {
 
         // when
         SchemaLogCodec.apply(SchemaLogCodec.schemaKey("jobs-value", 1), SchemaLogCodec.schemaValue(version), 0, state);
-        SchemaLogCodec.apply(SchemaLogCodec.configKey("jobs-value"),
-            SchemaLogCodec.configValue(CompatibilityLevel.NONE), 1, state);
+        SchemaLogCodec.apply(
+                SchemaLogCodec.configKey("jobs-value"), SchemaLogCodec.configValue(CompatibilityLevel.NONE), 1, state);
 
         // then
         assertThat(state.liveVersions("jobs-value")).containsExactly(version);
@@ -61,10 +66,13 @@ class SchemaLogCodecTest {
     @Test
     void shouldForgetVersionAndLevelWhenRecordIsTombstone() {
         // given
-        SchemaLogCodec.apply(SchemaLogCodec.schemaKey("jobs-value", 1),
-            SchemaLogCodec.schemaValue(new SchemaVersion("jobs-value", 1, 1, PROBE, false)), 0, state);
-        SchemaLogCodec.apply(SchemaLogCodec.configKey(null), SchemaLogCodec.configValue(CompatibilityLevel.FULL), 1,
-            state);
+        SchemaLogCodec.apply(
+                SchemaLogCodec.schemaKey("jobs-value", 1),
+                SchemaLogCodec.schemaValue(new SchemaVersion("jobs-value", 1, 1, PROBE, false)),
+                0,
+                state);
+        SchemaLogCodec.apply(
+                SchemaLogCodec.configKey(null), SchemaLogCodec.configValue(CompatibilityLevel.FULL), 1, state);
 
         // when
         SchemaLogCodec.apply(SchemaLogCodec.schemaKey("jobs-value", 1), null, 2, state);

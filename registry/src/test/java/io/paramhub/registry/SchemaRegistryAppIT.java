@@ -40,7 +40,8 @@ class SchemaRegistryAppIT {
     private static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final Pattern ID = Pattern.compile("\\{\"id\":(\\d+)}");
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private static KafkaTestCluster kafka;
 
@@ -58,8 +59,15 @@ class SchemaRegistryAppIT {
     void shouldRegisterAndServeSchemaWhenStartedFromItsJarWithOptions(@TempDir final Path dir) throws Exception {
         // given
         final int port = freePort();
-        final Process registry = start(dir, Map.of(), "--bootstrap-servers", kafka.bootstrapServers(),
-            "--http-host", "127.0.0.1", "--http-port", Integer.toString(port));
+        final Process registry = start(
+                dir,
+                Map.of(),
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--http-host",
+                "127.0.0.1",
+                "--http-port",
+                Integer.toString(port));
         try {
             final String url = "http://127.0.0.1:" + port;
             awaitListening(url, registry, dir);
@@ -83,11 +91,17 @@ class SchemaRegistryAppIT {
     void shouldTakeConfluentImageVariablesWhenStartedInItsPlace(@TempDir final Path dir) throws Exception {
         // given: the variables compose gives Confluent's image, a broker address with its protocol, a topic of its own
         final int port = freePort();
-        final Process registry = start(dir, Map.of(
-            "SCHEMA_REGISTRY_HOST_NAME", "schema-registry",
-            "SCHEMA_REGISTRY_LISTENERS", "http://127.0.0.1:" + port,
-            "SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS", "PLAINTEXT://" + kafka.bootstrapServers(),
-            "SCHEMA_REGISTRY_KAFKASTORE_TOPIC", "_app_it_schemas"));
+        final Process registry = start(
+                dir,
+                Map.of(
+                        "SCHEMA_REGISTRY_HOST_NAME",
+                        "schema-registry",
+                        "SCHEMA_REGISTRY_LISTENERS",
+                        "http://127.0.0.1:" + port,
+                        "SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS",
+                        "PLAINTEXT://" + kafka.bootstrapServers(),
+                        "SCHEMA_REGISTRY_KAFKASTORE_TOPIC",
+                        "_app_it_schemas"));
         try {
             final String url = "http://127.0.0.1:" + port;
             awaitListening(url, registry, dir);
@@ -98,9 +112,12 @@ class SchemaRegistryAppIT {
             // then: registered, and kept in that topic, compacted, one partition
             assertThat(registered.statusCode()).as(registered.body()).isEqualTo(200);
             assertThat(get(url + "/schemas/ids/" + id(registered)).body()).contains("EnvIt");
-            try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
-                final TopicDescription topic = admin.describeTopics(List.of("_app_it_schemas")).allTopicNames()
-                    .get(30, TimeUnit.SECONDS).get("_app_it_schemas");
+            try (Admin admin =
+                    Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+                final TopicDescription topic = admin.describeTopics(List.of("_app_it_schemas"))
+                        .allTopicNames()
+                        .get(30, TimeUnit.SECONDS)
+                        .get("_app_it_schemas");
                 assertThat(topic.partitions()).hasSize(1);
             }
         } finally {
@@ -109,34 +126,46 @@ class SchemaRegistryAppIT {
     }
 
     private static Process start(final Path dir, final Map<String, String> env, final String... args)
-        throws IOException {
+            throws IOException {
         assertThat(JAR).as("the registry's jar, built by the package phase").isRegularFile();
         final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-jar", JAR.toString()));
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-jar",
+                JAR.toString()));
         command.addAll(List.of(args));
-        final ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-            .redirectOutput(dir.resolve("registry.out").toFile());
-        builder.environment().keySet().removeIf(name -> name.startsWith("KAFKA_") || name.startsWith("SCHEMA_REGISTRY_"));
+        final ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("registry.out").toFile());
+        builder.environment()
+                .keySet()
+                .removeIf(name -> name.startsWith("KAFKA_") || name.startsWith("SCHEMA_REGISTRY_"));
         builder.environment().putAll(env);
         return builder.start();
     }
 
     private static void awaitListening(final String url, final Process registry, final Path dir) {
-        await().alias("the registry answering at " + url).atMost(TIMEOUT).pollInterval(Duration.ofMillis(200))
-            .until(() -> {
-                assertThat(registry.isAlive()).as(() -> "registry exited early: " + output(dir)).isTrue();
-                try {
-                    return get(url + "/subjects").statusCode() == 200;
-                } catch (final IOException e) {
-                    return false;
-                }
-            });
+        await().alias("the registry answering at " + url)
+                .atMost(TIMEOUT)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    assertThat(registry.isAlive())
+                            .as(() -> "registry exited early: " + output(dir))
+                            .isTrue();
+                    try {
+                        return get(url + "/subjects").statusCode() == 200;
+                    } catch (final IOException e) {
+                        return false;
+                    }
+                });
     }
 
     /** SIGTERM, as a container runtime stops it: a clean shutdown, exit code 128 + 15. */
     private static void stop(final Process registry, final Path dir) throws Exception {
         registry.destroy();
-        assertThat(registry.waitFor(30, TimeUnit.SECONDS)).as("registry stopped").isTrue();
+        assertThat(registry.waitFor(30, TimeUnit.SECONDS))
+                .as("registry stopped")
+                .isTrue();
         assertThat(registry.exitValue()).as(output(dir)).isEqualTo(143);
         assertThat(output(dir)).contains("schema registry stopped");
     }
@@ -157,7 +186,7 @@ class SchemaRegistryAppIT {
 
     private static String schemaBody(final String name) {
         final String schema = "{\"type\":\"record\",\"name\":\"" + name + "\",\"namespace\":\"io.paramhub.it\","
-            + "\"fields\":[{\"name\":\"a\",\"type\":\"string\"}]}";
+                + "\"fields\":[{\"name\":\"a\",\"type\":\"string\"}]}";
         return "{\"schema\":\"" + schema.replace("\"", "\\\"") + "\"}";
     }
 
@@ -168,14 +197,22 @@ class SchemaRegistryAppIT {
     }
 
     private static HttpResponse<String> get(final String url) throws IOException, InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
-            HttpResponse.BodyHandlers.ofString());
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create(url))
+                        .timeout(Duration.ofSeconds(10))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
-    private static HttpResponse<String> post(final String url, final String body) throws IOException,
-        InterruptedException {
-        return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
-            .header("Content-Type", CONTENT_TYPE).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-            HttpResponse.BodyHandlers.ofString());
+    private static HttpResponse<String> post(final String url, final String body)
+            throws IOException, InterruptedException {
+        return HTTP.send(
+                HttpRequest.newBuilder(URI.create(url))
+                        .timeout(Duration.ofSeconds(30))
+                        .header("Content-Type", CONTENT_TYPE)
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 }

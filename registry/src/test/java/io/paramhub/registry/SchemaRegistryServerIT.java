@@ -3,17 +3,6 @@ package io.paramhub.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
-
 import io.paramhub.schemas.registry.HttpSchemaRegistryClient;
 import io.paramhub.schemas.registry.SchemaRegistryConfig;
 import io.paramhub.schemas.serde.AvroSerde;
@@ -29,6 +18,16 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -95,18 +94,24 @@ class SchemaRegistryServerIT {
         final int id1 = first.bodyAsJsonObject().getInteger("id");
         final int id2 = second.bodyAsJsonObject().getInteger("id");
         assertThat(id2).isGreaterThan(id1);
-        final JsonObject lookedUp = call(HttpMethod.POST, "/subjects/" + subject, schemaBody(v1)).bodyAsJsonObject();
+        final JsonObject lookedUp =
+                call(HttpMethod.POST, "/subjects/" + subject, schemaBody(v1)).bodyAsJsonObject();
         assertThat(lookedUp.getString("subject")).isEqualTo(subject);
         assertThat(lookedUp.getInteger("id")).isEqualTo(id1);
         assertThat(lookedUp.getInteger("version")).isEqualTo(1);
         assertThat(parse(lookedUp.getString("schema"))).isEqualTo(parse(v1));
-        assertThat(parse(get("/schemas/ids/" + id2).bodyAsJsonObject().getString("schema"))).isEqualTo(parse(v2));
+        assertThat(parse(get("/schemas/ids/" + id2).bodyAsJsonObject().getString("schema")))
+                .isEqualTo(parse(v2));
         assertThat(get("/subjects").bodyAsJsonArray()).contains(subject);
         assertThat(get("/subjects/" + subject + "/versions").bodyAsJsonArray()).containsExactly(1, 2);
-        final JsonObject latest = get("/subjects/" + subject + "/versions/latest").bodyAsJsonObject();
+        final JsonObject latest =
+                get("/subjects/" + subject + "/versions/latest").bodyAsJsonObject();
         assertThat(latest.getInteger("version")).isEqualTo(2);
         assertThat(latest.getInteger("id")).isEqualTo(id2);
-        assertThat(get("/subjects/" + subject + "/versions/1").bodyAsJsonObject().getInteger("id")).isEqualTo(id1);
+        assertThat(get("/subjects/" + subject + "/versions/1")
+                        .bodyAsJsonObject()
+                        .getInteger("id"))
+                .isEqualTo(id1);
     }
 
     @Test
@@ -139,7 +144,8 @@ class SchemaRegistryServerIT {
         final int newId = register(subject, probe("Restart", field("b", "\"string\"", "\"\"")));
 
         // then
-        assertThat(parse(get("/schemas/ids/" + oldId).bodyAsJsonObject().getString("schema"))).isEqualTo(parse(before));
+        assertThat(parse(get("/schemas/ids/" + oldId).bodyAsJsonObject().getString("schema")))
+                .isEqualTo(parse(before));
         assertThat(register(subject, before)).isEqualTo(oldId);
         assertThat(newId).isEqualTo(maxIdBefore + 1);
         assertThat(get("/subjects/" + subject + "/versions").bodyAsJsonArray()).containsExactly(1, 2);
@@ -153,19 +159,22 @@ class SchemaRegistryServerIT {
         final JsonObject newRequiredField = schemaBody(probe("Incompatible", field("c", "\"long\"", null)));
 
         // when
-        final HttpResponse<Buffer> refused = call(HttpMethod.POST, "/subjects/" + subject + "/versions",
-            newRequiredField);
-        final HttpResponse<Buffer> configured = call(HttpMethod.PUT, "/config/" + subject,
-            new JsonObject().put("compatibility", "NONE"));
-        final HttpResponse<Buffer> accepted = call(HttpMethod.POST, "/subjects/" + subject + "/versions",
-            newRequiredField);
+        final HttpResponse<Buffer> refused =
+                call(HttpMethod.POST, "/subjects/" + subject + "/versions", newRequiredField);
+        final HttpResponse<Buffer> configured =
+                call(HttpMethod.PUT, "/config/" + subject, new JsonObject().put("compatibility", "NONE"));
+        final HttpResponse<Buffer> accepted =
+                call(HttpMethod.POST, "/subjects/" + subject + "/versions", newRequiredField);
 
         // then
         assertThat(refused.statusCode()).isEqualTo(409);
         assertThat(refused.bodyAsJsonObject().getInteger("error_code")).isEqualTo(409);
-        assertThat(refused.bodyAsJsonObject().getString("message")).contains("incompatible").contains(subject);
+        assertThat(refused.bodyAsJsonObject().getString("message"))
+                .contains("incompatible")
+                .contains(subject);
         assertThat(configured.bodyAsJsonObject()).isEqualTo(new JsonObject().put("compatibility", "NONE"));
-        assertThat(get("/config/" + subject).bodyAsJsonObject().getString("compatibilityLevel")).isEqualTo("NONE");
+        assertThat(get("/config/" + subject).bodyAsJsonObject().getString("compatibilityLevel"))
+                .isEqualTo("NONE");
         assertThat(accepted.statusCode()).isEqualTo(200);
         assertThat(get("/subjects/" + subject + "/versions").bodyAsJsonArray()).containsExactly(1, 2);
     }
@@ -179,10 +188,14 @@ class SchemaRegistryServerIT {
         final JsonObject incompatible = schemaBody(probe("Compat", field("c", "\"long\"", null)));
 
         // when
-        final JsonObject yes = call(HttpMethod.POST, "/compatibility/subjects/" + subject + "/versions/latest",
-            compatible).bodyAsJsonObject();
-        final JsonObject no = call(HttpMethod.POST, "/compatibility/subjects/" + subject + "/versions/1?verbose=true",
-            incompatible).bodyAsJsonObject();
+        final JsonObject yes = call(
+                        HttpMethod.POST, "/compatibility/subjects/" + subject + "/versions/latest", compatible)
+                .bodyAsJsonObject();
+        final JsonObject no = call(
+                        HttpMethod.POST,
+                        "/compatibility/subjects/" + subject + "/versions/1?verbose=true",
+                        incompatible)
+                .bodyAsJsonObject();
 
         // then
         assertThat(yes).isEqualTo(new JsonObject().put("is_compatible", true));
@@ -215,15 +228,17 @@ class SchemaRegistryServerIT {
         // when
         final HttpResponse<Buffer> put = call(HttpMethod.PUT, "/config", full);
         final String level = get("/config").bodyAsJsonObject().getString("compatibilityLevel");
-        final String fallback = get("/config/it-global-value?defaultToGlobal=true").bodyAsJsonObject()
-            .getString("compatibilityLevel");
+        final String fallback = get("/config/it-global-value?defaultToGlobal=true")
+                .bodyAsJsonObject()
+                .getString("compatibilityLevel");
         call(HttpMethod.PUT, "/config", new JsonObject().put("compatibility", "BACKWARD"));
 
         // then
         assertThat(put.bodyAsJsonObject()).isEqualTo(new JsonObject().put("compatibility", "FULL"));
         assertThat(level).isEqualTo("FULL");
         assertThat(fallback).isEqualTo("FULL");
-        assertThat(get("/config").bodyAsJsonObject().getString("compatibilityLevel")).isEqualTo("BACKWARD");
+        assertThat(get("/config").bodyAsJsonObject().getString("compatibilityLevel"))
+                .isEqualTo("BACKWARD");
     }
 
     @Test
@@ -238,15 +253,32 @@ class SchemaRegistryServerIT {
         assertError(get("/subjects/" + subject + "/versions/99"), 404, 40402);
         assertError(call(HttpMethod.POST, "/subjects/" + subject, schemaBody(probe("Other"))), 404, 40403);
         assertError(get("/schemas/ids/987654"), 404, 40403);
-        assertError(call(HttpMethod.POST, "/subjects/" + subject + "/versions",
-            schemaBody("{\"type\": \"record\", \"name\": \"Broken\", \"fields\": [{\"name\": \"x\"}]}")), 422, 42201);
-        assertError(call(HttpMethod.POST, "/subjects/" + subject + "/versions",
-            schemaBody("syntax = \"proto3\";").put("schemaType", "PROTOBUF")), 422, 42201);
+        assertError(
+                call(
+                        HttpMethod.POST,
+                        "/subjects/" + subject + "/versions",
+                        schemaBody("{\"type\": \"record\", \"name\": \"Broken\", \"fields\": [{\"name\": \"x\"}]}")),
+                422,
+                42201);
+        assertError(
+                call(
+                        HttpMethod.POST,
+                        "/subjects/" + subject + "/versions",
+                        schemaBody("syntax = \"proto3\";").put("schemaType", "PROTOBUF")),
+                422,
+                42201);
         assertError(get("/subjects/" + subject + "/versions/first"), 422, 42202);
-        assertError(call(HttpMethod.PUT, "/config/" + subject, new JsonObject().put("compatibility", "SOMETIMES")),
-            422, 42203);
-        assertError(send(http.requestAbs(HttpMethod.POST, server.url() + "/subjects/" + subject + "/versions")
-            .putHeader("Content-Type", "text/plain"), schemaBody(probe("Errors"))), 415, 415);
+        assertError(
+                call(HttpMethod.PUT, "/config/" + subject, new JsonObject().put("compatibility", "SOMETIMES")),
+                422,
+                42203);
+        assertError(
+                send(
+                        http.requestAbs(HttpMethod.POST, server.url() + "/subjects/" + subject + "/versions")
+                                .putHeader("Content-Type", "text/plain"),
+                        schemaBody(probe("Errors"))),
+                415,
+                415);
         assertError(rawPost("/subjects/" + subject + "/versions", "{not json"), 400, 400);
         assertThat(get("/subjects/" + subject + "/versions").bodyAsJsonArray()).containsExactly(1);
     }
@@ -262,10 +294,14 @@ class SchemaRegistryServerIT {
         final int id = client.register(subject, schema);
 
         // then
-        assertThat(new HttpSchemaRegistryClient(server.url()).lookupId(subject, schema)).isEqualTo(id);
+        assertThat(new HttpSchemaRegistryClient(server.url()).lookupId(subject, schema))
+                .isEqualTo(id);
         assertThat(get("/subjects").bodyAsJsonArray()).contains(subject);
-        assertThat(get("/subjects/" + URLEncoder.encode(subject, StandardCharsets.UTF_8).replace("+", "%20")
-            + "/versions").bodyAsJsonArray()).containsExactly(1);
+        assertThat(get("/subjects/"
+                                + URLEncoder.encode(subject, StandardCharsets.UTF_8)
+                                        .replace("+", "%20") + "/versions")
+                        .bodyAsJsonArray())
+                .containsExactly(1);
     }
 
     @ParameterizedTest
@@ -283,35 +319,43 @@ class SchemaRegistryServerIT {
         // then
         assertThat(read.value()).isEqualTo(record);
         final int id = WireFormat.schemaId(topic, serde.serializer().serialize(topic, record));
-        assertThat(parse(get("/schemas/ids/" + id).bodyAsJsonObject().getString("schema"))).isEqualTo(record.getSchema());
+        assertThat(parse(get("/schemas/ids/" + id).bodyAsJsonObject().getString("schema")))
+                .isEqualTo(record.getSchema());
         assertThat(get("/subjects").bodyAsJsonArray()).contains(topic + "-value");
     }
 
     @SuppressWarnings("unchecked")
     private static AvroSerde<SpecificRecord> serdeOf(final SpecificRecord record) {
-        return AvroSerdes.of((Class<SpecificRecord>) record.getClass(),
-            Map.of(SchemaRegistryConfig.SCHEMA_REGISTRY_URL, server.url()), false);
+        return AvroSerdes.of(
+                (Class<SpecificRecord>) record.getClass(),
+                Map.of(SchemaRegistryConfig.SCHEMA_REGISTRY_URL, server.url()),
+                false);
     }
 
-    private static void produce(final String topic, final AvroSerde<SpecificRecord> serde,
-                                final SpecificRecord record) {
+    private static void produce(
+            final String topic, final AvroSerde<SpecificRecord> serde, final SpecificRecord record) {
         try (KafkaProducer<String, SpecificRecord> producer = new KafkaProducer<>(
-            Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new StringSerializer(),
-            serde.serializer())) {
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                new StringSerializer(),
+                serde.serializer())) {
             producer.send(new ProducerRecord<>(topic, "key", record)).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
         } catch (final Exception e) {
             throw new IllegalStateException("cannot produce to " + topic, e);
         }
     }
 
-    private static ConsumerRecord<String, SpecificRecord> consumeOne(final String topic,
-                                                                     final AvroSerde<SpecificRecord> serde) {
+    private static ConsumerRecord<String, SpecificRecord> consumeOne(
+            final String topic, final AvroSerde<SpecificRecord> serde) {
         final TopicPartition partition = new TopicPartition(topic, 0);
         final List<ConsumerRecord<String, SpecificRecord>> records = new ArrayList<>();
         try (KafkaConsumer<String, SpecificRecord> consumer = new KafkaConsumer<>(
-            Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-            new StringDeserializer(), serde.deserializer())) {
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        kafka.bootstrapServers(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                serde.deserializer())) {
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
             await().alias("a record on " + topic).atMost(TIMEOUT).until(() -> {
@@ -323,8 +367,8 @@ class SchemaRegistryServerIT {
     }
 
     private static int register(final String subject, final String schema) {
-        final HttpResponse<Buffer> response = call(HttpMethod.POST, "/subjects/" + subject + "/versions",
-            schemaBody(schema));
+        final HttpResponse<Buffer> response =
+                call(HttpMethod.POST, "/subjects/" + subject + "/versions", schemaBody(schema));
         assertThat(response.statusCode()).as(response.bodyAsString()).isEqualTo(200);
         return response.bodyAsJsonObject().getInteger("id");
     }
@@ -332,9 +376,11 @@ class SchemaRegistryServerIT {
     private static int maxKnownId() {
         int max = 0;
         for (final Object subject : get("/subjects").bodyAsJsonArray()) {
-            final String path = "/subjects/" + URLEncoder.encode((String) subject, StandardCharsets.UTF_8)
-                .replace("+", "%20") + "/versions/";
-            for (final Object version : get(path.substring(0, path.length() - 1)).bodyAsJsonArray()) {
+            final String path = "/subjects/"
+                    + URLEncoder.encode((String) subject, StandardCharsets.UTF_8)
+                            .replace("+", "%20") + "/versions/";
+            for (final Object version :
+                    get(path.substring(0, path.length() - 1)).bodyAsJsonArray()) {
                 max = Math.max(max, get(path + version).bodyAsJsonObject().getInteger("id"));
             }
         }
@@ -357,8 +403,9 @@ class SchemaRegistryServerIT {
     }
 
     private static HttpResponse<Buffer> rawPost(final String path, final String body) {
-        return sendRaw(http.requestAbs(HttpMethod.POST, server.url() + path).putHeader("Content-Type", CONTENT_TYPE),
-            Buffer.buffer(body));
+        return sendRaw(
+                http.requestAbs(HttpMethod.POST, server.url() + path).putHeader("Content-Type", CONTENT_TYPE),
+                Buffer.buffer(body));
     }
 
     private static HttpResponse<Buffer> send(final HttpRequest<Buffer> request, final JsonObject body) {
@@ -368,7 +415,7 @@ class SchemaRegistryServerIT {
     private static HttpResponse<Buffer> sendRaw(final HttpRequest<Buffer> request, final Buffer body) {
         try {
             return (body == null ? request.send() : request.sendBuffer(body))
-                .await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                    .await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (final TimeoutException e) {
             throw new IllegalStateException("no answer from the schema registry", e);
         }
@@ -384,14 +431,19 @@ class SchemaRegistryServerIT {
 
     /** A record schema {@code io.paramhub.it.<name>} with a string field {@code a} and {@code extraFields}. */
     private static String probe(final String name, final String... extraFields) {
-        final JsonArray fields = new JsonArray().add(new JsonObject().put("name", "a").put("type", "string"));
+        final JsonArray fields =
+                new JsonArray().add(new JsonObject().put("name", "a").put("type", "string"));
         Stream.of(extraFields).map(JsonObject::new).forEach(fields::add);
-        return new JsonObject().put("type", "record").put("name", name).put("namespace", "io.paramhub.it")
-            .put("fields", fields).encode();
+        return new JsonObject()
+                .put("type", "record")
+                .put("name", name)
+                .put("namespace", "io.paramhub.it")
+                .put("fields", fields)
+                .encode();
     }
 
     private static String field(final String name, final String type, final String defaultValue) {
         return "{\"name\": \"" + name + "\", \"type\": " + type
-            + (defaultValue == null ? "" : ", \"default\": " + defaultValue) + "}";
+                + (defaultValue == null ? "" : ", \"default\": " + defaultValue) + "}";
     }
 }

@@ -8,7 +8,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -50,18 +49,20 @@ public final class KafkaTestCluster implements AutoCloseable {
         settings.putAll(brokerOverrides);
         try {
             final TestKitNodes nodes = new TestKitNodes.Builder(productionBootstrap())
-                .setCombined(true)
-                .setNumBrokerNodes(1)
-                .setNumControllerNodes(1)
-                .build();
+                    .setCombined(true)
+                    .setNumBrokerNodes(1)
+                    .setNumControllerNodes(1)
+                    .build();
             final KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nodes);
             settings.forEach(builder::setConfigProp);
             final KafkaClusterTestKit cluster = builder.build();
             cluster.format();
             cluster.startup();
             cluster.waitForReadyBrokers();
-            log.info("Kafka test cluster ready, bootstrap: {}, in {} ms", cluster.bootstrapServers(),
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+            log.info(
+                    "Kafka test cluster ready, bootstrap: {}, in {} ms",
+                    cluster.bootstrapServers(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
             return new KafkaTestCluster(cluster);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -74,13 +75,13 @@ public final class KafkaTestCluster implements AutoCloseable {
     /** Broker settings of a one-node cluster; overrides given to {@link #start(Map)} win. */
     public static Map<String, String> defaultBrokerSettings() {
         return Map.of(
-            "offsets.topic.replication.factor", "1",
-            "offsets.topic.num.partitions", "5",
-            "transaction.state.log.replication.factor", "1",
-            "transaction.state.log.min.isr", "1",
-            "transaction.state.log.num.partitions", "5",
-            "group.initial.rebalance.delay.ms", "0",
-            "add.partitions.to.txn.retry.backoff.ms", "1");
+                "offsets.topic.replication.factor", "1",
+                "offsets.topic.num.partitions", "5",
+                "transaction.state.log.replication.factor", "1",
+                "transaction.state.log.min.isr", "1",
+                "transaction.state.log.num.partitions", "5",
+                "group.initial.rebalance.delay.ms", "0",
+                "add.partitions.to.txn.retry.backoff.ms", "1");
     }
 
     /** The {@code bootstrap.servers} of the cluster's broker. */
@@ -97,7 +98,8 @@ public final class KafkaTestCluster implements AutoCloseable {
     public void createTopic(final String name, final int partitions, final Map<String, String> configs) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs)))
-                .all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                    .all()
+                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted creating topic " + name, e);
@@ -123,8 +125,8 @@ public final class KafkaTestCluster implements AutoCloseable {
         final MetadataVersion version = MetadataVersion.latestProduction();
         final Map<String, Short> featureLevels = new TreeMap<>();
         featureLevels.put(MetadataVersion.FEATURE_NAME, version.featureLevel());
-        Feature.PRODUCTION_FEATURES.forEach(feature ->
-            featureLevels.put(feature.featureName(), feature.defaultLevel(version)));
+        Feature.PRODUCTION_FEATURES.forEach(
+                feature -> featureLevels.put(feature.featureName(), feature.defaultLevel(version)));
         return BootstrapMetadata.fromVersions(version, featureLevels, "paramhub-test");
     }
 }

@@ -9,12 +9,12 @@ import java.nio.ByteOrder;
  */
 public final class FloatPacking {
 
-    private FloatPacking() {
-    }
+    private FloatPacking() {}
 
     /** Packs {@code values} into a new buffer positioned at 0. */
     public static ByteBuffer pack(final float[] values) {
-        final ByteBuffer buffer = ByteBuffer.allocate(values.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        final ByteBuffer buffer =
+                ByteBuffer.allocate(values.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
         buffer.asFloatBuffer().put(values);
         return buffer;
     }
@@ -32,8 +32,8 @@ public final class FloatPacking {
     public static float[] unpack(final ByteBuffer packed) {
         final ByteBuffer view = packed.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         if (view.remaining() % Float.BYTES != 0) {
-            throw new IllegalArgumentException("packed float32 vector has " + view.remaining()
-                + " bytes, not a multiple of 4");
+            throw new IllegalArgumentException(
+                    "packed float32 vector has " + view.remaining() + " bytes, not a multiple of 4");
         }
         final float[] values = new float[view.remaining() / Float.BYTES];
         view.asFloatBuffer().get(values);

@@ -6,8 +6,7 @@ package io.paramhub.topology;
  */
 public final class ShardKeys {
 
-    private ShardKeys() {
-    }
+    private ShardKeys() {}
 
     public static String shard(final String job, final int shard) {
         return job + "/" + shard;

@@ -32,8 +32,7 @@ public final class StreamsProperties {
      */
     public static final String DEAD_LETTER_TOPIC = "paramhub.dead.letter.topic";
 
-    private StreamsProperties() {
-    }
+    private StreamsProperties() {}
 
     public static Properties withDefaults(final String applicationId, final Properties given) {
         final Properties props = new Properties();
@@ -53,10 +52,11 @@ public final class StreamsProperties {
         props.putIfAbsent(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         props.putIfAbsent(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
         props.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), 8 * 1024 * 1024);
-        props.putIfAbsent(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
-            DeadLetterDeserializationHandler.class.getName());
-        props.putIfAbsent(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
-            DeadLetterProcessingHandler.class.getName());
+        props.putIfAbsent(
+                StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                DeadLetterDeserializationHandler.class.getName());
+        props.putIfAbsent(
+                StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProcessingHandler.class.getName());
         return props;
     }
 }

@@ -19,54 +19,53 @@ import org.apache.kafka.common.serialization.Serdes;
  * workers and (shard 0) the orchestrator's plan.
  */
 public record TopicCatalog(
-    String prefix,
-    Topic<String, JobSpec> jobs,
-    Topic<String, GradientShard> gradients,
-    Topic<String, ModelShard> model,
-    Topic<String, IterationTelemetry> telemetry,
-    Topic<String, ResourceCommand> commands,
-    Topic<String, WorkerStatus> membership,
-    Topic<String, DeadLetter> deadLetters,
-    Topic<String, JobSpec> shardJobs,
-    Topic<String, WorkerStatus> shardMembership,
-    Topic<String, ResourceCommand> shardCommands) {
+        String prefix,
+        Topic<String, JobSpec> jobs,
+        Topic<String, GradientShard> gradients,
+        Topic<String, ModelShard> model,
+        Topic<String, IterationTelemetry> telemetry,
+        Topic<String, ResourceCommand> commands,
+        Topic<String, WorkerStatus> membership,
+        Topic<String, DeadLetter> deadLetters,
+        Topic<String, JobSpec> shardJobs,
+        Topic<String, WorkerStatus> shardMembership,
+        Topic<String, ResourceCommand> shardCommands) {
 
     public static final String DEFAULT_PREFIX = "paramhub.";
 
     public static TopicCatalog create(final String prefix, final SerdeFactory serdes) {
         return new TopicCatalog(
-            prefix,
-            new Topic<>(prefix + "jobs", Serdes.String(), serdes.valueSerde(JobSpec.class)),
-            new Topic<>(prefix + "gradients", Serdes.String(), serdes.valueSerde(GradientShard.class)),
-            new Topic<>(prefix + "model", Serdes.String(), serdes.valueSerde(ModelShard.class)),
-            new Topic<>(prefix + "telemetry", Serdes.String(), serdes.valueSerde(IterationTelemetry.class)),
-            new Topic<>(prefix + "commands", Serdes.String(), serdes.valueSerde(ResourceCommand.class)),
-            new Topic<>(prefix + "membership", Serdes.String(), serdes.valueSerde(WorkerStatus.class)),
-            new Topic<>(prefix + "dead-letters", Serdes.String(), serdes.valueSerde(DeadLetter.class)),
-            new Topic<>(prefix + "shard-jobs", Serdes.String(), serdes.valueSerde(JobSpec.class)),
-            new Topic<>(prefix + "shard-membership", Serdes.String(), serdes.valueSerde(WorkerStatus.class)),
-            new Topic<>(prefix + "shard-commands", Serdes.String(), serdes.valueSerde(ResourceCommand.class)));
+                prefix,
+                new Topic<>(prefix + "jobs", Serdes.String(), serdes.valueSerde(JobSpec.class)),
+                new Topic<>(prefix + "gradients", Serdes.String(), serdes.valueSerde(GradientShard.class)),
+                new Topic<>(prefix + "model", Serdes.String(), serdes.valueSerde(ModelShard.class)),
+                new Topic<>(prefix + "telemetry", Serdes.String(), serdes.valueSerde(IterationTelemetry.class)),
+                new Topic<>(prefix + "commands", Serdes.String(), serdes.valueSerde(ResourceCommand.class)),
+                new Topic<>(prefix + "membership", Serdes.String(), serdes.valueSerde(WorkerStatus.class)),
+                new Topic<>(prefix + "dead-letters", Serdes.String(), serdes.valueSerde(DeadLetter.class)),
+                new Topic<>(prefix + "shard-jobs", Serdes.String(), serdes.valueSerde(JobSpec.class)),
+                new Topic<>(prefix + "shard-membership", Serdes.String(), serdes.valueSerde(WorkerStatus.class)),
+                new Topic<>(prefix + "shard-commands", Serdes.String(), serdes.valueSerde(ResourceCommand.class)));
     }
 
     /** How each topic is laid out when {@link TopicProvisioner} creates it. */
     public List<TopicLayout> layouts(final int shardPartitions, final int otherPartitions) {
         return List.of(
-            TopicLayout.compacted(jobs.name(), 1),
-            TopicLayout.deleted(gradients.name(), shardPartitions),
-            TopicLayout.compacted(model.name(), shardPartitions),
-            TopicLayout.compacted(shardJobs.name(), shardPartitions),
-            TopicLayout.deleted(shardMembership.name(), shardPartitions),
-            TopicLayout.deleted(shardCommands.name(), shardPartitions),
-            TopicLayout.deleted(telemetry.name(), otherPartitions),
-            TopicLayout.compacted(commands.name(), 1),
-            TopicLayout.compacted(membership.name(), 1),
-            TopicLayout.deleted(deadLetters.name(), otherPartitions));
+                TopicLayout.compacted(jobs.name(), 1),
+                TopicLayout.deleted(gradients.name(), shardPartitions),
+                TopicLayout.compacted(model.name(), shardPartitions),
+                TopicLayout.compacted(shardJobs.name(), shardPartitions),
+                TopicLayout.deleted(shardMembership.name(), shardPartitions),
+                TopicLayout.deleted(shardCommands.name(), shardPartitions),
+                TopicLayout.deleted(telemetry.name(), otherPartitions),
+                TopicLayout.compacted(commands.name(), 1),
+                TopicLayout.compacted(membership.name(), 1),
+                TopicLayout.deleted(deadLetters.name(), otherPartitions));
     }
 
     /** Topics that must have the same partition count, because one task reads a shard from each. */
     public List<String> coPartitioned() {
-        return List.of(gradients.name(), shardJobs.name(), shardMembership.name(), shardCommands.name(),
-            model.name());
+        return List.of(gradients.name(), shardJobs.name(), shardMembership.name(), shardCommands.name(), model.name());
     }
 
     /**

@@ -48,31 +48,37 @@ public final class TopicProvisioner {
                 if (replicationFactor > 1) {
                     configs.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "2");
                 }
-                final Optional<Short> replicas = replicationFactor < 1 ? Optional.empty() : Optional.of(replicationFactor);
+                final Optional<Short> replicas =
+                        replicationFactor < 1 ? Optional.empty() : Optional.of(replicationFactor);
                 missing.add(new NewTopic(layout.name(), Optional.of(layout.partitions()), replicas).configs(configs));
             }
         }
         // one request for all of them, where one a topic waited for a controller round trip each
-        final Map<String, KafkaFuture<Void>> results = missing.isEmpty() ? Map.of()
-            : admin.createTopics(missing).values();
+        final Map<String, KafkaFuture<Void>> results =
+                missing.isEmpty() ? Map.of() : admin.createTopics(missing).values();
         final List<String> created = new ArrayList<>();
         for (final NewTopic topic : missing) {
             try {
                 results.get(topic.name()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
                 created.add(topic.name());
-                log.info("created topic {} ({} partitions, cleanup {})", topic.name(), topic.numPartitions(),
-                    topic.configs().get(TopicConfig.CLEANUP_POLICY_CONFIG));
+                log.info(
+                        "created topic {} ({} partitions, cleanup {})",
+                        topic.name(),
+                        topic.numPartitions(),
+                        topic.configs().get(TopicConfig.CLEANUP_POLICY_CONFIG));
             } catch (final ExecutionException e) {
                 if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw new IllegalStateException("could not create topic " + topic.name() + ": "
-                        + e.getCause().getMessage(), e.getCause());
+                    throw new IllegalStateException(
+                            "could not create topic " + topic.name() + ": "
+                                    + e.getCause().getMessage(),
+                            e.getCause());
                 }
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while creating topic " + topic.name(), e);
             } catch (final TimeoutException e) {
-                throw new IllegalStateException("timed out creating topic " + topic.name()
-                    + ": is the Kafka cluster reachable?", e);
+                throw new IllegalStateException(
+                        "timed out creating topic " + topic.name() + ": is the Kafka cluster reachable?", e);
             }
         }
         return created;
@@ -85,10 +91,11 @@ public final class TopicProvisioner {
     public int commonPartitionCount(final List<String> topics) {
         final Map<String, TopicDescription> descriptions = describeWhenKnown(topics);
         final Map<String, Integer> counts = new HashMap<>();
-        descriptions.forEach((name, description) -> counts.put(name, description.partitions().size()));
+        descriptions.forEach(
+                (name, description) -> counts.put(name, description.partitions().size()));
         if (counts.values().stream().distinct().count() != 1) {
             throw new IllegalStateException("topics " + topics + " must have the same partition count, "
-                + "since one task serves a shard from all of them; found " + counts);
+                    + "since one task serves a shard from all of them; found " + counts);
         }
         return counts.values().iterator().next();
     }
@@ -100,16 +107,20 @@ public final class TopicProvisioner {
                 return admin.describeTopics(topics).allTopicNames().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             } catch (final ExecutionException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
-                    throw new IllegalStateException("could not describe topics " + topics + ": "
-                        + e.getCause().getMessage(), e.getCause());
+                    throw new IllegalStateException(
+                            "could not describe topics " + topics + ": "
+                                    + e.getCause().getMessage(),
+                            e.getCause());
                 }
                 sleepBriefly();
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while describing topics " + topics, e);
             } catch (final TimeoutException e) {
-                throw new IllegalStateException("Kafka did not describe topics " + topics + " within "
-                    + TIMEOUT_SECONDS + " s: is the cluster up?", e);
+                throw new IllegalStateException(
+                        "Kafka did not describe topics " + topics + " within " + TIMEOUT_SECONDS
+                                + " s: is the cluster up?",
+                        e);
             }
         }
     }
@@ -134,10 +145,13 @@ public final class TopicProvisioner {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while talking to Kafka", e);
         } catch (final ExecutionException e) {
-            throw new IllegalStateException("Kafka admin call failed: " + e.getCause().getMessage(), e.getCause());
+            throw new IllegalStateException(
+                    "Kafka admin call failed: " + e.getCause().getMessage(), e.getCause());
         } catch (final TimeoutException e) {
-            throw new IllegalStateException("Kafka did not answer within " + TIMEOUT_SECONDS
-                + " s: is bootstrap.servers right and the cluster up?", e);
+            throw new IllegalStateException(
+                    "Kafka did not answer within " + TIMEOUT_SECONDS
+                            + " s: is bootstrap.servers right and the cluster up?",
+                    e);
         }
     }
 }

@@ -15,8 +15,8 @@ import java.util.TreeMap;
  * interference scenario redraws each worker's slowdown every few clocks; {@code slowdown} is then the
  * largest factor of the schedule and {@code slowdownFromClock} its first step, for reports.
  */
-public record ComputeEmulation(double slowdown, long slowdownFromClock, long sampleCostMicros,
-                               NavigableMap<Long, Double> schedule) {
+public record ComputeEmulation(
+        double slowdown, long slowdownFromClock, long sampleCostMicros, NavigableMap<Long, Double> schedule) {
 
     public static final ComputeEmulation NONE = new ComputeEmulation(1.0, 0, 0);
 
@@ -31,7 +31,7 @@ public record ComputeEmulation(double slowdown, long slowdownFromClock, long sam
         for (final Map.Entry<Long, Double> step : schedule.entrySet()) {
             if (step.getKey() < 0 || !(step.getValue() >= 1.0)) {
                 throw new IllegalArgumentException("schedule steps need a clock >= 0 and a factor >= 1, not "
-                    + step.getKey() + " -> " + step.getValue());
+                        + step.getKey() + " -> " + step.getValue());
             }
         }
     }
@@ -47,7 +47,8 @@ public record ComputeEmulation(double slowdown, long slowdownFromClock, long sam
             throw new IllegalArgumentException("a slowdown schedule needs at least one step");
         }
         final TreeMap<Long, Double> sorted = new TreeMap<>(steps);
-        final double largest = sorted.values().stream().mapToDouble(Double::doubleValue).max().orElse(1.0);
+        final double largest =
+                sorted.values().stream().mapToDouble(Double::doubleValue).max().orElse(1.0);
         return new ComputeEmulation(Math.max(1.0, largest), sorted.firstKey(), sampleCostMicros, sorted);
     }
 

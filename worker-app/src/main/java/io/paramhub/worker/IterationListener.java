@@ -6,7 +6,7 @@ import io.paramhub.avro.IterationTelemetry;
 @FunctionalInterface
 public interface IterationListener {
 
-    IterationListener NONE = telemetry -> { };
+    IterationListener NONE = telemetry -> {};
 
     void onIteration(IterationTelemetry telemetry);
 }

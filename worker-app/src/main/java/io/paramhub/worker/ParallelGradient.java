@@ -39,11 +39,13 @@ public final class ParallelGradient implements AutoCloseable {
         }
         close();
         threads = count;
-        pool = count == 1 ? null : Executors.newFixedThreadPool(count, runnable -> {
-            final Thread thread = new Thread(runnable, "gradient-compute");
-            thread.setDaemon(true);
-            return thread;
-        });
+        pool = count == 1
+                ? null
+                : Executors.newFixedThreadPool(count, runnable -> {
+                    final Thread thread = new Thread(runnable, "gradient-compute");
+                    thread.setDaemon(true);
+                    return thread;
+                });
     }
 
     /**
@@ -51,8 +53,14 @@ public final class ParallelGradient implements AutoCloseable {
      * job seeded {@code seed} (which draw the training-time randomness, such as dropout masks); returns
      * the summed loss.
      */
-    public double accumulate(final Model model, final float[] params, final Dataset data, final int[] samples,
-                             final double[] gradientSum, final long seed, final long clock) {
+    public double accumulate(
+            final Model model,
+            final float[] params,
+            final Dataset data,
+            final int[] samples,
+            final double[] gradientSum,
+            final long seed,
+            final long clock) {
         if (pool == null || samples.length < threads) {
             return model.accumulateGradient(params, data, samples, gradientSum, seed, clock);
         }
@@ -60,8 +68,8 @@ public final class ParallelGradient implements AutoCloseable {
         final double[] losses = new double[threads];
         for (int t = 0; t < threads; t++) {
             final int chunk = t;
-            final int[] slice = Arrays.copyOfRange(samples, samples.length * t / threads,
-                samples.length * (t + 1) / threads);
+            final int[] slice =
+                    Arrays.copyOfRange(samples, samples.length * t / threads, samples.length * (t + 1) / threads);
             parts.add(pool.submit(() -> {
                 final double[] part = new double[gradientSum.length];
                 losses[chunk] = model.accumulateGradient(params, data, slice, part, seed, clock);
@@ -81,7 +89,8 @@ public final class ParallelGradient implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while computing a gradient", e);
         } catch (final ExecutionException e) {
-            throw new IllegalStateException("gradient computation failed: " + e.getCause().getMessage(), e.getCause());
+            throw new IllegalStateException(
+                    "gradient computation failed: " + e.getCause().getMessage(), e.getCause());
         }
         return loss;
     }

@@ -30,9 +30,12 @@ import picocli.CommandLine.Option;
  * after it pick it up. Ships in the worker's jar ({@code java -cp paramhub-worker.jar
  * io.paramhub.worker.SubmitJobApp}) for stacks that run workers without the {@code paramhub} command.
  */
-@Command(name = "paramhub-submit", mixinStandardHelpOptions = true, sortOptions = false,
-    version = "paramhub-submit 0.1.0",
-    description = "Submits a ParamHub training job (a JobSpec on the jobs topic) and exits.")
+@Command(
+        name = "paramhub-submit",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        version = "paramhub-submit 0.1.0",
+        description = "Submits a ParamHub training job (a JobSpec on the jobs topic) and exits.")
 public final class SubmitJobApp implements Callable<Integer> {
 
     @Mixin
@@ -44,13 +47,14 @@ public final class SubmitJobApp implements Callable<Integer> {
     @Option(names = "--workers", description = "Workers that share each batch. Required.")
     private Integer workers;
 
-    @Option(names = "--model", defaultValue = "linear",
-        description = "linear or softmax (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--model", defaultValue = "linear", description = "linear or softmax (default: ${DEFAULT-VALUE}).")
     private String model;
 
-    @Option(names = "--dataset", defaultValue = "linear",
-        description = "fashion-mnist[:DIR] or linear[:n=..,d=..,noise=..,seed=..]; every worker must be able to "
-            + "load it (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--dataset",
+            defaultValue = "linear",
+            description = "fashion-mnist[:DIR] or linear[:n=..,d=..,noise=..,seed=..]; every worker must be able to "
+                    + "load it (default: ${DEFAULT-VALUE}).")
     private String dataset;
 
     @Mixin
@@ -59,8 +63,10 @@ public final class SubmitJobApp implements Callable<Integer> {
     @Option(names = "--sync", defaultValue = "bsp", description = "bsp, ssp or asp (default: ${DEFAULT-VALUE}).")
     private String sync;
 
-    @Option(names = "--session-timeout-ms", defaultValue = "10000",
-        description = "A worker silent this long leaves the live set (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--session-timeout-ms",
+            defaultValue = "10000",
+            description = "A worker silent this long leaves the live set (default: ${DEFAULT-VALUE}).")
     private long sessionTimeoutMs;
 
     @Override
@@ -71,11 +77,14 @@ public final class SubmitJobApp implements Callable<Integer> {
         final String registryUrl = props.getProperty(StreamsProperties.SCHEMA_REGISTRY_URL);
         props.remove(StreamsProperties.SCHEMA_REGISTRY_URL);
         final JobSpec spec = JobSpecs.requireValid(spec(DataSources.load(dataset)));
-        JobSubmitter.submit(TopicCatalog.create(kafka.topicPrefix(), SerdeFactory.forRegistry(registryUrl)).jobs(),
-            props, spec);
+        JobSubmitter.submit(
+                TopicCatalog.create(kafka.topicPrefix(), SerdeFactory.forRegistry(registryUrl))
+                        .jobs(),
+                props,
+                spec);
         System.out.println("submitted job " + spec.getJob() + ": " + spec.getModel() + " on " + spec.getDataset()
-            + ", " + spec.getExpectedWorkers() + " workers, " + spec.getSyncMode() + ", " + spec.getEpochs()
-            + " epochs");
+                + ", " + spec.getExpectedWorkers() + " workers, " + spec.getSyncMode() + ", " + spec.getEpochs()
+                + " epochs");
         return 0;
     }
 
@@ -88,20 +97,20 @@ public final class SubmitJobApp implements Callable<Integer> {
             throw new SettingException("--sync", "--sync must be bsp, ssp or asp, not " + sync);
         }
         return JobSpecs.forModel(kind, or(jobSpec.shards(), JobSpecOptions.DEFAULT_SHARDS))
-            .setJob(job)
-            .setDataset(dataset)
-            .setSyncMode(mode)
-            .setStaleness(mode == SyncMode.SSP ? jobSpec.staleness() : 0)
-            .setSessionTimeoutMs(sessionTimeoutMs)
-            .setOptimizer(OptimizerKind.SGD)
-            .setLearningRate(or(jobSpec.learningRate(), JobSpecOptions.DEFAULT_LEARNING_RATE))
-            .setMomentum(or(jobSpec.momentum(), JobSpecOptions.DEFAULT_MOMENTUM))
-            .setGlobalBatch(jobSpec.batch())
-            .setExpectedWorkers(workers)
-            .setEpochs(or(jobSpec.epochs(), JobSpecOptions.DEFAULT_EPOCHS))
-            .setSeed(jobSpec.seed())
-            .setCreatedAt(Instant.now())
-            .build();
+                .setJob(job)
+                .setDataset(dataset)
+                .setSyncMode(mode)
+                .setStaleness(mode == SyncMode.SSP ? jobSpec.staleness() : 0)
+                .setSessionTimeoutMs(sessionTimeoutMs)
+                .setOptimizer(OptimizerKind.SGD)
+                .setLearningRate(or(jobSpec.learningRate(), JobSpecOptions.DEFAULT_LEARNING_RATE))
+                .setMomentum(or(jobSpec.momentum(), JobSpecOptions.DEFAULT_MOMENTUM))
+                .setGlobalBatch(jobSpec.batch())
+                .setExpectedWorkers(workers)
+                .setEpochs(or(jobSpec.epochs(), JobSpecOptions.DEFAULT_EPOCHS))
+                .setSeed(jobSpec.seed())
+                .setCreatedAt(Instant.now())
+                .build();
     }
 
     private static <T> T or(final T given, final T otherwise) {

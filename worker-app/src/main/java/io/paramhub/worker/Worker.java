@@ -75,8 +75,12 @@ public final class Worker implements Runnable, AutoCloseable {
     private final AtomicLong currentClock = new AtomicLong();
     private final AtomicLong firstClock = new AtomicLong();
 
-    public Worker(final WorkerSettings settings, final TopicCatalog topics, final Properties clientProperties,
-                  final Function<JobSpec, TrainTest> dataLoader, final IterationListener listener) {
+    public Worker(
+            final WorkerSettings settings,
+            final TopicCatalog topics,
+            final Properties clientProperties,
+            final Function<JobSpec, TrainTest> dataLoader,
+            final IterationListener listener) {
         this.settings = settings;
         this.topics = topics;
         this.clientProperties = clientProperties;
@@ -93,9 +97,14 @@ public final class Worker implements Runnable, AutoCloseable {
      * The job as this worker prepared it once: its spec, training set, model, shard layout, batch plan,
      * number of clocks and sync policy.
      */
-    private record PreparedJob(JobSpec spec, Dataset train, Model model, ShardLayout layout, BatchPlan batches,
-                               long clocks, SyncPolicy sync) {
-    }
+    private record PreparedJob(
+            JobSpec spec,
+            Dataset train,
+            Model model,
+            ShardLayout layout,
+            BatchPlan batches,
+            long clocks,
+            SyncPolicy sync) {}
 
     @Override
     public void run() {
@@ -103,8 +112,14 @@ public final class Worker implements Runnable, AutoCloseable {
         JobSpecs.requireValid(spec);
         final Dataset train = dataLoader.apply(spec).train();
         final BatchPlan batches = new BatchPlan(train.size(), spec.getGlobalBatch(), spec.getSeed());
-        final PreparedJob job = new PreparedJob(spec, train, JobSpecs.model(spec), JobSpecs.layout(spec), batches,
-            (long) spec.getEpochs() * batches.iterationsPerEpoch(), SyncPolicy.of(spec));
+        final PreparedJob job = new PreparedJob(
+                spec,
+                train,
+                JobSpecs.model(spec),
+                JobSpecs.layout(spec),
+                batches,
+                (long) spec.getEpochs() * batches.iterationsPerEpoch(),
+                SyncPolicy.of(spec));
         final ModelView view = new ModelView(spec.getJob(), spec.getShards());
         final long startClock;
         final Map<TopicPartition, Long> joinedAt;
@@ -114,16 +129,18 @@ public final class Worker implements Runnable, AutoCloseable {
         }
 
         try (ParallelGradient compute = new ParallelGradient(settings.threads());
-             KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
-                 ClientProperties.producer(clientProperties), new StringSerializer(), new ByteArraySerializer());
-             TopicReader<String, ModelShard> models = new TopicReader<>(topics.model(),
-                 ClientProperties.uncommittedReads(clientProperties), joinedAt)) {
+                KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                        ClientProperties.producer(clientProperties),
+                        new StringSerializer(),
+                        new ByteArraySerializer());
+                TopicReader<String, ModelShard> models = new TopicReader<>(
+                        topics.model(), ClientProperties.uncommittedReads(clientProperties), joinedAt)) {
             currentClock.set(startClock);
             firstClock.set(startClock);
             announce(producer, WorkerState.JOINED, startClock);
             final ScheduledExecutorService heartbeats = startHeartbeats(producer, spec);
-            log.info("{} joined job {} at clock {} of {}", settings.workerId(), spec.getJob(), startClock,
-                job.clocks());
+            log.info(
+                    "{} joined job {} at clock {} of {}", settings.workerId(), spec.getJob(), startClock, job.clocks());
             try {
                 for (long clock = startClock; clock < job.clocks() && !stopping.get(); clock++) {
                     iterate(producer, models, view, job, compute, clock);
@@ -139,8 +156,13 @@ public final class Worker implements Runnable, AutoCloseable {
     }
 
     /** One clock: wait for the model the sync mode requires, compute, publish gradient and telemetry. */
-    private void iterate(final KafkaProducer<String, byte[]> producer, final TopicReader<String, ModelShard> models,
-                         final ModelView view, final PreparedJob job, final ParallelGradient compute, final long clock) {
+    private void iterate(
+            final KafkaProducer<String, byte[]> producer,
+            final TopicReader<String, ModelShard> models,
+            final ModelView view,
+            final PreparedJob job,
+            final ParallelGradient compute,
+            final long clock) {
         final JobSpec spec = job.spec();
         final long waitStart = System.nanoTime();
         awaitModel(models, view, job.sync(), clock, firstClock.get());
@@ -153,35 +175,40 @@ public final class Worker implements Runnable, AutoCloseable {
         final double[] planned = plannedShares(job.sync(), view);
         final Integer plannedThreads = view.planThreads().get(settings.workerId());
         if (plannedThreads != null && plannedThreads > 0 && plannedThreads != compute.threads()) {
-            log.info("{} resizes its compute pool from {} to {} threads (plan version {}) at clock {}",
-                settings.workerId(), compute.threads(), plannedThreads, view.planVersion(), clock);
+            log.info(
+                    "{} resizes its compute pool from {} to {} threads (plan version {}) at clock {}",
+                    settings.workerId(),
+                    compute.threads(),
+                    plannedThreads,
+                    view.planVersion(),
+                    clock);
             compute.resize(plannedThreads);
         }
         final int[] batch = job.batches().batch(clock);
         final int[] share = planned == null
-            ? BatchPlan.roundRobinShare(batch, settings.index(), settings.workers())
-            : BatchPlan.contiguousShare(batch, planned, settings.index());
+                ? BatchPlan.roundRobinShare(batch, settings.index(), settings.workers())
+                : BatchPlan.contiguousShare(batch, planned, settings.index());
 
         final long computeStart = System.nanoTime();
         final double[] gradient = new double[spec.getParameters()];
-        final double loss = compute.accumulate(job.model(), params, job.train(), share, gradient, spec.getSeed(),
-            clock);
-        final double computeMs = emulateCompute((System.nanoTime() - computeStart) / 1e6, share.length, clock,
-            compute.threads());
+        final double loss =
+                compute.accumulate(job.model(), params, job.train(), share, gradient, spec.getSeed(), clock);
+        final double computeMs =
+                emulateCompute((System.nanoTime() - computeStart) / 1e6, share.length, clock, compute.threads());
 
         final IterationTelemetry telemetry = IterationTelemetry.newBuilder()
-            .setJob(spec.getJob())
-            .setWorker(settings.workerId())
-            .setClock(clock)
-            .setSamples(share.length)
-            .setComputeMs(computeMs)
-            .setWaitMs(waitMs)
-            .setThreads(compute.threads())
-            .setBatchShare((double) share.length / spec.getGlobalBatch())
-            .setCommandEpoch(planned == null && plannedThreads == null ? -1 : view.planVersion())
-            .setLoss(loss)
-            .setTimestamp(Instant.now())
-            .build();
+                .setJob(spec.getJob())
+                .setWorker(settings.workerId())
+                .setClock(clock)
+                .setSamples(share.length)
+                .setComputeMs(computeMs)
+                .setWaitMs(waitMs)
+                .setThreads(compute.threads())
+                .setBatchShare((double) share.length / spec.getGlobalBatch())
+                .setCommandEpoch(planned == null && plannedThreads == null ? -1 : view.planVersion())
+                .setLoss(loss)
+                .setTimestamp(Instant.now())
+                .build();
         publishGradient(producer, spec, job.layout(), clock, baseVersions, share.length, loss, gradient);
         // the telemetry rides in the gradients' request: one produce request a clock, sent now rather than
         // after the producer's linger
@@ -229,16 +256,18 @@ public final class Worker implements Runnable, AutoCloseable {
     }
 
     /** Announces this worker every quarter session timeout, also while it computes or waits. */
-    private ScheduledExecutorService startHeartbeats(final KafkaProducer<String, byte[]> producer,
-                                                     final JobSpec spec) {
+    private ScheduledExecutorService startHeartbeats(final KafkaProducer<String, byte[]> producer, final JobSpec spec) {
         final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             final Thread thread = new Thread(runnable, settings.workerId() + "-heartbeat");
             thread.setDaemon(true);
             return thread;
         });
         final long period = Math.max(50, spec.getSessionTimeoutMs() / 4);
-        timer.scheduleAtFixedRate(() -> announce(producer, WorkerState.HEARTBEAT, currentClock.get()),
-            period, period, TimeUnit.MILLISECONDS);
+        timer.scheduleAtFixedRate(
+                () -> announce(producer, WorkerState.HEARTBEAT, currentClock.get()),
+                period,
+                period,
+                TimeUnit.MILLISECONDS);
         return timer;
     }
 
@@ -261,60 +290,75 @@ public final class Worker implements Runnable, AutoCloseable {
      * policy lets this worker, which joined at {@code firstClock}, start {@code clock}
      * ({@link SyncPolicy#mayStart}); returns the minClock.
      */
-    private long awaitModel(final TopicReader<String, ModelShard> models, final ModelView view, final SyncPolicy sync,
-                            final long clock, final long firstClock) {
+    private long awaitModel(
+            final TopicReader<String, ModelShard> models,
+            final ModelView view,
+            final SyncPolicy sync,
+            final long clock,
+            final long firstClock) {
         final long deadline = System.nanoTime() + settings.modelTimeout().toNanos();
         models.poll(Duration.ZERO, record -> view.offer(record.value()));
         while (!view.complete()
-            || !sync.mayStart(clock, firstClock, view.minClock(), view.appliedClocks(settings.workerId()))) {
+                || !sync.mayStart(clock, firstClock, view.minClock(), view.appliedClocks(settings.workerId()))) {
             if (stopping.get()) {
                 return view.minClock();
             }
             failIfSendFailed();
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(settings.workerId() + " waited " + settings.modelTimeout().toSeconds()
-                    + " s for the model of job " + settings.job() + " to reach clock "
-                    + Math.max(0, sync.minClockToStart(clock)) + " (to start clock " + clock + "); shard versions seen: " + Arrays.toString(view.versions())
-                    + ". Is the aggregator running and are all " + settings.workers() + " workers up?");
+                throw new IllegalStateException(settings.workerId() + " waited "
+                        + settings.modelTimeout().toSeconds()
+                        + " s for the model of job " + settings.job() + " to reach clock "
+                        + Math.max(0, sync.minClockToStart(clock)) + " (to start clock " + clock
+                        + "); shard versions seen: " + Arrays.toString(view.versions())
+                        + ". Is the aggregator running and are all " + settings.workers() + " workers up?");
             }
             models.poll(MODEL_POLL, record -> view.offer(record.value()));
         }
         return view.minClock();
     }
 
-    private void publishGradient(final KafkaProducer<String, byte[]> producer, final JobSpec spec,
-                                 final ShardLayout layout, final long clock, final long[] baseVersions,
-                                 final int samples, final double loss, final double[] gradient) {
+    private void publishGradient(
+            final KafkaProducer<String, byte[]> producer,
+            final JobSpec spec,
+            final ShardLayout layout,
+            final long clock,
+            final long[] baseVersions,
+            final int samples,
+            final double loss,
+            final double[] gradient) {
         for (int shard = 0; shard < layout.shards(); shard++) {
-            final double[] slice = Arrays.copyOfRange(gradient, layout.first(shard),
-                layout.first(shard) + layout.length(shard));
+            final double[] slice =
+                    Arrays.copyOfRange(gradient, layout.first(shard), layout.first(shard) + layout.length(shard));
             final GradientShard record = GradientShard.newBuilder()
-                .setJob(spec.getJob())
-                .setShard(shard)
-                .setWorker(settings.workerId())
-                .setClock(clock)
-                .setBaseVersion(baseVersions[shard])
-                .setSampleCount(samples)
-                .setLoss(loss)
-                .setValues(FloatPacking.pack(slice))
-                .build();
+                    .setJob(spec.getJob())
+                    .setShard(shard)
+                    .setWorker(settings.workerId())
+                    .setClock(clock)
+                    .setBaseVersion(baseVersions[shard])
+                    .setSampleCount(samples)
+                    .setLoss(loss)
+                    .setValues(FloatPacking.pack(slice))
+                    .build();
             send(producer, topics.gradients(), ShardKeys.shard(spec.getJob(), shard), record);
         }
     }
 
     private void announce(final KafkaProducer<String, byte[]> producer, final WorkerState state, final long clock) {
         final WorkerStatus status = WorkerStatus.newBuilder()
-            .setJob(settings.job())
-            .setWorker(settings.workerId())
-            .setState(state)
-            .setClock(clock)
-            .setTimestamp(Instant.now())
-            .build();
+                .setJob(settings.job())
+                .setWorker(settings.workerId())
+                .setState(state)
+                .setClock(clock)
+                .setTimestamp(Instant.now())
+                .build();
         send(producer, topics.membership(), ShardKeys.worker(settings.job(), settings.workerId()), status);
     }
 
-    private <V> void send(final KafkaProducer<String, byte[]> producer, final Topic<String, V> topic,
-                          final String key, final V value) {
+    private <V> void send(
+            final KafkaProducer<String, byte[]> producer,
+            final Topic<String, V> topic,
+            final String key,
+            final V value) {
         final byte[] bytes = topic.valueSerde().serializer().serialize(topic.name(), value);
         producer.send(new ProducerRecord<>(topic.name(), key, bytes), (metadata, error) -> {
             if (error != null) {
@@ -326,8 +370,8 @@ public final class Worker implements Runnable, AutoCloseable {
     private void failIfSendFailed() {
         final Exception error = sendFailure.get();
         if (error != null) {
-            throw new IllegalStateException(settings.workerId() + " could not publish to Kafka: " + error.getMessage(),
-                error);
+            throw new IllegalStateException(
+                    settings.workerId() + " could not publish to Kafka: " + error.getMessage(), error);
         }
     }
 }

@@ -30,26 +30,44 @@ public final class WorkerMetrics implements IterationListener {
 
     public WorkerMetrics(final MeterRegistry registry, final String job, final String worker) {
         final Tags tags = Tags.of("job", job, "worker", worker);
-        iterations = Counter.builder("paramhub.worker.iterations").tags(tags)
-            .description("Iterations finished (gradients published for every shard)").register(registry);
-        samples = Counter.builder("paramhub.worker.samples").tags(tags)
-            .description("Samples computed on").register(registry);
-        compute = Timer.builder("paramhub.worker.iteration.compute").tags(tags)
-            .description("Time computing an iteration's gradient (including emulated cost)")
-            .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
-            .maximumExpectedValue(Duration.ofSeconds(30)).register(registry);
-        waits = Timer.builder("paramhub.worker.iteration.wait").tags(tags)
-            .description("Time waiting for the model the sync mode requires before an iteration (barrier wait)")
-            .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
-            .maximumExpectedValue(Duration.ofSeconds(60)).register(registry);
-        Gauge.builder("paramhub.worker.clock", clock, AtomicLong::get).tags(tags)
-            .description("Last clock finished, -1 before the first").register(registry);
-        Gauge.builder("paramhub.worker.threads", threads, AtomicLong::get).tags(tags)
-            .description("Compute threads in the last iteration").register(registry);
-        Gauge.builder("paramhub.worker.batch.share", this, metrics -> metrics.share).tags(tags)
-            .description("Fraction of the global batch computed in the last iteration").register(registry);
-        Gauge.builder("paramhub.worker.loss", this, metrics -> metrics.loss).tags(tags)
-            .description("Mean loss over the samples of the last iteration").register(registry);
+        iterations = Counter.builder("paramhub.worker.iterations")
+                .tags(tags)
+                .description("Iterations finished (gradients published for every shard)")
+                .register(registry);
+        samples = Counter.builder("paramhub.worker.samples")
+                .tags(tags)
+                .description("Samples computed on")
+                .register(registry);
+        compute = Timer.builder("paramhub.worker.iteration.compute")
+                .tags(tags)
+                .description("Time computing an iteration's gradient (including emulated cost)")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(30))
+                .register(registry);
+        waits = Timer.builder("paramhub.worker.iteration.wait")
+                .tags(tags)
+                .description("Time waiting for the model the sync mode requires before an iteration (barrier wait)")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(60))
+                .register(registry);
+        Gauge.builder("paramhub.worker.clock", clock, AtomicLong::get)
+                .tags(tags)
+                .description("Last clock finished, -1 before the first")
+                .register(registry);
+        Gauge.builder("paramhub.worker.threads", threads, AtomicLong::get)
+                .tags(tags)
+                .description("Compute threads in the last iteration")
+                .register(registry);
+        Gauge.builder("paramhub.worker.batch.share", this, metrics -> metrics.share)
+                .tags(tags)
+                .description("Fraction of the global batch computed in the last iteration")
+                .register(registry);
+        Gauge.builder("paramhub.worker.loss", this, metrics -> metrics.loss)
+                .tags(tags)
+                .description("Mean loss over the samples of the last iteration")
+                .register(registry);
     }
 
     @Override

@@ -8,8 +8,14 @@ import java.time.Duration;
  * and for each model version before giving up, any emulated compute cost, and how many compute
  * threads it starts with.
  */
-public record WorkerSettings(String job, int index, int workers, Duration jobTimeout, Duration modelTimeout,
-                             ComputeEmulation emulation, int threads) {
+public record WorkerSettings(
+        String job,
+        int index,
+        int workers,
+        Duration jobTimeout,
+        Duration modelTimeout,
+        ComputeEmulation emulation,
+        int threads) {
 
     public WorkerSettings {
         if (workers < 1) {
@@ -24,8 +30,8 @@ public record WorkerSettings(String job, int index, int workers, Duration jobTim
     }
 
     public static WorkerSettings of(final String job, final int index, final int workers) {
-        return new WorkerSettings(job, index, workers, Duration.ofSeconds(60), Duration.ofSeconds(60),
-            ComputeEmulation.NONE, 1);
+        return new WorkerSettings(
+                job, index, workers, Duration.ofSeconds(60), Duration.ofSeconds(60), ComputeEmulation.NONE, 1);
     }
 
     /** These settings with emulated compute cost and slowdown. */

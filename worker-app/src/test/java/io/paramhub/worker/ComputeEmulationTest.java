@@ -82,12 +82,14 @@ class ComputeEmulationTest {
     @Test
     void shouldRefuseAScheduleStepFasterThanTheBase() {
         assertThatThrownBy(() -> ComputeEmulation.scheduled(1_000, Map.of(0L, 0.5)))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("factor >= 1");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("factor >= 1");
     }
 
     @Test
     void shouldRefuseASpeedUp() {
         assertThatThrownBy(() -> new ComputeEmulation(0.5, 0, 0))
-            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("slowdown must be >= 1");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("slowdown must be >= 1");
     }
 }

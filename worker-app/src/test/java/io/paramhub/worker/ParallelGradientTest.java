@@ -11,10 +11,12 @@ import org.junit.jupiter.api.Test;
 
 class ParallelGradientTest {
 
-    private final Dataset data = DataSources.load("linear:n=512,d=16,noise=0.1,seed=5").train();
+    private final Dataset data =
+            DataSources.load("linear:n=512,d=16,noise=0.1,seed=5").train();
     private final LinearRegression model = new LinearRegression(16);
     private final float[] params = model.initialParameters(9);
-    private final int[] samples = IntStream.range(0, 100).map(i -> (i * 37) % data.size()).toArray();
+    private final int[] samples =
+            IntStream.range(0, 100).map(i -> (i * 37) % data.size()).toArray();
 
     @Test
     void shouldMatchTheSingleThreadedSumWhenThreadsShareTheSamples() {
@@ -25,7 +27,8 @@ class ParallelGradientTest {
         final double parallelLoss;
 
         // when
-        try (ParallelGradient one = new ParallelGradient(1); ParallelGradient three = new ParallelGradient(3)) {
+        try (ParallelGradient one = new ParallelGradient(1);
+                ParallelGradient three = new ParallelGradient(3)) {
             singleLoss = one.accumulate(model, params, data, samples, single, 42, 0);
             parallelLoss = three.accumulate(model, params, data, samples, parallel, 42, 0);
         }

@@ -13,7 +13,9 @@ import java.util.List;
 record JobModel(String job, int shardCount, int parameterCount, List<ShardSnapshot> shards) {
 
     JobModel {
-        shards = shards.stream().sorted(Comparator.comparingInt(ShardSnapshot::shard)).toList();
+        shards = shards.stream()
+                .sorted(Comparator.comparingInt(ShardSnapshot::shard))
+                .toList();
     }
 
     /** Whether every shard of the job was found. */
@@ -38,14 +40,20 @@ record JobModel(String job, int shardCount, int parameterCount, List<ShardSnapsh
         final JsonArray entries = new JsonArray();
         shards.forEach(shard -> entries.add(shard.toModelEntry()));
         return new JsonObject()
-            .put("job", job)
-            .put("parameterCount", parameterCount)
-            .put("shardCount", shardCount)
-            .put("complete", complete())
-            .put("missingShards", new JsonArray(missingShards()))
-            .put("minVersion", shards.stream().mapToLong(ShardSnapshot::version).min().orElse(-1))
-            .put("maxVersion", shards.stream().mapToLong(ShardSnapshot::version).max().orElse(-1))
-            .put("minClock", shards.stream().mapToLong(ShardSnapshot::minClock).min().orElse(-1))
-            .put("shards", entries);
+                .put("job", job)
+                .put("parameterCount", parameterCount)
+                .put("shardCount", shardCount)
+                .put("complete", complete())
+                .put("missingShards", new JsonArray(missingShards()))
+                .put(
+                        "minVersion",
+                        shards.stream().mapToLong(ShardSnapshot::version).min().orElse(-1))
+                .put(
+                        "maxVersion",
+                        shards.stream().mapToLong(ShardSnapshot::version).max().orElse(-1))
+                .put(
+                        "minClock",
+                        shards.stream().mapToLong(ShardSnapshot::minClock).min().orElse(-1))
+                .put("shards", entries);
     }
 }

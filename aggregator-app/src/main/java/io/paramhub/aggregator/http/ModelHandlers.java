@@ -36,12 +36,12 @@ final class ModelHandlers {
             return;
         }
         fetcher.fetch(job, 0)
-            .compose(first -> first.isPresent()
-                ? fetcher.fetchModel(first.get()).map(Optional::of)
-                : Future.succeededFuture(Optional.<JobModel>empty()))
-            .onSuccess(model -> model.ifPresentOrElse(found -> json(ctx, 200, found.toJson()),
-                () -> unknownJob(ctx, job)))
-            .onFailure(ctx::fail);
+                .compose(first -> first.isPresent()
+                        ? fetcher.fetchModel(first.get()).map(Optional::of)
+                        : Future.succeededFuture(Optional.<JobModel>empty()))
+                .onSuccess(model ->
+                        model.ifPresentOrElse(found -> json(ctx, 200, found.toJson()), () -> unknownJob(ctx, job)))
+                .onFailure(ctx::fail);
     }
 
     /** {@code GET /internal/shards/{job}/{shard}}: one shard from this instance's stores only. */
@@ -53,21 +53,27 @@ final class ModelHandlers {
             return;
         }
         fetcher.locateHere(job, shard.get())
-            .onSuccess(lookup -> {
-                if (lookup instanceof ShardLookup.Found found) {
-                    json(ctx, 200, found.snapshot().toJson());
-                } else if (lookup instanceof ShardLookup.Elsewhere elsewhere) {
-                    unavailable(ctx, "shard " + shard.get() + " of job '" + job + "' is hosted by "
-                        + elsewhere.host().host() + ":" + elsewhere.host().port() + ", not here");
-                } else {
-                    error(ctx, 404, "no shard " + shard.get() + " of job '" + job + "'");
-                }
-            })
-            .onFailure(ctx::fail);
+                .onSuccess(lookup -> {
+                    if (lookup instanceof ShardLookup.Found found) {
+                        json(ctx, 200, found.snapshot().toJson());
+                    } else if (lookup instanceof ShardLookup.Elsewhere elsewhere) {
+                        unavailable(
+                                ctx,
+                                "shard " + shard.get() + " of job '" + job + "' is hosted by "
+                                        + elsewhere.host().host() + ":"
+                                        + elsewhere.host().port() + ", not here");
+                    } else {
+                        error(ctx, 404, "no shard " + shard.get() + " of job '" + job + "'");
+                    }
+                })
+                .onFailure(ctx::fail);
     }
 
     void notFound(final RoutingContext ctx) {
-        error(ctx, 404, "no route for " + ctx.request().method() + " " + ctx.request().path());
+        error(
+                ctx,
+                404,
+                "no route for " + ctx.request().method() + " " + ctx.request().path());
     }
 
     void failure(final RoutingContext ctx) {
@@ -78,7 +84,11 @@ final class ModelHandlers {
         } else if (failure == null && ctx.statusCode() > 0) {
             error(ctx, ctx.statusCode(), "HTTP " + ctx.statusCode());
         } else {
-            log.error("model query failed, method: {}, path: {}", ctx.request().method(), ctx.request().path(), failure);
+            log.error(
+                    "model query failed, method: {}, path: {}",
+                    ctx.request().method(),
+                    ctx.request().path(),
+                    failure);
             error(ctx, 500, "internal error: " + (failure == null ? "unknown" : failure.getMessage()));
         }
     }
@@ -111,6 +121,9 @@ final class ModelHandlers {
     }
 
     private static void json(final RoutingContext ctx, final int status, final JsonObject body) {
-        ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body.encode());
+        ctx.response()
+                .setStatusCode(status)
+                .putHeader("Content-Type", "application/json")
+                .end(body.encode());
     }
 }

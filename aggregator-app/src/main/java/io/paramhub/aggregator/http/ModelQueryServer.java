@@ -55,8 +55,8 @@ public final class ModelQueryServer implements AutoCloseable {
     }
 
     /** As {@link #start(KafkaStreams, String, int)}, serving {@code ops} ({@code /health/ready}, {@code /metrics}) too. */
-    public static ModelQueryServer start(final KafkaStreams streams, final String host, final int port,
-                                         final OpsEndpoints ops) {
+    public static ModelQueryServer start(
+            final KafkaStreams streams, final String host, final int port, final OpsEndpoints ops) {
         return start(new StreamsShardLocator(streams), host, port, ops);
     }
 
@@ -64,10 +64,10 @@ public final class ModelQueryServer implements AutoCloseable {
         return start(locator, host, port, null);
     }
 
-    static ModelQueryServer start(final ShardLocator locator, final String host, final int port,
-                                  final OpsEndpoints ops) {
-        return new ModelQueryServer(HttpEndpoint.start("model query server",
-            new ModelQueryVerticle(locator, host, port, ops)));
+    static ModelQueryServer start(
+            final ShardLocator locator, final String host, final int port, final OpsEndpoints ops) {
+        return new ModelQueryServer(
+                HttpEndpoint.start("model query server", new ModelQueryVerticle(locator, host, port, ops)));
     }
 
     /** The port the server listens on. */

@@ -25,8 +25,9 @@ final class ModelQueryVerticle extends RouterVerticle {
 
     @Override
     protected void mount(final Router router) {
-        client = WebClient.create(vertx, new WebClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS)
-            .setUserAgent("paramhub-aggregator"));
+        client = WebClient.create(
+                vertx,
+                new WebClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS).setUserAgent("paramhub-aggregator"));
         final ShardFetcher fetcher = new ShardFetcher(vertx, locator, new RemoteShards(client, REMOTE_TIMEOUT_MS));
         routes(router, new ModelHandlers(fetcher));
     }

@@ -29,21 +29,26 @@ final class RemoteShards {
     Future<Optional<ShardSnapshot>> fetch(final HostInfo host, final String job, final int shard) {
         final String instance = host.host() + ":" + host.port();
         return client.get(host.port(), host.host(), PATH + encode(job) + "/" + shard)
-            .timeout(timeoutMs)
-            .send()
-            .transform((response, failure) -> failure != null
-                ? Future.failedFuture(new ModelUnavailableException("instance " + instance + " did not answer for shard "
-                    + shard + " of job " + job + ": " + failure.getMessage(), failure))
-                : answer(response, instance, job, shard));
+                .timeout(timeoutMs)
+                .send()
+                .transform((response, failure) -> failure != null
+                        ? Future.failedFuture(new ModelUnavailableException(
+                                "instance " + instance + " did not answer for shard " + shard + " of job " + job + ": "
+                                        + failure.getMessage(),
+                                failure))
+                        : answer(response, instance, job, shard));
     }
 
-    private static Future<Optional<ShardSnapshot>> answer(final HttpResponse<Buffer> response, final String instance,
-                                                          final String job, final int shard) {
+    private static Future<Optional<ShardSnapshot>> answer(
+            final HttpResponse<Buffer> response, final String instance, final String job, final int shard) {
         return switch (response.statusCode()) {
-            case 200 -> Future.succeededFuture(Optional.of(ShardSnapshot.fromJson(response.bodyAsJsonObject(), instance)));
+            case 200 ->
+                Future.succeededFuture(Optional.of(ShardSnapshot.fromJson(response.bodyAsJsonObject(), instance)));
             case 404 -> Future.succeededFuture(Optional.empty());
-            default -> Future.failedFuture(new ModelUnavailableException("instance " + instance + " answered "
-                + response.statusCode() + " for shard " + shard + " of job " + job + ": " + response.bodyAsString()));
+            default ->
+                Future.failedFuture(
+                        new ModelUnavailableException("instance " + instance + " answered " + response.statusCode()
+                                + " for shard " + shard + " of job " + job + ": " + response.bodyAsString()));
         };
     }
 

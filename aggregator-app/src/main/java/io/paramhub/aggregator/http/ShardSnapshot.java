@@ -15,16 +15,31 @@ import io.vertx.core.json.JsonObject;
  * <p>Values travel in JSON as the float32 values widened to double, so that parsing them as double and
  * narrowing to float gives back the exact parameters.
  */
-record ShardSnapshot(String job, int shard, int shardCount, int parameterCount, long version, long minClock,
-                     int firstParameter, float[] values, String servedBy) {
+record ShardSnapshot(
+        String job,
+        int shard,
+        int shardCount,
+        int parameterCount,
+        long version,
+        long minClock,
+        int firstParameter,
+        float[] values,
+        String servedBy) {
 
     static final String LOCAL = "local";
 
     /** The snapshot of {@code model}, a shard of {@code spec}, read from this instance's stores. */
     static ShardSnapshot of(final JobSpec spec, final ModelShard model) {
-        return new ShardSnapshot(spec.getJob(), model.getShard(), spec.getShards(), spec.getParameters(),
-            model.getVersion(), model.getMinClock(), JobSpecs.layout(spec).first(model.getShard()),
-            FloatPacking.unpack(model.getValues()), LOCAL);
+        return new ShardSnapshot(
+                spec.getJob(),
+                model.getShard(),
+                spec.getShards(),
+                spec.getParameters(),
+                model.getVersion(),
+                model.getMinClock(),
+                JobSpecs.layout(spec).first(model.getShard()),
+                FloatPacking.unpack(model.getValues()),
+                LOCAL);
     }
 
     /** The answer of {@code GET /internal/shards/{job}/{shard}}, served by instance {@code servedBy}. */
@@ -36,33 +51,40 @@ record ShardSnapshot(String job, int shard, int shardCount, int parameterCount, 
             final Object value = array.getValue(i);
             values[i] = value instanceof Number number ? number.floatValue() : Float.parseFloat(value.toString());
         }
-        return new ShardSnapshot(json.getString("job"), json.getInteger("shard"), json.getInteger("shardCount"),
-            json.getInteger("parameterCount"), json.getLong("version"), json.getLong("minClock"),
-            json.getInteger("firstParameter"), values, servedBy);
+        return new ShardSnapshot(
+                json.getString("job"),
+                json.getInteger("shard"),
+                json.getInteger("shardCount"),
+                json.getInteger("parameterCount"),
+                json.getLong("version"),
+                json.getLong("minClock"),
+                json.getInteger("firstParameter"),
+                values,
+                servedBy);
     }
 
     /** The body of {@code GET /internal/shards/{job}/{shard}}. */
     JsonObject toJson() {
         return new JsonObject()
-            .put("job", job)
-            .put("shard", shard)
-            .put("shardCount", shardCount)
-            .put("parameterCount", parameterCount)
-            .put("version", version)
-            .put("minClock", minClock)
-            .put("firstParameter", firstParameter)
-            .put("values", valuesJson());
+                .put("job", job)
+                .put("shard", shard)
+                .put("shardCount", shardCount)
+                .put("parameterCount", parameterCount)
+                .put("version", version)
+                .put("minClock", minClock)
+                .put("firstParameter", firstParameter)
+                .put("values", valuesJson());
     }
 
     /** This shard's entry in the {@code shards} array of {@code GET /jobs/{job}/model}. */
     JsonObject toModelEntry() {
         return new JsonObject()
-            .put("shard", shard)
-            .put("version", version)
-            .put("minClock", minClock)
-            .put("firstParameter", firstParameter)
-            .put("servedBy", servedBy)
-            .put("values", valuesJson());
+                .put("shard", shard)
+                .put("version", version)
+                .put("minClock", minClock)
+                .put("firstParameter", firstParameter)
+                .put("servedBy", servedBy)
+                .put("values", valuesJson());
     }
 
     private JsonArray valuesJson() {

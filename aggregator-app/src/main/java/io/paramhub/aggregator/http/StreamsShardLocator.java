@@ -56,12 +56,13 @@ final class StreamsShardLocator implements ShardLocator {
             final ReadOnlyKeyValueStore<String, ModelShard> models = store(AggregatorTopology.SHARD_MODEL_STORE, where);
             final JobSpec spec = jobs.get(key);
             final ModelShard state = models.get(key);
-            return spec == null || state == null ? new ShardLookup.Absent()
-                : new ShardLookup.Found(ShardSnapshot.of(spec, state));
+            return spec == null || state == null
+                    ? new ShardLookup.Absent()
+                    : new ShardLookup.Found(ShardSnapshot.of(spec, state));
         } catch (final InvalidStateStorePartitionException notHere) {
             if (where.activeHost() == null || where.activeHost().equals(HostInfo.unavailable())) {
-                throw new ModelUnavailableException("no instance is active for partition " + where.partition()
-                    + " of key " + key, notHere);
+                throw new ModelUnavailableException(
+                        "no instance is active for partition " + where.partition() + " of key " + key, notHere);
             }
             return new ShardLookup.Elsewhere(where.activeHost());
         }
@@ -69,6 +70,6 @@ final class StreamsShardLocator implements ShardLocator {
 
     private <V> ReadOnlyKeyValueStore<String, V> store(final String name, final KeyQueryMetadata where) {
         return streams.store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.<String, V>keyValueStore())
-            .withPartition(where.partition()));
+                .withPartition(where.partition()));
     }
 }

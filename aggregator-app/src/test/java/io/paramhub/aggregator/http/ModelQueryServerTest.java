@@ -51,12 +51,12 @@ class ModelQueryServerTest {
 
         // when
         get(vertx, server, "/health/live")
-            // then
-            .onComplete(ctx.succeeding(response -> ctx.verify(() -> {
-                assertThat(response.statusCode()).isEqualTo(200);
-                assertThat(response.bodyAsJsonObject().getString("status")).isEqualTo("UP");
-                ctx.completeNow();
-            })));
+                // then
+                .onComplete(ctx.succeeding(response -> ctx.verify(() -> {
+                    assertThat(response.statusCode()).isEqualTo(200);
+                    assertThat(response.bodyAsJsonObject().getString("status")).isEqualTo("UP");
+                    ctx.completeNow();
+                })));
     }
 
     @Test
@@ -64,30 +64,33 @@ class ModelQueryServerTest {
         // given
         final ModelQueryServer other = start(found(Map.of(1, shard(1, 3, 1f), 3, shard(3, 3, 3f))));
         final HostInfo otherHost = new HostInfo(HOST, other.port());
-        final ModelQueryServer server = start((job, shard) -> shard % 2 == 0
-            ? new ShardLookup.Found(shard(shard, 3, shard))
-            : new ShardLookup.Elsewhere(otherHost));
+        final ModelQueryServer server = start((job, shard) ->
+                shard % 2 == 0 ? new ShardLookup.Found(shard(shard, 3, shard)) : new ShardLookup.Elsewhere(otherHost));
 
         // when
         get(vertx, server, "/jobs/" + JOB + "/model")
-            // then
-            .onComplete(ctx.succeeding(response -> ctx.verify(() -> {
-                assertThat(response.statusCode()).isEqualTo(200);
-                final JsonObject model = response.bodyAsJsonObject();
-                assertThat(model.getString("job")).isEqualTo(JOB);
-                assertThat(model.getInteger("shardCount")).isEqualTo(4);
-                assertThat(model.getInteger("parameterCount")).isEqualTo(10);
-                assertThat(model.getBoolean("complete")).isTrue();
-                assertThat(model.getJsonArray("missingShards")).isEmpty();
-                assertThat(model.getLong("minVersion")).isEqualTo(3);
-                final List<JsonObject> shards = shards(model);
-                assertThat(shards).extracting(s -> s.getInteger("shard")).containsExactly(0, 1, 2, 3);
-                assertThat(shards).extracting(s -> s.getString("servedBy"))
-                    .containsExactly("local", HOST + ":" + other.port(), "local", HOST + ":" + other.port());
-                assertThat(shards).extracting(s -> s.getInteger("firstParameter")).containsExactly(0, 3, 6, 8);
-                assertThat(shards.get(1).getJsonArray("values").getDouble(2)).isEqualTo((double) (1f + 0.1f * 2));
-                ctx.completeNow();
-            })));
+                // then
+                .onComplete(ctx.succeeding(response -> ctx.verify(() -> {
+                    assertThat(response.statusCode()).isEqualTo(200);
+                    final JsonObject model = response.bodyAsJsonObject();
+                    assertThat(model.getString("job")).isEqualTo(JOB);
+                    assertThat(model.getInteger("shardCount")).isEqualTo(4);
+                    assertThat(model.getInteger("parameterCount")).isEqualTo(10);
+                    assertThat(model.getBoolean("complete")).isTrue();
+                    assertThat(model.getJsonArray("missingShards")).isEmpty();
+                    assertThat(model.getLong("minVersion")).isEqualTo(3);
+                    final List<JsonObject> shards = shards(model);
+                    assertThat(shards).extracting(s -> s.getInteger("shard")).containsExactly(0, 1, 2, 3);
+                    assertThat(shards)
+                            .extracting(s -> s.getString("servedBy"))
+                            .containsExactly("local", HOST + ":" + other.port(), "local", HOST + ":" + other.port());
+                    assertThat(shards)
+                            .extracting(s -> s.getInteger("firstParameter"))
+                            .containsExactly(0, 3, 6, 8);
+                    assertThat(shards.get(1).getJsonArray("values").getDouble(2))
+                            .isEqualTo((double) (1f + 0.1f * 2));
+                    ctx.completeNow();
+                })));
     }
 
     @Test
@@ -97,15 +100,15 @@ class ModelQueryServerTest {
 
         // when
         get(vertx, server, "/jobs/" + JOB + "/model")
-            // then
-            .onComplete(ctx.succeeding(response -> ctx.verify(() -> {
-                assertThat(response.statusCode()).isEqualTo(200);
-                final JsonObject model = response.bodyAsJsonObject();
-                assertThat(model.getBoolean("complete")).isFalse();
-                assertThat(model.getJsonArray("missingShards").getList()).containsExactly(2, 3);
-                assertThat(shards(model)).hasSize(2);
-                ctx.completeNow();
-            })));
+                // then
+                .onComplete(ctx.succeeding(response -> ctx.verify(() -> {
+                    assertThat(response.statusCode()).isEqualTo(200);
+                    final JsonObject model = response.bodyAsJsonObject();
+                    assertThat(model.getBoolean("complete")).isFalse();
+                    assertThat(model.getJsonArray("missingShards").getList()).containsExactly(2, 3);
+                    assertThat(shards(model)).hasSize(2);
+                    ctx.completeNow();
+                })));
     }
 
     @Test
@@ -115,30 +118,29 @@ class ModelQueryServerTest {
 
         // when
         get(vertx, server, "/jobs/nope/model")
-            // then
-            .onComplete(ctx.succeeding(response -> ctx.verify(() -> {
-                assertThat(response.statusCode()).isEqualTo(404);
-                assertThat(response.bodyAsJsonObject().getString("error")).contains("nope");
-                ctx.completeNow();
-            })));
+                // then
+                .onComplete(ctx.succeeding(response -> ctx.verify(() -> {
+                    assertThat(response.statusCode()).isEqualTo(404);
+                    assertThat(response.bodyAsJsonObject().getString("error")).contains("nope");
+                    ctx.completeNow();
+                })));
     }
 
     @Test
     void shouldAnswer503WhenTheHostingInstanceDoesNotAnswer(final Vertx vertx, final VertxTestContext ctx)
-        throws IOException {
+            throws IOException {
         // given
         final HostInfo nobody = new HostInfo(HOST, freePort());
-        final ModelQueryServer server = start((job, shard) -> shard == 0
-            ? new ShardLookup.Found(shard(0, 0, 0f))
-            : new ShardLookup.Elsewhere(nobody));
+        final ModelQueryServer server = start((job, shard) ->
+                shard == 0 ? new ShardLookup.Found(shard(0, 0, 0f)) : new ShardLookup.Elsewhere(nobody));
 
         // when
         get(vertx, server, "/jobs/" + JOB + "/model")
-            // then
-            .onComplete(ctx.succeeding(response -> ctx.verify(() -> {
-                assertUnavailable(response, String.valueOf(nobody.port()));
-                ctx.completeNow();
-            })));
+                // then
+                .onComplete(ctx.succeeding(response -> ctx.verify(() -> {
+                    assertUnavailable(response, String.valueOf(nobody.port()));
+                    ctx.completeNow();
+                })));
     }
 
     @Test
@@ -152,16 +154,16 @@ class ModelQueryServerTest {
 
         // when
         get(vertx, server, "/jobs/" + JOB + "/model")
-            // then
-            .onComplete(ctx.succeeding(response -> ctx.verify(() -> {
-                assertUnavailable(response, "REBALANCING");
-                ctx.completeNow();
-            })));
+                // then
+                .onComplete(ctx.succeeding(response -> ctx.verify(() -> {
+                    assertUnavailable(response, "REBALANCING");
+                    ctx.completeNow();
+                })));
     }
 
     @Test
-    void shouldAnswer503WithRetryAfterWhenStreamsIsNotRunning(final Vertx vertx, final VertxTestContext ctx,
-                                                              @TempDir final Path stateDir) {
+    void shouldAnswer503WithRetryAfterWhenStreamsIsNotRunning(
+            final Vertx vertx, final VertxTestContext ctx, @TempDir final Path stateDir) {
         // given
         final KafkaStreams streams = createdStreams(stateDir);
         final ModelQueryServer server = ModelQueryServer.start(streams, HOST, 0);
@@ -169,41 +171,44 @@ class ModelQueryServerTest {
 
         // when
         get(vertx, server, "/jobs/" + JOB + "/model")
-            .compose(model -> get(vertx, server, "/internal/shards/" + JOB + "/0")
-                .map(shard -> List.of(model, shard)))
-            // then
-            .onComplete(ctx.succeeding(responses -> ctx.verify(() -> {
-                assertThat(streams.state()).isEqualTo(KafkaStreams.State.CREATED);
-                responses.forEach(response -> assertUnavailable(response, "CREATED"));
-                ctx.completeNow();
-            })));
+                .compose(model ->
+                        get(vertx, server, "/internal/shards/" + JOB + "/0").map(shard -> List.of(model, shard)))
+                // then
+                .onComplete(ctx.succeeding(responses -> ctx.verify(() -> {
+                    assertThat(streams.state()).isEqualTo(KafkaStreams.State.CREATED);
+                    responses.forEach(response -> assertUnavailable(response, "CREATED"));
+                    ctx.completeNow();
+                })));
     }
 
     @Test
     void shouldServeOnlyLocalShardsOnTheInternalRoute(final Vertx vertx, final VertxTestContext ctx) {
         // given
         final Map<Integer, ShardLookup> lookups = Map.of(
-            0, new ShardLookup.Found(shard(0, 5, 0f)),
-            1, new ShardLookup.Elsewhere(new HostInfo("elsewhere", 1)),
-            2, new ShardLookup.Absent());
+                0, new ShardLookup.Found(shard(0, 5, 0f)),
+                1, new ShardLookup.Elsewhere(new HostInfo("elsewhere", 1)),
+                2, new ShardLookup.Absent());
         final ModelQueryServer server = start((job, shard) -> lookups.get(shard));
 
         // when
-        Future.all(List.of(get(vertx, server, "/internal/shards/j/0"), get(vertx, server, "/internal/shards/j/1"),
-                get(vertx, server, "/internal/shards/j/2"), get(vertx, server, "/internal/shards/j/x")))
-            // then
-            .onComplete(ctx.succeeding(all -> ctx.verify(() -> {
-                final List<HttpResponse<Buffer>> responses = all.list();
-                final JsonObject local = responses.get(0).bodyAsJsonObject();
-                assertThat(responses.get(0).statusCode()).isEqualTo(200);
-                assertThat(local.getInteger("shardCount")).isEqualTo(4);
-                assertThat(local.getLong("version")).isEqualTo(5);
-                assertThat(local.getJsonArray("values")).hasSize(3);
-                assertUnavailable(responses.get(1), "elsewhere:1");
-                assertThat(responses.get(2).statusCode()).isEqualTo(404);
-                assertThat(responses.get(3).statusCode()).isEqualTo(404);
-                ctx.completeNow();
-            })));
+        Future.all(List.of(
+                        get(vertx, server, "/internal/shards/j/0"),
+                        get(vertx, server, "/internal/shards/j/1"),
+                        get(vertx, server, "/internal/shards/j/2"),
+                        get(vertx, server, "/internal/shards/j/x")))
+                // then
+                .onComplete(ctx.succeeding(all -> ctx.verify(() -> {
+                    final List<HttpResponse<Buffer>> responses = all.list();
+                    final JsonObject local = responses.get(0).bodyAsJsonObject();
+                    assertThat(responses.get(0).statusCode()).isEqualTo(200);
+                    assertThat(local.getInteger("shardCount")).isEqualTo(4);
+                    assertThat(local.getLong("version")).isEqualTo(5);
+                    assertThat(local.getJsonArray("values")).hasSize(3);
+                    assertUnavailable(responses.get(1), "elsewhere:1");
+                    assertThat(responses.get(2).statusCode()).isEqualTo(404);
+                    assertThat(responses.get(3).statusCode()).isEqualTo(404);
+                    ctx.completeNow();
+                })));
     }
 
     private ModelQueryServer start(final ShardLocator locator) {
@@ -236,12 +241,12 @@ class ModelQueryServerTest {
 
     private static ShardLocator found(final Map<Integer, ShardSnapshot> shards) {
         return (job, shard) -> JOB.equals(job) && shards.containsKey(shard)
-            ? new ShardLookup.Found(shards.get(shard))
-            : new ShardLookup.Absent();
+                ? new ShardLookup.Found(shards.get(shard))
+                : new ShardLookup.Absent();
     }
 
-    private static Future<HttpResponse<Buffer>> get(final Vertx vertx, final ModelQueryServer server,
-                                                    final String path) {
+    private static Future<HttpResponse<Buffer>> get(
+            final Vertx vertx, final ModelQueryServer server, final String path) {
         return WebClient.create(vertx).get(server.port(), HOST, path).send();
     }
 

@@ -18,9 +18,16 @@ class ShardSnapshotTest {
     void shouldTakeTheShapeFromTheJobAndTheValuesFromTheNewestVersionWhenReadFromStores() {
         // given
         final JobSpec spec = linearJob(17, 4);
-        final ModelShard state = ModelShard.newBuilder().setJob("j").setShard(2).setShards(4).setFirstParameter(9)
-            .setVersion(7).setMinClock(6).setValues(FloatPacking.pack(new float[] {1f, 2f, 3f, 4f}))
-            .setUpdatedAt(Instant.EPOCH).build();
+        final ModelShard state = ModelShard.newBuilder()
+                .setJob("j")
+                .setShard(2)
+                .setShards(4)
+                .setFirstParameter(9)
+                .setVersion(7)
+                .setMinClock(6)
+                .setValues(FloatPacking.pack(new float[] {1f, 2f, 3f, 4f}))
+                .setUpdatedAt(Instant.EPOCH)
+                .build();
 
         // when
         final ShardSnapshot snapshot = ShardSnapshot.of(spec, state);
@@ -38,23 +45,49 @@ class ShardSnapshotTest {
     @Test
     void shouldRoundTripEveryFloatExactlyWhenSentAsJson() {
         // given
-        final float[] values = {0.1f, -1e-38f, 3.4028235e38f, Float.MIN_VALUE, 1f / 3, Float.NaN,
-            Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, -0f};
+        final float[] values = {
+            0.1f,
+            -1e-38f,
+            3.4028235e38f,
+            Float.MIN_VALUE,
+            1f / 3,
+            Float.NaN,
+            Float.POSITIVE_INFINITY,
+            Float.NEGATIVE_INFINITY,
+            -0f
+        };
         final ShardSnapshot sent = new ShardSnapshot("j", 1, 2, 18, 4, 3, 9, values, ShardSnapshot.LOCAL);
 
         // when
-        final ShardSnapshot received = ShardSnapshot.fromJson(new JsonObject(sent.toJson().encode()), "h:1");
+        final ShardSnapshot received =
+                ShardSnapshot.fromJson(new JsonObject(sent.toJson().encode()), "h:1");
 
         // then
         assertThat(received.values()).usingElementComparator(Float::compare).containsExactly(values);
         assertThat(received.servedBy()).isEqualTo("h:1");
-        assertThat(received).usingRecursiveComparison().ignoringFields("values", "servedBy").isEqualTo(sent);
+        assertThat(received)
+                .usingRecursiveComparison()
+                .ignoringFields("values", "servedBy")
+                .isEqualTo(sent);
     }
 
     private static JobSpec linearJob(final int parameters, final int shards) {
-        return JobSpec.newBuilder().setJob("j").setModel("linear").setDataset("linear").setInputs(parameters - 1)
-            .setOutputs(1).setParameters(parameters).setShards(shards).setSyncMode(SyncMode.BSP)
-            .setOptimizer(OptimizerKind.SGD).setLearningRate(0.1).setGlobalBatch(8).setExpectedWorkers(1)
-            .setEpochs(1).setSeed(1).setCreatedAt(Instant.EPOCH).build();
+        return JobSpec.newBuilder()
+                .setJob("j")
+                .setModel("linear")
+                .setDataset("linear")
+                .setInputs(parameters - 1)
+                .setOutputs(1)
+                .setParameters(parameters)
+                .setShards(shards)
+                .setSyncMode(SyncMode.BSP)
+                .setOptimizer(OptimizerKind.SGD)
+                .setLearningRate(0.1)
+                .setGlobalBatch(8)
+                .setExpectedWorkers(1)
+                .setEpochs(1)
+                .setSeed(1)
+                .setCreatedAt(Instant.EPOCH)
+                .build();
     }
 }

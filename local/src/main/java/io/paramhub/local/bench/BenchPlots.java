@@ -36,12 +36,12 @@ final class BenchPlots {
     private static final Color COMPUTE = new Color(0x2E7D32);
     private static final Color WAIT = new Color(0xEF9A9A);
 
-    private BenchPlots() {
-    }
+    private BenchPlots() {}
 
     /** Writes the three plots into {@code dir}; returns their names by kind. */
-    static Map<String, String> write(final Path dir, final BenchSettings settings, final List<PolicyRun> runs,
-                                     final double timelineSeconds) throws IOException {
+    static Map<String, String> write(
+            final Path dir, final BenchSettings settings, final List<PolicyRun> runs, final double timelineSeconds)
+            throws IOException {
         System.setProperty("java.awt.headless", "true");
         metric(dir.resolve(METRIC), settings, runs);
         iterationSd(dir.resolve(ITERATION_SD), settings, runs);
@@ -54,10 +54,17 @@ final class BenchPlots {
     }
 
     private static void metric(final Path file, final BenchSettings settings, final List<PolicyRun> runs)
-        throws IOException {
+            throws IOException {
         final String metric = settings.task().metric();
-        final XYChart chart = chart(String.format(Locale.ROOT, "Test %s over training time: %s, %d workers (%s)",
-            metric, settings.scenario().label(), settings.workers(), settings.task().name()), "test " + metric);
+        final XYChart chart = chart(
+                String.format(
+                        Locale.ROOT,
+                        "Test %s over training time: %s, %d workers (%s)",
+                        metric,
+                        settings.scenario().label(),
+                        settings.workers(),
+                        settings.task().name()),
+                "test " + metric);
         chart.getStyler().setYAxisLogarithmic(settings.task().lowerIsBetter());
         double longest = 0;
         for (final PolicyRun run : runs) {
@@ -75,21 +82,26 @@ final class BenchPlots {
             }
         }
         if (longest > 0) {
-            final XYSeries target = chart.addSeries(String.format(Locale.ROOT, "target %s", settings.target()),
-                List.of(0.0, longest), List.of(settings.target(), settings.target()));
+            final XYSeries target = chart.addSeries(
+                    String.format(Locale.ROOT, "target %s", settings.target()),
+                    List.of(0.0, longest),
+                    List.of(settings.target(), settings.target()));
             line(target);
             target.setLineColor(Color.GRAY);
-            target.setLineStyle(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10,
-                new float[] {6, 4}, 0));
+            target.setLineStyle(
+                    new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {6, 4}, 0));
         }
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     }
 
     private static void iterationSd(final Path file, final BenchSettings settings, final List<PolicyRun> runs)
-        throws IOException {
-        final XYChart chart = chart(String.format(Locale.ROOT,
-            "SD of iteration time (wait + compute, all workers) over training time: %s", settings.scenario().label()),
-            "iteration-time SD (ms)");
+            throws IOException {
+        final XYChart chart = chart(
+                String.format(
+                        Locale.ROOT,
+                        "SD of iteration time (wait + compute, all workers) over training time: %s",
+                        settings.scenario().label()),
+                "iteration-time SD (ms)");
         for (final PolicyRun run : runs) {
             final List<Double> x = new ArrayList<>();
             final List<Double> y = new ArrayList<>();
@@ -105,8 +117,13 @@ final class BenchPlots {
     }
 
     private static XYChart chart(final String title, final String yTitle) {
-        final XYChart chart = new XYChartBuilder().width(1000).height(560).title(title)
-            .xAxisTitle("seconds since the first compute of clock 0").yAxisTitle(yTitle).build();
+        final XYChart chart = new XYChartBuilder()
+                .width(1000)
+                .height(560)
+                .title(title)
+                .xAxisTitle("seconds since the first compute of clock 0")
+                .yAxisTitle(yTitle)
+                .build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setPlotGridLinesVisible(true);
@@ -121,8 +138,9 @@ final class BenchPlots {
      * One panel per policy, one row per worker: compute in green, waiting for the model in pink, over
      * {@code seconds} around the middle of the policy's training time.
      */
-    private static void timeline(final Path file, final BenchSettings settings, final List<PolicyRun> runs,
-                                 final double seconds) throws IOException {
+    private static void timeline(
+            final Path file, final BenchSettings settings, final List<PolicyRun> runs, final double seconds)
+            throws IOException {
         final int width = 1100;
         final int left = 110;
         final int right = 20;
@@ -138,8 +156,14 @@ final class BenchPlots {
         g.fillRect(0, 0, width, height);
         g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
-        g.drawString(String.format(Locale.ROOT, "Per-worker timeline, %.1f s around the middle of each run: %s",
-            seconds, settings.scenario().label()), left, 24);
+        g.drawString(
+                String.format(
+                        Locale.ROOT,
+                        "Per-worker timeline, %.1f s around the middle of each run: %s",
+                        seconds,
+                        settings.scenario().label()),
+                left,
+                24);
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
         g.setColor(COMPUTE);
         g.fillRect(left, 36, 14, 10);
@@ -153,15 +177,26 @@ final class BenchPlots {
         int top = 60 + panelGap - 20;
         for (final PolicyRun run : runs) {
             final List<IterationRecord> iterations = run.iterations();
-            final long origin = iterations.stream().mapToLong(IterationRecord::computeStartNanos).min().orElse(0);
+            final long origin = iterations.stream()
+                    .mapToLong(IterationRecord::computeStartNanos)
+                    .min()
+                    .orElse(0);
             final double train = run.outcome().trainTimeS();
             final double from = Math.max(0, train / 2 - seconds / 2);
             final double to = Math.min(train, from + seconds);
             g.setColor(Color.BLACK);
-            g.drawString(String.format(Locale.ROOT, "%s  (%.1f-%.1f s of %.1f s)", run.policy().label(), from, to,
-                train), left, top - 6);
-            final List<String> names = new ArrayList<>(new TreeSet<>(iterations.stream()
-                .map(IterationRecord::worker).toList()));
+            g.drawString(
+                    String.format(
+                            Locale.ROOT,
+                            "%s  (%.1f-%.1f s of %.1f s)",
+                            run.policy().label(),
+                            from,
+                            to,
+                            train),
+                    left,
+                    top - 6);
+            final List<String> names = new ArrayList<>(new TreeSet<>(
+                    iterations.stream().map(IterationRecord::worker).toList()));
             for (int row = 0; row < names.size(); row++) {
                 final int y = top + row * rowHeight;
                 g.setColor(Color.BLACK);
@@ -172,10 +207,30 @@ final class BenchPlots {
                     if (!iteration.worker().equals(names.get(row))) {
                         continue;
                     }
-                    bar(g, WAIT, iteration.waitStartNanos(), iteration.computeStartNanos(), origin, from, to, left,
-                        plotWidth, y, rowHeight);
-                    bar(g, COMPUTE, iteration.computeStartNanos(), iteration.endNanos(), origin, from, to, left,
-                        plotWidth, y, rowHeight);
+                    bar(
+                            g,
+                            WAIT,
+                            iteration.waitStartNanos(),
+                            iteration.computeStartNanos(),
+                            origin,
+                            from,
+                            to,
+                            left,
+                            plotWidth,
+                            y,
+                            rowHeight);
+                    bar(
+                            g,
+                            COMPUTE,
+                            iteration.computeStartNanos(),
+                            iteration.endNanos(),
+                            origin,
+                            from,
+                            to,
+                            left,
+                            plotWidth,
+                            y,
+                            rowHeight);
                 }
             }
             top += panelHeight + panelGap;
@@ -186,9 +241,18 @@ final class BenchPlots {
         ImageIO.write(image, "png", file.toFile());
     }
 
-    private static void bar(final Graphics2D g, final Color color, final long startNanos, final long endNanos,
-                            final long origin, final double from, final double to, final int left,
-                            final double plotWidth, final int y, final int rowHeight) {
+    private static void bar(
+            final Graphics2D g,
+            final Color color,
+            final long startNanos,
+            final long endNanos,
+            final long origin,
+            final double from,
+            final double to,
+            final int left,
+            final double plotWidth,
+            final int y,
+            final int rowHeight) {
         final double start = Math.max(from, (startNanos - origin) / 1e9);
         final double end = Math.min(to, (endNanos - origin) / 1e9);
         if (end <= start || to <= from) {

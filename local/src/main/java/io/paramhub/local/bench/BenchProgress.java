@@ -25,8 +25,13 @@ final class BenchProgress implements RunListener {
     private long done;
     private int lastStep = -1;
 
-    BenchProgress(final PrintStream out, final boolean terminal, final String label, final long total,
-                  final String metric, final Supplier<List<MetricSample>> samples) {
+    BenchProgress(
+            final PrintStream out,
+            final boolean terminal,
+            final String label,
+            final long total,
+            final String metric,
+            final Supplier<List<MetricSample>> samples) {
         this.out = out;
         this.terminal = terminal;
         this.label = label;
@@ -45,12 +50,22 @@ final class BenchProgress implements RunListener {
         }
         lastStep = step;
         final List<MetricSample> seen = samples.get();
-        final String newest = seen.isEmpty() ? "-" : String.format(Locale.ROOT, "%.4f",
-            seen.get(seen.size() - 1).metric());
+        final String newest = seen.isEmpty()
+                ? "-"
+                : String.format(Locale.ROOT, "%.4f", seen.get(seen.size() - 1).metric());
         final int filled = (int) (WIDTH * done / total);
-        out.printf(Locale.ROOT, "%s  %-9s [%s%s] %3d%%  %6.1f s  %s %s%s", terminal ? "\r" : "", label,
-            "#".repeat(filled), " ".repeat(WIDTH - filled), percent, (System.nanoTime() - started) / 1e9, metric,
-            newest, terminal ? "" : System.lineSeparator());
+        out.printf(
+                Locale.ROOT,
+                "%s  %-9s [%s%s] %3d%%  %6.1f s  %s %s%s",
+                terminal ? "\r" : "",
+                label,
+                "#".repeat(filled),
+                " ".repeat(WIDTH - filled),
+                percent,
+                (System.nanoTime() - started) / 1e9,
+                metric,
+                newest,
+                terminal ? "" : System.lineSeparator());
     }
 
     /** Ends the in-place line. */

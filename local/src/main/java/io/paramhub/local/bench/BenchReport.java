@@ -25,11 +25,15 @@ final class BenchReport {
     static final int SCHEMA_VERSION = 1;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private BenchReport() {
-    }
+    private BenchReport() {}
 
-    static ObjectNode toJson(final BenchSettings settings, final List<PolicyRun> runs, final double wallSeconds,
-                             final String bootstrapServers, final boolean embedded, final Map<String, String> plots) {
+    static ObjectNode toJson(
+            final BenchSettings settings,
+            final List<PolicyRun> runs,
+            final double wallSeconds,
+            final String bootstrapServers,
+            final boolean embedded,
+            final Map<String, String> plots) {
         final ObjectNode root = JSON.createObjectNode();
         root.put("schema_version", SCHEMA_VERSION);
         root.put("scenario", settings.scenario().label());
@@ -57,7 +61,8 @@ final class BenchReport {
         root.put("bootstrap_servers", bootstrapServers);
         root.put("embedded_broker", embedded);
         root.set("emulation", emulation(settings));
-        final Optional<PolicyRun> bsp = runs.stream().filter(run -> run.policy() == Policy.BSP).findFirst();
+        final Optional<PolicyRun> bsp =
+                runs.stream().filter(run -> run.policy() == Policy.BSP).findFirst();
         final ArrayNode policies = root.putArray("policies");
         for (final PolicyRun run : runs) {
             policies.add(policy(run, bsp.orElse(null), settings.idealSeconds()));
@@ -70,22 +75,29 @@ final class BenchReport {
     private static ObjectNode emulation(final BenchSettings settings) {
         final ObjectNode node = JSON.createObjectNode();
         node.put("sample_cost_us", settings.sampleCostMicros());
-        node.put("note", "Compute is emulated: every sample costs at least sample_cost_us microseconds of compute "
-            + "on one thread (the real gradient is computed, the rest is padded by sleeping), times the worker's "
-            + "slowdown. These are not real model costs.");
+        node.put(
+                "note",
+                "Compute is emulated: every sample costs at least sample_cost_us microseconds of compute "
+                        + "on one thread (the real gradient is computed, the rest is padded by sleeping), times the worker's "
+                        + "slowdown. These are not real model costs.");
         final ArrayNode workers = node.putArray("workers");
-        settings.emulations().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(entry -> {
-            final ComputeEmulation emulation = entry.getValue();
-            final ObjectNode worker = workers.addObject();
-            worker.put("worker", WorkerSettings.workerId(entry.getKey()));
-            worker.put("slowdown", emulation.slowdown());
-            worker.put("slowdown_from_clock", emulation.slowdownFromClock());
-            if (!emulation.schedule().isEmpty()) {
-                final ArrayNode steps = worker.putArray("schedule");
-                emulation.schedule().forEach((clock, factor) -> steps.addObject()
-                    .put("from_clock", clock).put("slowdown", factor));
-            }
-        });
+        settings.emulations().entrySet().stream()
+                .sorted(Map.Entry.comparingByKey())
+                .forEach(entry -> {
+                    final ComputeEmulation emulation = entry.getValue();
+                    final ObjectNode worker = workers.addObject();
+                    worker.put("worker", WorkerSettings.workerId(entry.getKey()));
+                    worker.put("slowdown", emulation.slowdown());
+                    worker.put("slowdown_from_clock", emulation.slowdownFromClock());
+                    if (!emulation.schedule().isEmpty()) {
+                        final ArrayNode steps = worker.putArray("schedule");
+                        emulation
+                                .schedule()
+                                .forEach((clock, factor) -> steps.addObject()
+                                        .put("from_clock", clock)
+                                        .put("slowdown", factor));
+                    }
+                });
         return node;
     }
 
@@ -98,11 +110,15 @@ final class BenchReport {
         node.put("orchestrated", run.policy().orchestrated());
         node.put("staleness", run.staleness());
         putNullable(node, "time_to_target_s", outcome.timeToTargetS());
-        putNullable(node, "speedup_vs_bsp", bsp == null ? null
-            : ratio(bsp.outcome().timeToTargetS(), outcome.timeToTargetS()));
+        putNullable(
+                node,
+                "speedup_vs_bsp",
+                bsp == null ? null : ratio(bsp.outcome().timeToTargetS(), outcome.timeToTargetS()));
         node.put("train_time_s", outcome.trainTimeS());
-        putNullable(node, "train_speedup_vs_bsp", bsp == null ? null
-            : ratio(bsp.outcome().trainTimeS(), outcome.trainTimeS()));
+        putNullable(
+                node,
+                "train_speedup_vs_bsp",
+                bsp == null ? null : ratio(bsp.outcome().trainTimeS(), outcome.trainTimeS()));
         putNullable(node, "efficiency_vs_ideal", outcome.efficiencyVsIdeal());
         node.put("iter_time_mean_ms", outcome.iterTimeMeanMs());
         node.put("iter_time_sd_ms", outcome.iterTimeSdMs());
@@ -111,31 +127,40 @@ final class BenchReport {
         node.put("idle_fraction", outcome.idleFraction());
         node.put("utilization", outcome.utilization());
         node.put("compute_critical_path_s", outcome.computeCriticalPathS());
-        putNullable(node, "critical_path_efficiency_vs_ideal", idealS > 0 && outcome.computeCriticalPathS() > 0
-            ? idealS / outcome.computeCriticalPathS() : null);
+        putNullable(
+                node,
+                "critical_path_efficiency_vs_ideal",
+                idealS > 0 && outcome.computeCriticalPathS() > 0 ? idealS / outcome.computeCriticalPathS() : null);
         node.put("final_metric", outcome.finalMetric());
         node.put("wall_seconds", run.wallSeconds());
         final ArrayNode workers = node.putArray("per_worker");
         for (final PolicyOutcome.WorkerSummary worker : outcome.perWorker()) {
             workers.addObject()
-                .put("worker", worker.worker())
-                .put("iterations", worker.iterations())
-                .put("samples", worker.samples())
-                .put("compute_s", worker.computeS())
-                .put("wait_s", worker.waitS())
-                .put("start_wait_s", worker.startWaitS())
-                .put("speed", worker.speed())
-                .put("last_share", worker.lastShare())
-                .put("last_threads", worker.lastThreads());
+                    .put("worker", worker.worker())
+                    .put("iterations", worker.iterations())
+                    .put("samples", worker.samples())
+                    .put("compute_s", worker.computeS())
+                    .put("wait_s", worker.waitS())
+                    .put("start_wait_s", worker.startWaitS())
+                    .put("speed", worker.speed())
+                    .put("last_share", worker.lastShare())
+                    .put("last_threads", worker.lastThreads());
         }
         final ArrayNode metric = node.putArray("metric_over_time");
         for (final PolicyOutcome.MetricPoint point : outcome.metricOverTime()) {
-            metric.addObject().put("t_s", point.timeS()).put("version", point.version()).put("metric", point.metric());
+            metric.addObject()
+                    .put("t_s", point.timeS())
+                    .put("version", point.version())
+                    .put("metric", point.metric());
         }
         final ArrayNode windows = node.putArray("iter_time_over_time");
         for (final PolicyOutcome.IterationWindow window : outcome.iterTimeOverTime()) {
-            windows.addObject().put("from_s", window.fromS()).put("to_s", window.toS())
-                .put("iterations", window.iterations()).put("mean_ms", window.meanMs()).put("sd_ms", window.sdMs());
+            windows.addObject()
+                    .put("from_s", window.fromS())
+                    .put("to_s", window.toS())
+                    .put("iterations", window.iterations())
+                    .put("mean_ms", window.meanMs())
+                    .put("sd_ms", window.sdMs());
         }
         return node;
     }

@@ -19,9 +19,18 @@ import java.util.Locale;
  * make one run of a policy short on a small machine. Linear regression and softmax train with SGD at
  * a constant rate; the other models with their {@link TrainingRecipe}.
  */
-public record BenchTask(String name, String dataset, String model, String metric, boolean lowerIsBetter,
-                        double defaultTarget, int defaultEpochs, double defaultLearningRate, OptimizerKind optimizer,
-                        LearningRateScheduleKind schedule, TrainTest data) {
+public record BenchTask(
+        String name,
+        String dataset,
+        String model,
+        String metric,
+        boolean lowerIsBetter,
+        double defaultTarget,
+        int defaultEpochs,
+        double defaultLearningRate,
+        OptimizerKind optimizer,
+        LearningRateScheduleKind schedule,
+        TrainTest data) {
 
     static final String LINEAR = "linear-rmse";
     static final String FASHION_PREFIX = "fashion-";
@@ -46,14 +55,25 @@ public record BenchTask(String name, String dataset, String model, String metric
         if (model != null) {
             final String fashion = FASHION_PREFIX + model.trim().toLowerCase(Locale.ROOT);
             if (task != null && !task.equals(fashion)) {
-                throw new IllegalArgumentException("--model " + model + " trains the Fashion-MNIST task " + fashion
-                    + ", not --task " + name + (LINEAR.equals(task) ? " (linear regression has no model to choose)" : ""));
+                throw new IllegalArgumentException(
+                        "--model " + model + " trains the Fashion-MNIST task " + fashion + ", not --task " + name
+                                + (LINEAR.equals(task) ? " (linear regression has no model to choose)" : ""));
             }
             return load(fashion, null);
         }
         if (task == null || LINEAR.equals(task)) {
-            return new BenchTask(LINEAR, LINEAR_DATASET, "linear", "rmse", true, 0.15, 8, 0.002, OptimizerKind.SGD,
-                LearningRateScheduleKind.CONSTANT, DataSources.load(LINEAR_DATASET));
+            return new BenchTask(
+                    LINEAR,
+                    LINEAR_DATASET,
+                    "linear",
+                    "rmse",
+                    true,
+                    0.15,
+                    8,
+                    0.002,
+                    OptimizerKind.SGD,
+                    LearningRateScheduleKind.CONSTANT,
+                    DataSources.load(LINEAR_DATASET));
         }
         if (task.startsWith(FASHION_PREFIX) && task.length() > FASHION_PREFIX.length()) {
             final String kind = task.substring(FASHION_PREFIX.length());
@@ -65,12 +85,21 @@ public record BenchTask(String name, String dataset, String model, String metric
                 throw new IllegalArgumentException("--task " + name + ": " + e.getMessage(), e);
             }
             final TrainingRecipe recipe = TrainingRecipe.forModel(instance);
-            return new BenchTask(task, "fashion-mnist (first " + FASHION_TRAIN + " training, " + FASHION_TEST
-                + " test images)", instance.kind(), "accuracy", false, 0.75, 3, recipe.learningRate(),
-                recipe.optimizer(), recipe.schedule(), data);
+            return new BenchTask(
+                    task,
+                    "fashion-mnist (first " + FASHION_TRAIN + " training, " + FASHION_TEST + " test images)",
+                    instance.kind(),
+                    "accuracy",
+                    false,
+                    0.75,
+                    3,
+                    recipe.learningRate(),
+                    recipe.optimizer(),
+                    recipe.schedule(),
+                    data);
         }
-        throw new IllegalArgumentException("--task must be " + LINEAR + " or " + FASHION_PREFIX
-            + "MODEL (e.g. " + FASHION + ", " + FASHION_PREFIX + "mlp), not " + name);
+        throw new IllegalArgumentException("--task must be " + LINEAR + " or " + FASHION_PREFIX + "MODEL (e.g. "
+                + FASHION + ", " + FASHION_PREFIX + "mlp), not " + name);
     }
 
     /** A model of this task's shape. */
@@ -81,8 +110,9 @@ public record BenchTask(String name, String dataset, String model, String metric
 
     /** The metric of {@code params} on the test set. */
     public double evaluate(final Model instance, final float[] params) {
-        return lowerIsBetter ? Evaluation.rmse(instance, params, data.test())
-            : Evaluation.accuracy(instance, params, data.test());
+        return lowerIsBetter
+                ? Evaluation.rmse(instance, params, data.test())
+                : Evaluation.accuracy(instance, params, data.test());
     }
 
     /** Whether {@code value} reaches {@code target}. */

@@ -12,11 +12,10 @@ import java.util.Map;
  */
 final class IdealTime {
 
-    private IdealTime() {
-    }
+    private IdealTime() {}
 
-    static double seconds(final Map<Integer, ComputeEmulation> emulations, final long clocks, final int batch,
-                          final int threads) {
+    static double seconds(
+            final Map<Integer, ComputeEmulation> emulations, final long clocks, final int batch, final int threads) {
         double total = 0;
         for (long clock = 0; clock < clocks; clock++) {
             double speed = 0;

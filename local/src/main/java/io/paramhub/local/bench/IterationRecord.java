@@ -7,13 +7,26 @@ import io.paramhub.avro.IterationTelemetry;
  * {@link System#nanoTime()} clock, it was reported (right after the gradient was sent). The
  * iteration waited {@code waitMs} for the model, then computed {@code computeMs}, then ended.
  */
-public record IterationRecord(String worker, long clock, int samples, double computeMs, double waitMs, int threads,
-                              double share, long endNanos) {
+public record IterationRecord(
+        String worker,
+        long clock,
+        int samples,
+        double computeMs,
+        double waitMs,
+        int threads,
+        double share,
+        long endNanos) {
 
     static IterationRecord of(final IterationTelemetry telemetry, final long endNanos) {
-        return new IterationRecord(telemetry.getWorker(), telemetry.getClock(), telemetry.getSamples(),
-            telemetry.getComputeMs(), telemetry.getWaitMs(), telemetry.getThreads(), telemetry.getBatchShare(),
-            endNanos);
+        return new IterationRecord(
+                telemetry.getWorker(),
+                telemetry.getClock(),
+                telemetry.getSamples(),
+                telemetry.getComputeMs(),
+                telemetry.getWaitMs(),
+                telemetry.getThreads(),
+                telemetry.getBatchShare(),
+                endNanos);
     }
 
     /** When the compute started, in nanoseconds. */

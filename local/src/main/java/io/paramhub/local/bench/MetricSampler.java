@@ -57,7 +57,8 @@ final class MetricSampler implements AutoCloseable {
             boolean draining = false;
             while (true) {
                 final boolean stopping = stop.get();
-                final int read = reader.poll(Duration.ofMillis(stopping ? 200 : 10), record -> view.offer(record.value()));
+                final int read =
+                        reader.poll(Duration.ofMillis(stopping ? 200 : 10), record -> view.offer(record.value()));
                 final long now = System.nanoTime();
                 if (view.complete() && view.minVersion() > seenVersion) {
                     seenVersion = view.minVersion();

@@ -61,6 +61,6 @@ public enum Policy {
             }
         }
         throw new IllegalArgumentException("--policies takes a comma-separated list of "
-            + Arrays.stream(values()).map(Policy::label).collect(Collectors.joining(", ")) + "; not " + name);
+                + Arrays.stream(values()).map(Policy::label).collect(Collectors.joining(", ")) + "; not " + name);
     }
 }

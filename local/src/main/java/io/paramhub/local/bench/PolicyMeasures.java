@@ -15,21 +15,30 @@ import java.util.function.ToDoubleFunction;
  */
 final class PolicyMeasures {
 
-    private PolicyMeasures() {
-    }
+    private PolicyMeasures() {}
 
     /**
      * @param idealS  the heterogeneous ideal time of the run's work, 0 when undefined
      * @param windows how many equal windows the iteration-time series cuts the training time into
      */
-    static PolicyOutcome compute(final String job, final List<IterationRecord> iterations,
-                                 final List<MetricSample> samples, final BenchTask task, final double target,
-                                 final double finalMetric, final double idealS, final int windows) {
+    static PolicyOutcome compute(
+            final String job,
+            final List<IterationRecord> iterations,
+            final List<MetricSample> samples,
+            final BenchTask task,
+            final double target,
+            final double finalMetric,
+            final double idealS,
+            final int windows) {
         if (iterations.isEmpty()) {
             throw new IllegalStateException("job " + job + " reported no iteration");
         }
-        final long origin = iterations.stream().mapToLong(IterationRecord::computeStartNanos).min().orElseThrow();
-        final long end = iterations.stream().mapToLong(IterationRecord::endNanos).max().orElseThrow();
+        final long origin = iterations.stream()
+                .mapToLong(IterationRecord::computeStartNanos)
+                .min()
+                .orElseThrow();
+        final long end =
+                iterations.stream().mapToLong(IterationRecord::endNanos).max().orElseThrow();
         final double trainS = seconds(end - origin);
         final List<IterationRecord> steady = steadyIterations(iterations);
 
@@ -49,15 +58,27 @@ final class PolicyMeasures {
             wait += iteration.waitMs();
             compute += iteration.computeMs();
         }
-        final double allCompute = iterations.stream().mapToDouble(IterationRecord::computeMs).sum();
-        final long workerCount = iterations.stream().map(IterationRecord::worker).distinct().count();
+        final double allCompute =
+                iterations.stream().mapToDouble(IterationRecord::computeMs).sum();
+        final long workerCount =
+                iterations.stream().map(IterationRecord::worker).distinct().count();
 
-        return new PolicyOutcome(job, trainS, timeToTarget, idealS > 0 ? idealS / trainS : null,
-            mean(steady, IterationRecord::iterationMs), sd(steady, IterationRecord::iterationMs),
-            mean(steady, IterationRecord::computeMs), sd(steady, IterationRecord::computeMs),
-            wait + compute == 0 ? 0 : wait / (wait + compute),
-            allCompute / 1000 / (workerCount * trainS), criticalPathS(iterations), finalMetric, metric,
-            windows(steady, origin, trainS, windows), perWorker(iterations));
+        return new PolicyOutcome(
+                job,
+                trainS,
+                timeToTarget,
+                idealS > 0 ? idealS / trainS : null,
+                mean(steady, IterationRecord::iterationMs),
+                sd(steady, IterationRecord::iterationMs),
+                mean(steady, IterationRecord::computeMs),
+                sd(steady, IterationRecord::computeMs),
+                wait + compute == 0 ? 0 : wait / (wait + compute),
+                allCompute / 1000 / (workerCount * trainS),
+                criticalPathS(iterations),
+                finalMetric,
+                metric,
+                windows(steady, origin, trainS, windows),
+                perWorker(iterations));
     }
 
     /** Σ over clocks of the largest compute any worker reported for that clock, in seconds. */
@@ -75,23 +96,31 @@ final class PolicyMeasures {
         for (final IterationRecord iteration : iterations) {
             first.merge(iteration.worker(), iteration.clock(), Math::min);
         }
-        return iterations.stream().filter(iteration -> iteration.clock() != first.get(iteration.worker())).toList();
+        return iterations.stream()
+                .filter(iteration -> iteration.clock() != first.get(iteration.worker()))
+                .toList();
     }
 
-    private static List<PolicyOutcome.IterationWindow> windows(final List<IterationRecord> steady, final long origin,
-                                                               final double trainS, final int count) {
+    private static List<PolicyOutcome.IterationWindow> windows(
+            final List<IterationRecord> steady, final long origin, final double trainS, final int count) {
         final List<PolicyOutcome.IterationWindow> result = new ArrayList<>();
         final double width = trainS / count;
         for (int w = 0; w < count; w++) {
             final double from = w * width;
             final double to = w == count - 1 ? Double.POSITIVE_INFINITY : from + width;
-            final List<IterationRecord> inside = steady.stream().filter(iteration -> {
-                final double at = seconds(iteration.endNanos() - origin);
-                return at >= from && at < to;
-            }).toList();
+            final List<IterationRecord> inside = steady.stream()
+                    .filter(iteration -> {
+                        final double at = seconds(iteration.endNanos() - origin);
+                        return at >= from && at < to;
+                    })
+                    .toList();
             if (!inside.isEmpty()) {
-                result.add(new PolicyOutcome.IterationWindow(from, w == count - 1 ? trainS : to, inside.size(),
-                    mean(inside, IterationRecord::iterationMs), sd(inside, IterationRecord::iterationMs)));
+                result.add(new PolicyOutcome.IterationWindow(
+                        from,
+                        w == count - 1 ? trainS : to,
+                        inside.size(),
+                        mean(inside, IterationRecord::iterationMs),
+                        sd(inside, IterationRecord::iterationMs)));
             }
         }
         return result;
@@ -100,36 +129,53 @@ final class PolicyMeasures {
     private static List<PolicyOutcome.WorkerSummary> perWorker(final List<IterationRecord> iterations) {
         final Map<String, List<IterationRecord>> byWorker = new TreeMap<>();
         for (final IterationRecord iteration : iterations) {
-            byWorker.computeIfAbsent(iteration.worker(), worker -> new ArrayList<>()).add(iteration);
+            byWorker.computeIfAbsent(iteration.worker(), worker -> new ArrayList<>())
+                    .add(iteration);
         }
         final List<PolicyOutcome.WorkerSummary> result = new ArrayList<>();
         byWorker.forEach((worker, own) -> {
             final List<IterationRecord> ordered = own.stream()
-                .sorted(Comparator.comparingLong(IterationRecord::clock)).toList();
+                    .sorted(Comparator.comparingLong(IterationRecord::clock))
+                    .toList();
             final IterationRecord first = ordered.get(0);
             final IterationRecord last = ordered.get(ordered.size() - 1);
-            final long samples = ordered.stream().mapToLong(IterationRecord::samples).sum();
-            final double computeS = ordered.stream().mapToDouble(IterationRecord::computeMs).sum() / 1000;
-            final double waitS = ordered.stream().skip(1).mapToDouble(IterationRecord::waitMs).sum() / 1000;
-            result.add(new PolicyOutcome.WorkerSummary(worker, ordered.size(), samples, computeS, waitS,
-                first.waitMs() / 1000, computeS == 0 ? 0 : samples / computeS, last.share(), last.threads()));
+            final long samples =
+                    ordered.stream().mapToLong(IterationRecord::samples).sum();
+            final double computeS =
+                    ordered.stream().mapToDouble(IterationRecord::computeMs).sum() / 1000;
+            final double waitS = ordered.stream()
+                            .skip(1)
+                            .mapToDouble(IterationRecord::waitMs)
+                            .sum()
+                    / 1000;
+            result.add(new PolicyOutcome.WorkerSummary(
+                    worker,
+                    ordered.size(),
+                    samples,
+                    computeS,
+                    waitS,
+                    first.waitMs() / 1000,
+                    computeS == 0 ? 0 : samples / computeS,
+                    last.share(),
+                    last.threads()));
         });
         return result;
     }
 
-    static double mean(final List<IterationRecord> iterations,
-                       final ToDoubleFunction<IterationRecord> value) {
+    static double mean(final List<IterationRecord> iterations, final ToDoubleFunction<IterationRecord> value) {
         return iterations.stream().mapToDouble(value).average().orElse(0);
     }
 
     /** Population standard deviation. */
-    static double sd(final List<IterationRecord> iterations,
-                     final ToDoubleFunction<IterationRecord> value) {
+    static double sd(final List<IterationRecord> iterations, final ToDoubleFunction<IterationRecord> value) {
         if (iterations.isEmpty()) {
             return 0;
         }
         final double mean = mean(iterations, value);
-        final double squares = iterations.stream().mapToDouble(value).map(v -> (v - mean) * (v - mean)).sum();
+        final double squares = iterations.stream()
+                .mapToDouble(value)
+                .map(v -> (v - mean) * (v - mean))
+                .sum();
         return Math.sqrt(squares / iterations.size());
     }
 

@@ -10,35 +10,40 @@ import java.util.List;
  * work would take if communication were free (meaningful for the barrier policies, bsp and paramhub).
  */
 public record PolicyOutcome(
-    String job,
-    double trainTimeS,
-    Double timeToTargetS,
-    Double efficiencyVsIdeal,
-    double iterTimeMeanMs,
-    double iterTimeSdMs,
-    double computeTimeMeanMs,
-    double computeTimeSdMs,
-    double idleFraction,
-    double utilization,
-    double computeCriticalPathS,
-    double finalMetric,
-    List<MetricPoint> metricOverTime,
-    List<IterationWindow> iterTimeOverTime,
-    List<WorkerSummary> perWorker) {
+        String job,
+        double trainTimeS,
+        Double timeToTargetS,
+        Double efficiencyVsIdeal,
+        double iterTimeMeanMs,
+        double iterTimeSdMs,
+        double computeTimeMeanMs,
+        double computeTimeSdMs,
+        double idleFraction,
+        double utilization,
+        double computeCriticalPathS,
+        double finalMetric,
+        List<MetricPoint> metricOverTime,
+        List<IterationWindow> iterTimeOverTime,
+        List<WorkerSummary> perWorker) {
 
     /** The test metric at {@code timeS}, of the model whose shards were at least at {@code version}. */
-    public record MetricPoint(double timeS, long version, double metric) {
-    }
+    public record MetricPoint(double timeS, long version, double metric) {}
 
     /** Mean and standard deviation of the iterations that ended in [fromS, toS), all workers together. */
-    public record IterationWindow(double fromS, double toS, int iterations, double meanMs, double sdMs) {
-    }
+    public record IterationWindow(double fromS, double toS, int iterations, double meanMs, double sdMs) {}
 
     /**
      * One worker: iterations, samples, compute and wait seconds (wait after its first iteration; the first
      * iteration's wait, start-up, apart), samples per compute-second, and its last share and threads.
      */
-    public record WorkerSummary(String worker, long iterations, long samples, double computeS, double waitS,
-                                double startWaitS, double speed, double lastShare, int lastThreads) {
-    }
+    public record WorkerSummary(
+            String worker,
+            long iterations,
+            long samples,
+            double computeS,
+            double waitS,
+            double startWaitS,
+            double speed,
+            double lastShare,
+            int lastThreads) {}
 }

@@ -3,6 +3,5 @@ package io.paramhub.local.bench;
 import java.util.List;
 
 /** One policy's run: its policy, the figures computed from it and the iterations they came from. */
-record PolicyRun(Policy policy, int staleness, PolicyOutcome outcome, List<IterationRecord> iterations,
-                 double wallSeconds) {
-}
+record PolicyRun(
+        Policy policy, int staleness, PolicyOutcome outcome, List<IterationRecord> iterations, double wallSeconds) {}

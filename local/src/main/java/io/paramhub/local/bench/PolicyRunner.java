@@ -40,8 +40,13 @@ final class PolicyRunner {
     private final PrintStream out;
     private final boolean terminal;
 
-    PolicyRunner(final String bootstrapServers, final String registryUrl, final String topicPrefix,
-                 final Path stateDir, final PrintStream out, final boolean terminal) {
+    PolicyRunner(
+            final String bootstrapServers,
+            final String registryUrl,
+            final String topicPrefix,
+            final Path stateDir,
+            final PrintStream out,
+            final boolean terminal) {
         this.bootstrapServers = bootstrapServers;
         this.registryUrl = registryUrl;
         this.topicPrefix = topicPrefix;
@@ -59,8 +64,13 @@ final class PolicyRunner {
         final TrainingRun.Result result;
         final BenchProgress progress;
         try (MetricSampler sampler = new MetricSampler(topics, client, settings.task(), METRIC_INTERVAL)) {
-            progress = new BenchProgress(out, terminal, policy.label(), settings.clocks() * settings.workers(),
-                settings.task().metric(), sampler::samples);
+            progress = new BenchProgress(
+                    out,
+                    terminal,
+                    policy.label(),
+                    settings.clocks() * settings.workers(),
+                    settings.task().metric(),
+                    sampler::samples);
             final RunListener startSampler = new RunListener() {
                 @Override
                 public void onStarted(final TrainingRun.Job job) {
@@ -68,51 +78,62 @@ final class PolicyRunner {
                 }
             };
             result = training(policy, settings.emulations(), policy.label())
-                .run(spec, settings.task().data(), RunListener.both(startSampler, RunListener.both(log, progress)));
+                    .run(spec, settings.task().data(), RunListener.both(startSampler, RunListener.both(log, progress)));
             sampler.close();
             progress.finish();
             final Model model = settings.task().newModel();
             final double finalMetric = settings.task().evaluate(model, result.finalParameters());
-            final PolicyOutcome outcome = PolicyMeasures.compute(job, log.iterations(), sampler.samples(),
-                settings.task(), settings.target(), finalMetric, settings.idealSeconds(), WINDOWS);
-            return new PolicyRun(policy, spec.getStaleness(), outcome, log.iterations(),
-                (System.nanoTime() - started) / 1e9);
+            final PolicyOutcome outcome = PolicyMeasures.compute(
+                    job,
+                    log.iterations(),
+                    sampler.samples(),
+                    settings.task(),
+                    settings.target(),
+                    finalMetric,
+                    settings.idealSeconds(),
+                    WINDOWS);
+            return new PolicyRun(
+                    policy, spec.getStaleness(), outcome, log.iterations(), (System.nanoTime() - started) / 1e9);
         }
     }
 
     /** One untimed epoch of BSP without emulation, so that no policy pays for a cold JVM and fresh topics. */
     void warmUp(final BenchSettings settings, final String job) throws InterruptedException {
         training(Policy.BSP, Map.of(), "warm-up")
-            .run(jobSpec(settings, Policy.BSP, job, 1), settings.task().data(), RunListener.NONE);
+                .run(jobSpec(settings, Policy.BSP, job, 1), settings.task().data(), RunListener.NONE);
     }
 
-    private TrainingRun training(final Policy policy, final Map<Integer, ComputeEmulation> emulations,
-                                 final String dir) {
+    private TrainingRun training(
+            final Policy policy, final Map<Integer, ComputeEmulation> emulations, final String dir) {
         return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir.resolve(dir))
-            .withEmulation(emulations)
-            .withOrchestrator(policy.orchestrated() ? OrchestratorSettings.defaults() : null);
+                .withEmulation(emulations)
+                .withOrchestrator(policy.orchestrated() ? OrchestratorSettings.defaults() : null);
     }
 
     static JobSpec jobSpec(final BenchSettings settings, final Policy policy, final String job, final int epochs) {
         final Model model = settings.task().newModel();
         final boolean synchronous = policy.sync() == SyncMode.BSP;
         final JobSpec.Builder spec = JobSpecs.forModel(model, settings.shards());
-        return TrainingRecipe.withSchedule(spec, settings.task().schedule(), epochs,
-                settings.task().data().train().size(), settings.batch())
-            .setJob(job)
-            .setDataset(settings.task().dataset())
-            .setSyncMode(policy.sync())
-            .setStaleness(policy.sync() == SyncMode.SSP ? settings.staleness() : 0)
-            .setMaxStaleness(-1)
-            .setSessionTimeoutMs(10_000)
-            .setOptimizer(settings.task().optimizer())
-            .setLearningRate(settings.learningRate())
-            .setMomentum(synchronous ? settings.momentum() : settings.asyncMomentum())
-            .setGlobalBatch(settings.batch())
-            .setExpectedWorkers(settings.workers())
-            .setEpochs(epochs)
-            .setSeed(settings.seed())
-            .setCreatedAt(Instant.now())
-            .build();
+        return TrainingRecipe.withSchedule(
+                        spec,
+                        settings.task().schedule(),
+                        epochs,
+                        settings.task().data().train().size(),
+                        settings.batch())
+                .setJob(job)
+                .setDataset(settings.task().dataset())
+                .setSyncMode(policy.sync())
+                .setStaleness(policy.sync() == SyncMode.SSP ? settings.staleness() : 0)
+                .setMaxStaleness(-1)
+                .setSessionTimeoutMs(10_000)
+                .setOptimizer(settings.task().optimizer())
+                .setLearningRate(settings.learningRate())
+                .setMomentum(synchronous ? settings.momentum() : settings.asyncMomentum())
+                .setGlobalBatch(settings.batch())
+                .setExpectedWorkers(settings.workers())
+                .setEpochs(epochs)
+                .setSeed(settings.seed())
+                .setCreatedAt(Instant.now())
+                .build();
     }
 }

@@ -24,8 +24,10 @@ public enum Scenario {
     /** The last worker 3x slower from clock {@value #LATE_CLOCK}. */
     LATE_STRAGGLER("late-straggler", "the last worker 3x slower from clock " + Scenario.LATE_CLOCK),
     /** Each worker's slowdown redrawn uniformly from [1, 4] every {@value #INTERFERENCE_PERIOD} clocks. */
-    INTERFERENCE("interference", "each worker's slowdown redrawn uniformly from [1, 4] every "
-        + Scenario.INTERFERENCE_PERIOD + " clocks (seeded)");
+    INTERFERENCE(
+            "interference",
+            "each worker's slowdown redrawn uniformly from [1, 4] every " + Scenario.INTERFERENCE_PERIOD
+                    + " clocks (seeded)");
 
     static final long LATE_CLOCK = 50;
     static final long INTERFERENCE_PERIOD = 20;
@@ -65,8 +67,8 @@ public enum Scenario {
      * Each worker's emulation: {@code sampleCostMicros} a sample, slowed as the scenario says; the
      * interference schedule covers {@code clocks} clocks and is drawn from {@code seed}.
      */
-    public Map<Integer, ComputeEmulation> emulations(final int workers, final long sampleCostMicros, final long clocks,
-                                                     final long seed) {
+    public Map<Integer, ComputeEmulation> emulations(
+            final int workers, final long sampleCostMicros, final long clocks, final long seed) {
         final Map<Integer, ComputeEmulation> byWorker = new HashMap<>();
         final SplittableRandom random = new SplittableRandom(seed);
         for (int index = 0; index < workers; index++) {

@@ -50,9 +50,18 @@ final class AggregatorReplay {
     }
 
     /** What a replay measured. */
-    record Outcome(String job, String topicPrefix, String applicationId, long gradients, long gradientBytes,
-                   double seconds, List<Double> updateLatenciesMs, long targetVersion, long replayedVersion,
-                   int differingParameters, int parameters) {
+    record Outcome(
+            String job,
+            String topicPrefix,
+            String applicationId,
+            long gradients,
+            long gradientBytes,
+            double seconds,
+            List<Double> updateLatenciesMs,
+            long targetVersion,
+            long replayedVersion,
+            int differingParameters,
+            int parameters) {
 
         /** Gradient values (float32) a second, in MB of 2^20 bytes as Kafka's tools count them. */
         double megabytesPerSecond() {
@@ -72,21 +81,37 @@ final class AggregatorReplay {
         }
     }
 
-    private AggregatorReplay() {
-    }
+    private AggregatorReplay() {}
 
     /** Replays {@code recording} until the aggregator reaches the recorded final model. */
-    static Outcome run(final Recording recording, final String bootstrapServers, final String registryUrl,
-                       final String topicPrefix, final String applicationId, final Path stateDir)
-        throws InterruptedException {
-        return run(recording, bootstrapServers, registryUrl, topicPrefix, applicationId, stateDir,
-            Target.recorded(recording));
+    static Outcome run(
+            final Recording recording,
+            final String bootstrapServers,
+            final String registryUrl,
+            final String topicPrefix,
+            final String applicationId,
+            final Path stateDir)
+            throws InterruptedException {
+        return run(
+                recording,
+                bootstrapServers,
+                registryUrl,
+                topicPrefix,
+                applicationId,
+                stateDir,
+                Target.recorded(recording));
     }
 
     /** Replays {@code recording} until the aggregator reaches {@code target}. */
-    static Outcome run(final Recording recording, final String bootstrapServers, final String registryUrl,
-                       final String topicPrefix, final String applicationId, final Path stateDir, final Target target)
-        throws InterruptedException {
+    static Outcome run(
+            final Recording recording,
+            final String bootstrapServers,
+            final String registryUrl,
+            final String topicPrefix,
+            final String applicationId,
+            final Path stateDir,
+            final Target target)
+            throws InterruptedException {
         final JobSpec spec = recording.job();
         final TopicCatalog topics = recording.catalog(topicPrefix, registryUrl);
         final Properties client = KafkaConnection.client(bootstrapServers);
@@ -99,9 +124,9 @@ final class AggregatorReplay {
         long gradientBytes = 0;
         long gradients = 0;
         try (AggregatorRunner aggregator = AggregatorRunner.start(streams, topicPrefix, TopicSetup.defaults());
-             TopicReader<String, ModelShard> models = new TopicReader<>(topics.model(), client);
-             KafkaProducer<String, byte[]> producer = new KafkaProducer<>(fastProducer(client),
-                 new StringSerializer(), new ByteArraySerializer())) {
+                TopicReader<String, ModelShard> models = new TopicReader<>(topics.model(), client);
+                KafkaProducer<String, byte[]> producer =
+                        new KafkaProducer<>(fastProducer(client), new StringSerializer(), new ByteArraySerializer())) {
             final ModelView replayed = new ModelView(spec.getJob(), spec.getShards());
             long firstSend = 0;
             boolean jobKnown = false;
@@ -115,20 +140,26 @@ final class AggregatorReplay {
                     awaitVersion(models, replayed, spec.getJob(), seen, 0, failure);
                     jobKnown = true;
                     // from here a thread of its own reads model, so that reading never slows the feed
-                    reader = new Thread(() -> {
-                        try {
-                            awaitVersion(models, replayed, spec.getJob(), seen, targetVersion, failure);
-                        } catch (final RuntimeException e) {
-                            readFailure.set(e);
-                        }
-                    }, "replay-model-reader");
+                    reader = new Thread(
+                            () -> {
+                                try {
+                                    awaitVersion(models, replayed, spec.getJob(), seen, targetVersion, failure);
+                                } catch (final RuntimeException e) {
+                                    readFailure.set(e);
+                                }
+                            },
+                            "replay-model-reader");
                     reader.start();
                 }
                 final Object value = item.topic().decode(item.record().value());
                 final Topic<String, Object> topic = item.topic().in(topics);
                 final byte[] bytes = topic.valueSerde().serializer().serialize(topic.name(), value);
-                final ProducerRecord<String, byte[]> record = new ProducerRecord<>(topic.name(), null,
-                    item.record().timestamp(), item.record().key(), bytes);
+                final ProducerRecord<String, byte[]> record = new ProducerRecord<>(
+                        topic.name(),
+                        null,
+                        item.record().timestamp(),
+                        item.record().key(),
+                        bytes);
                 if (value instanceof GradientShard gradient) {
                     if (firstSend == 0) {
                         firstSend = System.nanoTime();
@@ -158,7 +189,8 @@ final class AggregatorReplay {
             if (readFailure.get() != null) {
                 throw readFailure.get();
             }
-            final long lastModel = seen.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+            final long lastModel =
+                    seen.values().stream().mapToLong(Long::longValue).max().orElseThrow();
             final float[] expected = target.parameters();
             final float[] actual = replayed.assemble(spec.getParameters());
             int differing = 0;
@@ -167,24 +199,37 @@ final class AggregatorReplay {
                     differing++;
                 }
             }
-            return new Outcome(spec.getJob(), topicPrefix, applicationId, gradients, gradientBytes,
-                (lastModel - firstSend) / 1e9, spec.getSyncMode() == SyncMode.BSP ? latencies(seen, acked)
-                    : List.of(), targetVersion, replayed.minVersion(), differing, expected.length);
+            return new Outcome(
+                    spec.getJob(),
+                    topicPrefix,
+                    applicationId,
+                    gradients,
+                    gradientBytes,
+                    (lastModel - firstSend) / 1e9,
+                    spec.getSyncMode() == SyncMode.BSP ? latencies(seen, acked) : List.of(),
+                    targetVersion,
+                    replayed.minVersion(),
+                    differing,
+                    expected.length);
         }
     }
 
-    private static void awaitVersion(final TopicReader<String, ModelShard> models, final ModelView replayed,
-                                     final String job, final Map<String, Long> seen, final long version,
-                                     final AtomicReference<Exception> failure) {
+    private static void awaitVersion(
+            final TopicReader<String, ModelShard> models,
+            final ModelView replayed,
+            final String job,
+            final Map<String, Long> seen,
+            final long version,
+            final AtomicReference<Exception> failure) {
         final long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (!replayed.complete() || replayed.minVersion() < version) {
             if (failure.get() != null) {
-                throw new IllegalStateException("replay could not produce: " + failure.get().getMessage(),
-                    failure.get());
+                throw new IllegalStateException(
+                        "replay could not produce: " + failure.get().getMessage(), failure.get());
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the replayed aggregator did not reach version " + version
-                    + " in " + TIMEOUT + "; it is at " + Arrays.toString(replayed.versions()));
+                throw new IllegalStateException("the replayed aggregator did not reach version " + version + " in "
+                        + TIMEOUT + "; it is at " + Arrays.toString(replayed.versions()));
             }
             poll(models, replayed, job, seen);
         }
@@ -203,8 +248,11 @@ final class AggregatorReplay {
         return latencies;
     }
 
-    private static void poll(final TopicReader<String, ModelShard> models, final ModelView view, final String job,
-                             final Map<String, Long> seen) {
+    private static void poll(
+            final TopicReader<String, ModelShard> models,
+            final ModelView view,
+            final String job,
+            final Map<String, Long> seen) {
         models.poll(Duration.ofMillis(1), record -> {
             final ModelShard shard = record.value();
             if (shard != null && job.equals(shard.getJob())) {

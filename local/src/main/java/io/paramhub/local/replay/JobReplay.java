@@ -21,8 +21,15 @@ import java.util.Properties;
 public final class JobReplay {
 
     /** What the replay measured; {@code gradientBytes} counts the float32 values only. */
-    public record Outcome(String job, long clocks, long gradients, long gradientBytes, double seconds,
-                          long replayedVersion, int differingParameters, KafkaComparison kafka) {
+    public record Outcome(
+            String job,
+            long clocks,
+            long gradients,
+            long gradientBytes,
+            double seconds,
+            long replayedVersion,
+            int differingParameters,
+            KafkaComparison kafka) {
 
         /** Whether the replayed aggregator reached version {@code clocks} with the expected parameters, bit for bit. */
         public boolean sameModel() {
@@ -40,8 +47,7 @@ public final class JobReplay {
         }
     }
 
-    private JobReplay() {
-    }
+    private JobReplay() {}
 
     /**
      * Replays the first {@code clocks} clocks of BSP job {@code job} (on topics of {@code topicPrefix}), whose
@@ -49,30 +55,48 @@ public final class JobReplay {
      *
      * @throws RecordsGone if the cluster no longer holds every gradient of those clocks
      */
-    public static Outcome run(final String bootstrapServers, final String registryUrl, final String topicPrefix,
-                              final String job, final long clocks, final float[] expected, final Path stateDir)
-        throws IOException, InterruptedException {
+    public static Outcome run(
+            final String bootstrapServers,
+            final String registryUrl,
+            final String topicPrefix,
+            final String job,
+            final long clocks,
+            final float[] expected,
+            final Path stateDir)
+            throws IOException, InterruptedException {
         final Properties client = KafkaConnection.client(bootstrapServers);
         final TopicCatalog topics = TopicCatalog.create(topicPrefix, SerdeFactory.forRegistry(registryUrl));
-        final Recording recording = Recording.of(Recorder.read(topics, client, job,
-            RecordFilter.aggregatorFeed(clocks)));
+        final Recording recording =
+                Recording.of(Recorder.read(topics, client, job, RecordFilter.aggregatorFeed(clocks)));
         final JobSpec spec = recording.job();
         final long wanted = clocks * spec.getExpectedWorkers() * spec.getShards();
         final int held = recording.records(RecordedTopic.GRADIENTS).size();
         if (held != wanted) {
             throw new RecordsGone(topics.gradients().name() + " holds " + held + " gradients of the first "
-                + clocks + " clocks of job " + job + ", not " + wanted + " (" + spec.getExpectedWorkers()
-                + " workers x " + spec.getShards() + " shards a clock): was it trained to that clock, and did "
-                + "retention keep them?");
+                    + clocks + " clocks of job " + job + ", not " + wanted + " (" + spec.getExpectedWorkers()
+                    + " workers x " + spec.getShards() + " shards a clock): was it trained to that clock, and did "
+                    + "retention keep them?");
         }
         final String stamp = Long.toString(System.currentTimeMillis());
         final String prefix = "replay-" + stamp + ".";
-        final AggregatorReplay.Outcome outcome = AggregatorReplay.run(recording, bootstrapServers, registryUrl, prefix,
-            "paramhub-replay-aggregator-" + stamp, stateDir.resolve("aggregator"),
-            new AggregatorReplay.Target(clocks, expected));
-        final KafkaComparison kafka = KafkaComparison.measure(recording, outcome, bootstrapServers, prefix,
-            outcome.gradients(), stateDir);
-        return new Outcome(job, clocks, outcome.gradients(), outcome.gradientBytes(), outcome.seconds(),
-            outcome.replayedVersion(), outcome.differingParameters(), kafka);
+        final AggregatorReplay.Outcome outcome = AggregatorReplay.run(
+                recording,
+                bootstrapServers,
+                registryUrl,
+                prefix,
+                "paramhub-replay-aggregator-" + stamp,
+                stateDir.resolve("aggregator"),
+                new AggregatorReplay.Target(clocks, expected));
+        final KafkaComparison kafka =
+                KafkaComparison.measure(recording, outcome, bootstrapServers, prefix, outcome.gradients(), stateDir);
+        return new Outcome(
+                job,
+                clocks,
+                outcome.gradients(),
+                outcome.gradientBytes(),
+                outcome.seconds(),
+                outcome.replayedVersion(),
+                outcome.differingParameters(),
+                kafka);
     }
 }

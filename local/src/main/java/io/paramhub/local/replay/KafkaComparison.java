@@ -12,8 +12,12 @@ import java.util.Locale;
  * and an exactly-once pass-through Streams app). Sizes and MB/s count a record's value as it travels: its
  * Avro binary plus the 5-byte Confluent wire header; MB are 2^20 bytes, as Kafka's tools count them.
  */
-public record KafkaComparison(int recordSizeBytes, long records, double aggregatorRecordsPerSecond,
-                              double aggregatorMegabytesPerSecond, KafkaLimits.Limits limits) {
+public record KafkaComparison(
+        int recordSizeBytes,
+        long records,
+        double aggregatorRecordsPerSecond,
+        double aggregatorMegabytesPerSecond,
+        KafkaLimits.Limits limits) {
 
     /** Bytes the Confluent wire format puts before a value's Avro binary: a magic byte and the schema id. */
     static final int WIRE_HEADER_BYTES = 5;
@@ -22,16 +26,26 @@ public record KafkaComparison(int recordSizeBytes, long records, double aggregat
      * Measures Kafka's limits on {@code bootstrapServers} with {@code records} records of the mean size of
      * {@code recording}'s gradients (the ones {@code outcome} replayed), in topics named from {@code prefix}.
      */
-    static KafkaComparison measure(final Recording recording, final AggregatorReplay.Outcome outcome,
-                                   final String bootstrapServers, final String prefix, final long records,
-                                   final Path stateDir) throws IOException, InterruptedException {
+    static KafkaComparison measure(
+            final Recording recording,
+            final AggregatorReplay.Outcome outcome,
+            final String bootstrapServers,
+            final String prefix,
+            final long records,
+            final Path stateDir)
+            throws IOException, InterruptedException {
         final List<RecordedRecord> gradients = recording.records(RecordedTopic.GRADIENTS);
-        final long bytes = gradients.stream().mapToLong(record -> record.value().length + (long) WIRE_HEADER_BYTES)
-            .sum();
+        final long bytes = gradients.stream()
+                .mapToLong(record -> record.value().length + (long) WIRE_HEADER_BYTES)
+                .sum();
         final int recordSize = (int) Math.max(1, Math.round((double) bytes / Math.max(1, gradients.size())));
         final KafkaLimits.Limits limits = KafkaLimits.measure(bootstrapServers, prefix, recordSize, records, stateDir);
-        return new KafkaComparison(recordSize, limits.records(), outcome.recordsPerSecond(),
-            bytes / (1024.0 * 1024.0) / outcome.seconds(), limits);
+        return new KafkaComparison(
+                recordSize,
+                limits.records(),
+                outcome.recordsPerSecond(),
+                bytes / (1024.0 * 1024.0) / outcome.seconds(),
+                limits);
     }
 
     /** The aggregator's MB/s over the exactly-once pass-through Streams app's. */
@@ -57,13 +71,20 @@ public record KafkaComparison(int recordSizeBytes, long records, double aggregat
 
     /** One line: Kafka's rates and the aggregator's as a fraction of each. */
     public String summary() {
-        return String.format(Locale.ROOT, "Kafka's limits here with %d-byte records (%d of them): producer %.0f rec/s, "
-                + "consumer %.0f rec/s, exactly-once pass-through Streams %.0f rec/s; the aggregator %.0f rec/s = "
-                + "%.2f / %.2f / %.2f of them", recordSizeBytes, records, limits.producer().recordsPerSecond(),
-            limits.consumer().recordsPerSecond(), limits.streamsPassThrough().recordsPerSecond(),
-            aggregatorRecordsPerSecond, aggregatorRecordsPerSecond / limits.producer().recordsPerSecond(),
-            aggregatorRecordsPerSecond / limits.consumer().recordsPerSecond(),
-            aggregatorRecordsPerSecond / limits.streamsPassThrough().recordsPerSecond());
+        return String.format(
+                Locale.ROOT,
+                "Kafka's limits here with %d-byte records (%d of them): producer %.0f rec/s, "
+                        + "consumer %.0f rec/s, exactly-once pass-through Streams %.0f rec/s; the aggregator %.0f rec/s = "
+                        + "%.2f / %.2f / %.2f of them",
+                recordSizeBytes,
+                records,
+                limits.producer().recordsPerSecond(),
+                limits.consumer().recordsPerSecond(),
+                limits.streamsPassThrough().recordsPerSecond(),
+                aggregatorRecordsPerSecond,
+                aggregatorRecordsPerSecond / limits.producer().recordsPerSecond(),
+                aggregatorRecordsPerSecond / limits.consumer().recordsPerSecond(),
+                aggregatorRecordsPerSecond / limits.streamsPassThrough().recordsPerSecond());
     }
 
     private void rate(final ObjectNode node, final KafkaLimits.Rate rate) {

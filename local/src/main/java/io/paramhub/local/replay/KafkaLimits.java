@@ -42,36 +42,62 @@ public final class KafkaLimits {
     private static final Pattern PRODUCED = Pattern.compile("([0-9.]+) records/sec \\(([0-9.]+) MB/sec\\)");
 
     /** Records per second and MB per second of one measurement. */
-    public record Rate(double recordsPerSecond, double megabytesPerSecond) {
-    }
+    public record Rate(double recordsPerSecond, double megabytesPerSecond) {}
 
     /** The three measurements. */
-    public record Limits(int recordSize, long records, Rate producer, Rate consumer, Rate streamsPassThrough) {
-    }
+    public record Limits(int recordSize, long records, Rate producer, Rate consumer, Rate streamsPassThrough) {}
 
-    private KafkaLimits() {
-    }
+    private KafkaLimits() {}
 
-    static Limits measure(final String bootstrapServers, final String prefix, final int recordSize, final long records,
-                          final Path stateDir) throws IOException, InterruptedException {
+    static Limits measure(
+            final String bootstrapServers,
+            final String prefix,
+            final int recordSize,
+            final long records,
+            final Path stateDir)
+            throws IOException, InterruptedException {
         final String topic = prefix + "limits";
         final Properties client = KafkaConnection.client(bootstrapServers);
         try (Admin admin = Admin.create(client)) {
             admin.createTopics(List.of(new NewTopic(topic, 8, (short) -1), new NewTopic(topic + "-out", 8, (short) -1)))
-                .all().get(60, TimeUnit.SECONDS);
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
         } catch (final ExecutionException | TimeoutException e) {
             throw new IllegalStateException("could not create " + topic + ": " + e.getMessage(), e);
         }
-        final List<String> produced = tool("org.apache.kafka.tools.ProducerPerformance", "--topic", topic,
-            "--num-records", Long.toString(records), "--record-size", Integer.toString(recordSize),
-            "--throughput", "-1", "--producer-props", "bootstrap.servers=" + bootstrapServers, "acks=all",
-            "linger.ms=5", "batch.size=262144");
+        final List<String> produced = tool(
+                "org.apache.kafka.tools.ProducerPerformance",
+                "--topic",
+                topic,
+                "--num-records",
+                Long.toString(records),
+                "--record-size",
+                Integer.toString(recordSize),
+                "--throughput",
+                "-1",
+                "--producer-props",
+                "bootstrap.servers=" + bootstrapServers,
+                "acks=all",
+                "linger.ms=5",
+                "batch.size=262144");
         final Rate producer = producerRate(produced);
-        final List<String> consumed = tool("org.apache.kafka.tools.ConsumerPerformance", "--bootstrap-server",
-            bootstrapServers, "--topic", topic, "--num-records", Long.toString(records), "--timeout", "120000");
+        final List<String> consumed = tool(
+                "org.apache.kafka.tools.ConsumerPerformance",
+                "--bootstrap-server",
+                bootstrapServers,
+                "--topic",
+                topic,
+                "--num-records",
+                Long.toString(records),
+                "--timeout",
+                "120000");
         final Rate consumer = consumerRate(consumed);
-        return new Limits(recordSize, records, producer, consumer,
-            passThrough(bootstrapServers, topic, records, recordSize, stateDir));
+        return new Limits(
+                recordSize,
+                records,
+                producer,
+                consumer,
+                passThrough(bootstrapServers, topic, records, recordSize, stateDir));
     }
 
     /** The summary line of ProducerPerformance: "N records sent, R records/sec (M MB/sec), ...". */
@@ -89,24 +115,31 @@ public final class KafkaLimits {
     static Rate consumerRate(final List<String> lines) {
         for (int i = 0; i + 1 < lines.size(); i++) {
             if (lines.get(i).startsWith("start.time")) {
-                final List<String> header = Arrays.stream(lines.get(i).split(",")).map(String::trim).toList();
+                final List<String> header =
+                        Arrays.stream(lines.get(i).split(",")).map(String::trim).toList();
                 final String[] values = lines.get(i + 1).split(",");
-                return new Rate(Double.parseDouble(values[header.indexOf("nMsg.sec")].trim()),
-                    Double.parseDouble(values[header.indexOf("MB.sec")].trim()));
+                return new Rate(
+                        Double.parseDouble(values[header.indexOf("nMsg.sec")].trim()),
+                        Double.parseDouble(values[header.indexOf("MB.sec")].trim()));
             }
         }
         throw new IllegalStateException("ConsumerPerformance printed no figures: " + lines);
     }
 
     private static List<String> tool(final String mainClass, final String... args)
-        throws IOException, InterruptedException {
-        final List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-            .toString(), "-Xmx1g", "-cp", System.getProperty("java.class.path"), mainClass));
+            throws IOException, InterruptedException {
+        final List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx1g",
+                "-cp",
+                System.getProperty("java.class.path"),
+                mainClass));
         command.addAll(List.of(args));
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        final Process process =
+                new ProcessBuilder(command).redirectErrorStream(true).start();
         final List<String> lines = new ArrayList<>();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-            StandardCharsets.UTF_8))) {
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = out.readLine()) != null) {
                 lines.add(line);
@@ -119,24 +152,37 @@ public final class KafkaLimits {
     }
 
     /** Copies {@code records} records from {@code topic} to {@code topic-out} with an exactly-once Streams app. */
-    private static Rate passThrough(final String bootstrapServers, final String topic, final long records,
-                                    final int recordSize, final Path stateDir) throws InterruptedException {
+    private static Rate passThrough(
+            final String bootstrapServers,
+            final String topic,
+            final long records,
+            final int recordSize,
+            final Path stateDir)
+            throws InterruptedException {
         final StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(topic, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("limits-source"))
-            .to(topic + "-out", Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("limits-sink"));
+        builder.stream(
+                        topic,
+                        Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("limits-source"))
+                .to(
+                        topic + "-out",
+                        Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("limits-sink"));
         final Properties given = new Properties();
         given.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        given.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("pass-through").toString());
+        given.put(
+                StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("pass-through").toString());
         given.put(StreamsProperties.SCHEMA_REGISTRY_URL, "mock://unused");
         given.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
-        final Properties props = StreamsProperties.withDefaults("paramhub-pass-through-" + System.currentTimeMillis(),
-            given);
+        final Properties props =
+                StreamsProperties.withDefaults("paramhub-pass-through-" + System.currentTimeMillis(), given);
         final Properties client = KafkaConnection.client(bootstrapServers);
         try (KafkaStreams streams = new KafkaStreams(builder.build(), props);
-             KafkaConsumer<byte[], byte[]> out = new KafkaConsumer<>(ClientProperties.assignedConsumer(client),
-                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+                KafkaConsumer<byte[], byte[]> out = new KafkaConsumer<>(
+                        ClientProperties.assignedConsumer(client),
+                        new ByteArrayDeserializer(),
+                        new ByteArrayDeserializer())) {
             final List<TopicPartition> partitions = out.partitionsFor(topic + "-out", Duration.ofSeconds(30)).stream()
-                .map(info -> new TopicPartition(info.topic(), info.partition())).toList();
+                    .map(info -> new TopicPartition(info.topic(), info.partition()))
+                    .toList();
             out.assign(partitions);
             out.seekToBeginning(partitions);
             final long started = System.nanoTime();
@@ -145,8 +191,8 @@ public final class KafkaLimits {
             final long deadline = started + TimeUnit.MINUTES.toNanos(5);
             while (copied < records) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the pass-through app copied " + copied + " of " + records
-                        + " records in 5 minutes");
+                    throw new IllegalStateException(
+                            "the pass-through app copied " + copied + " of " + records + " records in 5 minutes");
                 }
                 copied += out.poll(Duration.ofMillis(100)).count();
             }

@@ -34,19 +34,30 @@ final class OrchestratorReplay {
     static final Duration FIRST = Duration.ofSeconds(120);
 
     /** What an orchestrator replay measured. */
-    record Outcome(String job, String topicPrefix, String applicationId, long telemetry, double seconds,
-                   int commands, int recordedCommands, boolean samePlan) {
+    record Outcome(
+            String job,
+            String topicPrefix,
+            String applicationId,
+            long telemetry,
+            double seconds,
+            int commands,
+            int recordedCommands,
+            boolean samePlan) {
 
         double telemetryPerSecond() {
             return telemetry / seconds;
         }
     }
 
-    private OrchestratorReplay() {
-    }
+    private OrchestratorReplay() {}
 
-    static Outcome run(final Recording recording, final String bootstrapServers, final String registryUrl,
-                       final String topicPrefix, final String applicationId, final Path stateDir) {
+    static Outcome run(
+            final Recording recording,
+            final String bootstrapServers,
+            final String registryUrl,
+            final String topicPrefix,
+            final String applicationId,
+            final Path stateDir) {
         final JobSpec spec = recording.job();
         final TopicCatalog topics = recording.catalog(topicPrefix, registryUrl);
         final Properties client = KafkaConnection.client(bootstrapServers);
@@ -59,16 +70,20 @@ final class OrchestratorReplay {
         final Map<String, ResourceCommand> replayed = new TreeMap<>();
         int commands = 0;
         long telemetry = 0;
-        try (OrchestratorRunner orchestrator = OrchestratorRunner.start(streams, topicPrefix, TopicSetup.defaults(),
-                 OrchestratorSettings.defaults());
-             KafkaProducer<String, byte[]> producer = new KafkaProducer<>(ClientProperties.producer(client),
-                 new StringSerializer(), new ByteArraySerializer())) {
+        try (OrchestratorRunner orchestrator = OrchestratorRunner.start(
+                        streams, topicPrefix, TopicSetup.defaults(), OrchestratorSettings.defaults());
+                KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+                        ClientProperties.producer(client), new StringSerializer(), new ByteArraySerializer())) {
             final long started = System.nanoTime();
             for (final ReplayFeed.Item item : recording.feedForOrchestrator()) {
                 final Object value = item.topic().decode(item.record().value());
                 final Topic<String, Object> topic = item.topic().in(topics);
-                producer.send(new ProducerRecord<>(topic.name(), null, item.record().timestamp(), item.record().key(),
-                    topic.valueSerde().serializer().serialize(topic.name(), value)));
+                producer.send(new ProducerRecord<>(
+                        topic.name(),
+                        null,
+                        item.record().timestamp(),
+                        item.record().key(),
+                        topic.valueSerde().serializer().serialize(topic.name(), value)));
                 if (item.topic() == RecordedTopic.TELEMETRY) {
                     telemetry++;
                 }
@@ -78,10 +93,12 @@ final class OrchestratorReplay {
             long lastCommand = fed;
             try (TopicReader<String, ResourceCommand> reader = new TopicReader<>(topics.commands(), client)) {
                 // a fresh Streams app may take a while to start: wait up to FIRST for its first command
-                while (commands == 0 ? System.nanoTime() - fed < FIRST.toNanos()
-                    : System.nanoTime() - lastCommand < QUIET.toNanos()) {
+                while (commands == 0
+                        ? System.nanoTime() - fed < FIRST.toNanos()
+                        : System.nanoTime() - lastCommand < QUIET.toNanos()) {
                     final int read = reader.poll(Duration.ofMillis(50), record -> {
-                        if (record.value() != null && spec.getJob().equals(record.value().getJob())) {
+                        if (record.value() != null
+                                && spec.getJob().equals(record.value().getJob())) {
                             replayed.put(record.value().getWorker(), record.value());
                         }
                     });
@@ -91,15 +108,25 @@ final class OrchestratorReplay {
                     }
                 }
             }
-            final boolean samePlan = !recorded.isEmpty() && recorded.keySet().equals(replayed.keySet())
-                && recorded.keySet().stream().allMatch(worker -> samePlan(recorded.get(worker), replayed.get(worker)));
-            return new Outcome(spec.getJob(), topicPrefix, applicationId, telemetry,
-                (lastCommand - started) / 1e9, commands, recording.records(RecordedTopic.COMMANDS).size(), samePlan);
+            final boolean samePlan = !recorded.isEmpty()
+                    && recorded.keySet().equals(replayed.keySet())
+                    && recorded.keySet().stream()
+                            .allMatch(worker -> samePlan(recorded.get(worker), replayed.get(worker)));
+            return new Outcome(
+                    spec.getJob(),
+                    topicPrefix,
+                    applicationId,
+                    telemetry,
+                    (lastCommand - started) / 1e9,
+                    commands,
+                    recording.records(RecordedTopic.COMMANDS).size(),
+                    samePlan);
         }
     }
 
     private static boolean samePlan(final ResourceCommand a, final ResourceCommand b) {
-        return a.getEpoch() == b.getEpoch() && a.getBatchShare() == b.getBatchShare()
-            && a.getThreads() == b.getThreads();
+        return a.getEpoch() == b.getEpoch()
+                && a.getBatchShare() == b.getBatchShare()
+                && a.getThreads() == b.getThreads();
     }
 }

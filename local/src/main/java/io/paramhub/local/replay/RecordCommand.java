@@ -14,10 +14,13 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code paramhub record}: saves one job's records from a cluster's topics into a directory. */
-@Command(name = "record", mixinStandardHelpOptions = true, sortOptions = false,
-    description = "Saves one job's records (jobs, membership, gradients, telemetry, commands, model) from a "
-        + "running cluster into DIR, for `paramhub replay`. Run it while the cluster still holds them: on the "
-        + "embedded broker of `paramhub up`, or any cluster given by --bootstrap-servers.")
+@Command(
+        name = "record",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = "Saves one job's records (jobs, membership, gradients, telemetry, commands, model) from a "
+                + "running cluster into DIR, for `paramhub replay`. Run it while the cluster still holds them: on the "
+                + "embedded broker of `paramhub up`, or any cluster given by --bootstrap-servers.")
 public final class RecordCommand implements Callable<Integer> {
 
     /** The broker of {@code paramhub up}, recorded from when no {@code --bootstrap-servers} is given. */
@@ -37,12 +40,12 @@ public final class RecordCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final Properties client = KafkaConnection.client(
-            cluster.bootstrapServers() != null ? cluster.bootstrapServers() : UP_BOOTSTRAP_SERVERS);
+                cluster.bootstrapServers() != null ? cluster.bootstrapServers() : UP_BOOTSTRAP_SERVERS);
         final String registryUrl = cluster.registryUrl() != null ? cluster.registryUrl() : UP_REGISTRY_URL;
         final Map<RecordedTopic, Integer> counts = Recorder.record(
-            TopicCatalog.create(cluster.topicPrefix(), SerdeFactory.forRegistry(registryUrl)), client, job, out);
-        counts.forEach((topic, count) -> System.out.printf(Locale.ROOT, "%-10s %8d records%n",
-            topic.name().toLowerCase(Locale.ROOT), count));
+                TopicCatalog.create(cluster.topicPrefix(), SerdeFactory.forRegistry(registryUrl)), client, job, out);
+        counts.forEach((topic, count) -> System.out.printf(
+                Locale.ROOT, "%-10s %8d records%n", topic.name().toLowerCase(Locale.ROOT), count));
         System.out.println("recorded job " + job + " into " + out);
         return 0;
     }

@@ -5,5 +5,4 @@ package io.paramhub.local.replay;
  * binary of the topic's record class (no registry header, so a recording does not depend on the
  * registry it came from).
  */
-public record RecordedRecord(int partition, long offset, long timestamp, String key, byte[] value) {
-}
+public record RecordedRecord(int partition, long offset, long timestamp, String key, byte[] value) {}

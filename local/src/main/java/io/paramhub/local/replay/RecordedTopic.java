@@ -22,7 +22,6 @@ import org.apache.avro.specific.SpecificRecord;
 
 /** The topics a recording keeps, with the Avro class of their values. */
 enum RecordedTopic {
-
     JOBS(JobSpec.class, TopicCatalog::jobs),
     MEMBERSHIP(WorkerStatus.class, TopicCatalog::membership),
     GRADIENTS(GradientShard.class, TopicCatalog::gradients),
@@ -63,7 +62,8 @@ enum RecordedTopic {
     @SuppressWarnings("unchecked")
     <V> V decode(final byte[] value) {
         try {
-            return (V) new SpecificDatumReader<>(type).read(null, DecoderFactory.get().binaryDecoder(value, null));
+            return (V) new SpecificDatumReader<>(type)
+                    .read(null, DecoderFactory.get().binaryDecoder(value, null));
         } catch (final IOException e) {
             throw new UncheckedIOException("a recorded " + name() + " record does not decode", e);
         }

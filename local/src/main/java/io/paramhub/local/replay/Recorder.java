@@ -33,12 +33,11 @@ final class Recorder {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private Recorder() {
-    }
+    private Recorder() {}
 
     /** Records {@code job}; returns the record count per topic. */
-    static Map<RecordedTopic, Integer> record(final TopicCatalog topics, final Properties client, final String job,
-                                              final Path dir) throws IOException {
+    static Map<RecordedTopic, Integer> record(
+            final TopicCatalog topics, final Properties client, final String job, final Path dir) throws IOException {
         final Map<RecordedTopic, List<RecordedRecord>> byTopic = read(topics, client, job, RecordFilter.ALL);
         Files.createDirectories(dir);
         final Map<RecordedTopic, Integer> counts = new EnumMap<>(RecordedTopic.class);
@@ -50,8 +49,10 @@ final class Recorder {
         manifest.put("job", job);
         manifest.put("topic_prefix", topics.prefix());
         manifest.put("recorded_at", Instant.now().toString());
-        manifest.put("format", "per topic: partition int, offset long, timestamp long, key UTF, value length int, "
-            + "value as Avro binary of the topic's record class (big-endian)");
+        manifest.put(
+                "format",
+                "per topic: partition int, offset long, timestamp long, key UTF, value length int, "
+                        + "value as Avro binary of the topic's record class (big-endian)");
         final ObjectNode files = manifest.putObject("records");
         counts.forEach((topic, count) -> files.put(topic.fileName(), count));
         JSON.writeValue(dir.resolve(MANIFEST).toFile(), manifest);
@@ -64,28 +65,35 @@ final class Recorder {
      *
      * @throws IllegalArgumentException if the job is not on {@code jobs}
      */
-    static Map<RecordedTopic, List<RecordedRecord>> read(final TopicCatalog topics, final Properties client,
-                                                         final String job, final RecordFilter filter) {
+    static Map<RecordedTopic, List<RecordedRecord>> read(
+            final TopicCatalog topics, final Properties client, final String job, final RecordFilter filter) {
         final Map<RecordedTopic, List<RecordedRecord>> byTopic = new EnumMap<>(RecordedTopic.class);
         for (final RecordedTopic recorded : RecordedTopic.values()) {
-            byTopic.put(recorded, filter.reads(recorded)
-                ? readJob(recorded, recorded.in(topics), client, job, filter) : List.of());
+            byTopic.put(
+                    recorded,
+                    filter.reads(recorded) ? readJob(recorded, recorded.in(topics), client, job, filter) : List.of());
         }
         if (byTopic.get(RecordedTopic.JOBS).isEmpty()) {
-            throw new IllegalArgumentException("no job " + job + " on " + topics.jobs().name());
+            throw new IllegalArgumentException(
+                    "no job " + job + " on " + topics.jobs().name());
         }
         return byTopic;
     }
 
-    private static <V> List<RecordedRecord> readJob(final RecordedTopic recorded, final Topic<String, V> topic,
-                                                    final Properties client, final String job,
-                                                    final RecordFilter filter) {
+    private static <V> List<RecordedRecord> readJob(
+            final RecordedTopic recorded,
+            final Topic<String, V> topic,
+            final Properties client,
+            final String job,
+            final RecordFilter filter) {
         final List<RecordedRecord> records = new ArrayList<>();
-        try (KafkaConsumer<String, V> consumer = new KafkaConsumer<>(ClientProperties.assignedConsumer(client),
-                 new StringDeserializer(), topic.valueSerde().deserializer())) {
+        try (KafkaConsumer<String, V> consumer = new KafkaConsumer<>(
+                ClientProperties.assignedConsumer(client),
+                new StringDeserializer(),
+                topic.valueSerde().deserializer())) {
             final List<TopicPartition> partitions = consumer.partitionsFor(topic.name(), TIMEOUT).stream()
-                .map(info -> new TopicPartition(topic.name(), info.partition()))
-                .toList();
+                    .map(info -> new TopicPartition(topic.name(), info.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             final Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, TIMEOUT);
@@ -95,10 +103,15 @@ final class Recorder {
                     throw new IllegalStateException("could not read " + topic.name() + " up to " + ends);
                 }
                 for (final ConsumerRecord<String, V> record : consumer.poll(Duration.ofMillis(100))) {
-                    if (record.value() != null && (job.equals(record.key()) || record.key().startsWith(job + "/"))
-                        && filter.keeps(recorded, record.value())) {
-                        records.add(new RecordedRecord(record.partition(), record.offset(), record.timestamp(),
-                            record.key(), recorded.encode(record.value())));
+                    if (record.value() != null
+                            && (job.equals(record.key()) || record.key().startsWith(job + "/"))
+                            && filter.keeps(recorded, record.value())) {
+                        records.add(new RecordedRecord(
+                                record.partition(),
+                                record.offset(),
+                                record.timestamp(),
+                                record.key(),
+                                recorded.encode(record.value())));
                     }
                 }
             }

@@ -48,7 +48,8 @@ final class Recording {
         if (jobs.isEmpty()) {
             throw new IllegalArgumentException("a recording needs a job record");
         }
-        return new Recording(byTopic, RecordedTopic.JOBS.decode(jobs.get(jobs.size() - 1).value()));
+        return new Recording(
+                byTopic, RecordedTopic.JOBS.decode(jobs.get(jobs.size() - 1).value()));
     }
 
     JobSpec job() {

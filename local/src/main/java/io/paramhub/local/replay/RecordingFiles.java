@@ -17,8 +17,7 @@ import java.util.List;
  */
 final class RecordingFiles {
 
-    private RecordingFiles() {
-    }
+    private RecordingFiles() {}
 
     static void write(final Path file, final List<RecordedRecord> records) throws IOException {
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file)))) {

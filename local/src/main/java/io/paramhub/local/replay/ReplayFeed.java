@@ -15,18 +15,17 @@ import java.util.TreeMap;
 final class ReplayFeed {
 
     /** A recorded record with the topic it came from. */
-    record Item(RecordedTopic topic, RecordedRecord record) {
-    }
+    record Item(RecordedTopic topic, RecordedRecord record) {}
 
-    private ReplayFeed() {
-    }
+    private ReplayFeed() {}
 
     static List<Item> merge(final Map<RecordedTopic, List<RecordedRecord>> byTopic) {
         final Map<String, List<Item>> byPartition = new TreeMap<>();
         byTopic.forEach((topic, records) -> {
             for (final RecordedRecord record : records) {
-                byPartition.computeIfAbsent(topic.name() + "-" + record.partition(), ignored -> new ArrayList<>())
-                    .add(new Item(topic, record));
+                byPartition
+                        .computeIfAbsent(topic.name() + "-" + record.partition(), ignored -> new ArrayList<>())
+                        .add(new Item(topic, record));
             }
         });
         final List<List<Item>> queues = new ArrayList<>();
@@ -35,9 +34,9 @@ final class ReplayFeed {
             queues.add(items);
         }
         final int[] heads = new int[queues.size()];
-        final PriorityQueue<Integer> next = new PriorityQueue<>(Comparator
-            .comparingLong((Integer q) -> queues.get(q).get(heads[q]).record().timestamp())
-            .thenComparingInt(q -> q));
+        final PriorityQueue<Integer> next = new PriorityQueue<>(Comparator.comparingLong(
+                        (Integer q) -> queues.get(q).get(heads[q]).record().timestamp())
+                .thenComparingInt(q -> q));
         for (int q = 0; q < queues.size(); q++) {
             next.add(q);
         }

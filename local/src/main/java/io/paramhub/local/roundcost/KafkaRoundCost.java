@@ -25,23 +25,39 @@ final class KafkaRoundCost {
     static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(1);
 
     /** What the run did and cost. */
-    record Outcome(TrainingRun.Result result, double trainingSeconds, double waitMsMean, double waitMsP50,
-                   double waitMsP99, double computeMsMean, List<TopicBytes> topics) {
-    }
+    record Outcome(
+            TrainingRun.Result result,
+            double trainingSeconds,
+            double waitMsMean,
+            double waitMsP50,
+            double waitMsP99,
+            double computeMsMean,
+            List<TopicBytes> topics) {}
 
-    private KafkaRoundCost() {
-    }
+    private KafkaRoundCost() {}
 
-    static Outcome run(final TrainingRun training, final Admin admin, final JobSpec spec, final TrainTest data,
-                       final PrintStream console, final boolean terminal) throws InterruptedException {
+    static Outcome run(
+            final TrainingRun training,
+            final Admin admin,
+            final JobSpec spec,
+            final TrainTest data,
+            final PrintStream console,
+            final boolean terminal)
+            throws InterruptedException {
         final WorkerTally tally = new WorkerTally();
         try (LogDirSampler sampler = new LogDirSampler(admin, SAMPLE_INTERVAL)) {
             sampler.start();
-            final TrainingRun.Result result = training.run(spec, data,
-                RunListener.both(new ProgressPrinter(console, terminal), tally));
+            final TrainingRun.Result result =
+                    training.run(spec, data, RunListener.both(new ProgressPrinter(console, terminal), tally));
             final LogGrowth growth = sampler.stop();
-            return new Outcome(result, tally.trainingSeconds(), tally.meanWaitMs(), tally.waitMsPercentile(50),
-                tally.waitMsPercentile(99), tally.meanComputeMs(), growth.topics());
+            return new Outcome(
+                    result,
+                    tally.trainingSeconds(),
+                    tally.meanWaitMs(),
+                    tally.waitMsPercentile(50),
+                    tally.waitMsPercentile(99),
+                    tally.meanComputeMs(),
+                    growth.topics());
         }
     }
 }

@@ -21,22 +21,28 @@ final class LogDirSizes {
 
     private static final long TIMEOUT_SECONDS = 30;
 
-    private LogDirSizes() {
-    }
+    private LogDirSizes() {}
 
     static List<ReplicaSize> read(final Admin admin) {
         try {
-            final List<Integer> brokers = admin.describeCluster().nodes().get(TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                .stream().map(Node::id).toList();
-            final Map<Integer, Map<String, LogDirDescription>> dirs = admin.describeLogDirs(brokers).allDescriptions()
-                .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            final List<Integer> brokers =
+                    admin.describeCluster().nodes().get(TIMEOUT_SECONDS, TimeUnit.SECONDS).stream()
+                            .map(Node::id)
+                            .toList();
+            final Map<Integer, Map<String, LogDirDescription>> dirs =
+                    admin.describeLogDirs(brokers).allDescriptions().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
             final List<ReplicaSize> sizes = new ArrayList<>();
             dirs.forEach((broker, byPath) -> byPath.forEach((path, dir) -> {
                 if (dir.error() == null) {
-                    for (final Map.Entry<TopicPartition, ReplicaInfo> replica : dir.replicaInfos().entrySet()) {
+                    for (final Map.Entry<TopicPartition, ReplicaInfo> replica :
+                            dir.replicaInfos().entrySet()) {
                         if (!replica.getValue().isFuture()) {
-                            sizes.add(new ReplicaSize(replica.getKey().topic(), replica.getKey().partition(), broker,
-                                path, replica.getValue().size()));
+                            sizes.add(new ReplicaSize(
+                                    replica.getKey().topic(),
+                                    replica.getKey().partition(),
+                                    broker,
+                                    path,
+                                    replica.getValue().size()));
                         }
                     }
                 }

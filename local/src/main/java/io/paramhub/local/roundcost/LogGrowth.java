@@ -66,7 +66,8 @@ final class LogGrowth {
                 topics.add(new TopicBytes(topic, sums[0], sums[1], sums[2], lowerBounds.contains(topic)));
             }
         });
-        topics.sort(Comparator.comparingLong(TopicBytes::bytesWritten).reversed().thenComparing(TopicBytes::topic));
+        topics.sort(
+                Comparator.comparingLong(TopicBytes::bytesWritten).reversed().thenComparing(TopicBytes::topic));
         return topics;
     }
 }

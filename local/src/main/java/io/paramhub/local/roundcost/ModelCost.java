@@ -10,18 +10,42 @@ import java.util.List;
  * seconds, barrier wait, compute, the aggregator's transactions, bytes written per topic) and the same job in
  * one JVM; and the figures derived from them. Times in seconds, waits and compute in ms per worker iteration.
  */
-record ModelCost(JobSpec spec, long rounds, String metric, double finalTestMetric, double wallSeconds,
-                 double trainingSeconds, double waitMsMean, double waitMsP50, double waitMsP99, double computeMsMean,
-                 long transactions, List<TopicBytes> topics, double inProcessSeconds, int inProcessThreads,
-                 boolean sameFinalModel) {
+record ModelCost(
+        JobSpec spec,
+        long rounds,
+        String metric,
+        double finalTestMetric,
+        double wallSeconds,
+        double trainingSeconds,
+        double waitMsMean,
+        double waitMsP50,
+        double waitMsP99,
+        double computeMsMean,
+        long transactions,
+        List<TopicBytes> topics,
+        double inProcessSeconds,
+        int inProcessThreads,
+        boolean sameFinalModel) {
 
     /** The figures of one model's Kafka run and its in-process run. */
     static ModelCost of(final KafkaRoundCost.Outcome kafka, final InProcessRun.Outcome local) {
         final TrainingRun.Result result = kafka.result();
-        return new ModelCost(result.job().spec(), result.job().iterations(), result.last().metric(),
-            result.last().testMetric(), result.wallSeconds(), kafka.trainingSeconds(), kafka.waitMsMean(),
-            kafka.waitMsP50(), kafka.waitMsP99(), kafka.computeMsMean(), result.aggregatorCommits(), kafka.topics(),
-            local.seconds(), local.threads(), Arrays.equals(result.finalParameters(), local.finalParameters()));
+        return new ModelCost(
+                result.job().spec(),
+                result.job().iterations(),
+                result.last().metric(),
+                result.last().testMetric(),
+                result.wallSeconds(),
+                kafka.trainingSeconds(),
+                kafka.waitMsMean(),
+                kafka.waitMsP50(),
+                kafka.waitMsP99(),
+                kafka.computeMsMean(),
+                result.aggregatorCommits(),
+                kafka.topics(),
+                local.seconds(),
+                local.threads(),
+                Arrays.equals(result.finalParameters(), local.finalParameters()));
     }
 
     /** The model's kind, e.g. {@code mlp}. */
@@ -60,8 +84,10 @@ record ModelCost(JobSpec spec, long rounds, String metric, double finalTestMetri
 
     /** Bytes written per round to the topic named {@code name}; 0 when nothing was. */
     double bytesPerRound(final String name) {
-        return topics.stream().filter(topic -> topic.topic().equals(name)).mapToDouble(topic -> topic.perRound(rounds))
-            .sum();
+        return topics.stream()
+                .filter(topic -> topic.topic().equals(name))
+                .mapToDouble(topic -> topic.perRound(rounds))
+                .sum();
     }
 
     /** The float32 values the workers send per round: every worker's gradient of every parameter. */

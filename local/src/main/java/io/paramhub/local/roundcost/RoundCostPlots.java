@@ -28,8 +28,7 @@ final class RoundCostPlots {
     /** Topics that get fewer bytes than this a round in every model are left out of the bytes plot. */
     static final double SMALLEST_BYTES_PER_ROUND = 1.0;
 
-    private RoundCostPlots() {
-    }
+    private RoundCostPlots() {}
 
     /** Writes both plots into {@code dir}; returns their file names by kind. */
     static Map<String, String> write(final Path dir, final List<ModelCost> models) throws IOException {
@@ -43,9 +42,13 @@ final class RoundCostPlots {
     }
 
     private static void bytes(final Path file, final List<ModelCost> models) throws IOException {
-        final CategoryChart chart = new CategoryChartBuilder().width(1200).height(700)
-            .title("Bytes the broker wrote per BSP round, per topic (log scale)").xAxisTitle("topic")
-            .yAxisTitle("KiB per round").build();
+        final CategoryChart chart = new CategoryChartBuilder()
+                .width(1200)
+                .height(700)
+                .title("Bytes the broker wrote per BSP round, per topic (log scale)")
+                .xAxisTitle("topic")
+                .yAxisTitle("KiB per round")
+                .build();
         style(chart);
         chart.getStyler().setYAxisLogarithmic(true);
         chart.getStyler().setXAxisLabelRotation(30);
@@ -64,8 +67,8 @@ final class RoundCostPlots {
             chart.addSeries(model.model(), topics, kib);
         }
         // bars start at the axis' minimum, which a log axis needs above 0: the decade below the smallest bar
-        chart.getStyler().setYAxisMin(smallest == Double.MAX_VALUE ? 1e-3
-            : Math.pow(10, Math.floor(Math.log10(smallest))));
+        chart.getStyler()
+                .setYAxisMin(smallest == Double.MAX_VALUE ? 1e-3 : Math.pow(10, Math.floor(Math.log10(smallest))));
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     }
 
@@ -79,26 +82,39 @@ final class RoundCostPlots {
         }
         final Set<String> topics = new LinkedHashSet<>();
         largest.entrySet().stream()
-            .filter(entry -> entry.getValue() >= SMALLEST_BYTES_PER_ROUND)
-            .sorted(Map.Entry.<String, Double>comparingByValue(Comparator.reverseOrder()))
-            .forEach(entry -> topics.add(entry.getKey()));
+                .filter(entry -> entry.getValue() >= SMALLEST_BYTES_PER_ROUND)
+                .sorted(Map.Entry.<String, Double>comparingByValue(Comparator.reverseOrder()))
+                .forEach(entry -> topics.add(entry.getKey()));
         return List.copyOf(topics);
     }
 
     private static void roundTime(final Path file, final List<ModelCost> models) throws IOException {
-        final CategoryChart chart = new CategoryChartBuilder().width(800).height(560)
-            .title("A BSP round's time: compute, barrier wait and the rest (means per worker iteration)")
-            .xAxisTitle("model").yAxisTitle("ms per round").build();
+        final CategoryChart chart = new CategoryChartBuilder()
+                .width(800)
+                .height(560)
+                .title("A BSP round's time: compute, barrier wait and the rest (means per worker iteration)")
+                .xAxisTitle("model")
+                .yAxisTitle("ms per round")
+                .build();
         style(chart);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
         chart.getStyler().setStacked(true);
         final List<String> names = models.stream().map(ModelCost::model).toList();
-        chart.addSeries("compute", names, models.stream().map(ModelCost::computeMsMean).toList())
-            .setFillColor(new Color(0x2E7D32));
-        chart.addSeries("barrier wait", names, models.stream().map(ModelCost::waitMsMean).toList())
-            .setFillColor(new Color(0xEF9A9A));
-        chart.addSeries("other (publish, read, scheduling)", names, models.stream().map(ModelCost::otherMsMean).toList())
-            .setFillColor(new Color(0xB0BEC5));
+        chart.addSeries(
+                        "compute",
+                        names,
+                        models.stream().map(ModelCost::computeMsMean).toList())
+                .setFillColor(new Color(0x2E7D32));
+        chart.addSeries(
+                        "barrier wait",
+                        names,
+                        models.stream().map(ModelCost::waitMsMean).toList())
+                .setFillColor(new Color(0xEF9A9A));
+        chart.addSeries(
+                        "other (publish, read, scheduling)",
+                        names,
+                        models.stream().map(ModelCost::otherMsMean).toList())
+                .setFillColor(new Color(0xB0BEC5));
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
     }
 

@@ -22,25 +22,31 @@ final class RoundCostReport {
 
     static final int SCHEMA_VERSION = 1;
     static final String TRANSACTIONS_SOURCE = "Kafka Streams' stream-thread metric commit-total of the aggregator's "
-        + "KafkaStreams (metrics()), summed over its stream threads, read at the end of training: a thread's commits "
-        + "of at least one task, each one transaction of its exactly_once_v2 producer; from the aggregator's start, so "
-        + "start-up commits (the job's fan-out, version 0, workers joining) are included";
+            + "KafkaStreams (metrics()), summed over its stream threads, read at the end of training: a thread's commits "
+            + "of at least one task, each one transaction of its exactly_once_v2 producer; from the aggregator's start, so "
+            + "start-up commits (the job's fan-out, version 0, workers joining) are included";
     static final String BYTES_SOURCE = "Admin.describeLogDirs on every broker: the size of every partition replica, "
-        + "sampled before the aggregator starts, every %d ms while the job trains and after it stops; per replica the "
-        + "growth between samples is summed, per topic over its replicas (all replicas, so replication counts). A "
-        + "topic is a lower_bound when one of its replicas shrank between two samples (compaction or retention): "
-        + "what was written to it in that interval is not counted. Every topic of the cluster that grew is listed "
-        + "(the broker's __consumer_offsets and __transaction_state included); on a shared cluster other clients' "
-        + "writes count too";
+            + "sampled before the aggregator starts, every %d ms while the job trains and after it stops; per replica the "
+            + "growth between samples is summed, per topic over its replicas (all replicas, so replication counts). A "
+            + "topic is a lower_bound when one of its replicas shrank between two samples (compaction or retention): "
+            + "what was written to it in that interval is not counted. Every topic of the cluster that grew is listed "
+            + "(the broker's __consumer_offsets and __transaction_state included); on a shared cluster other clients' "
+            + "writes count too";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private RoundCostReport() {
-    }
+    private RoundCostReport() {}
 
     /** The report; {@code replay} is null when it was skipped, for the reason {@code skipped}. */
-    static ObjectNode toJson(final RoundCostSettings settings, final List<ModelCost> models, final String replayModel,
-                             final JobReplay.Outcome replay, final String skipped, final double wallSeconds,
-                             final String bootstrapServers, final boolean embedded, final Map<String, String> plots) {
+    static ObjectNode toJson(
+            final RoundCostSettings settings,
+            final List<ModelCost> models,
+            final String replayModel,
+            final JobReplay.Outcome replay,
+            final String skipped,
+            final double wallSeconds,
+            final String bootstrapServers,
+            final boolean embedded,
+            final Map<String, String> plots) {
         final ObjectNode root = JSON.createObjectNode();
         root.put("schema_version", SCHEMA_VERSION);
         root.put("scenario", RoundCostSettings.SCENARIO);
@@ -94,18 +100,18 @@ final class RoundCostReport {
         final ArrayNode topics = node.putArray("topics");
         for (final TopicBytes topic : cost.topics()) {
             topics.addObject()
-                .put("topic", topic.topic())
-                .put("bytes_written", topic.bytesWritten())
-                .put("bytes_per_round", topic.perRound(cost.rounds()))
-                .put("size_before", topic.sizeBefore())
-                .put("size_after", topic.sizeAfter())
-                .put("lower_bound", topic.lowerBound());
+                    .put("topic", topic.topic())
+                    .put("bytes_written", topic.bytesWritten())
+                    .put("bytes_per_round", topic.perRound(cost.rounds()))
+                    .put("size_before", topic.sizeBefore())
+                    .put("size_after", topic.sizeAfter())
+                    .put("lower_bound", topic.lowerBound());
         }
         node.putObject("in_process")
-            .put("seconds", cost.inProcessSeconds())
-            .put("threads", cost.inProcessThreads())
-            .put("rounds_per_second", cost.inProcessRoundsPerSecond())
-            .put("final_model_equals_kafka", cost.sameFinalModel());
+                .put("seconds", cost.inProcessSeconds())
+                .put("threads", cost.inProcessThreads())
+                .put("rounds_per_second", cost.inProcessRoundsPerSecond())
+                .put("final_model_equals_kafka", cost.sameFinalModel());
         node.put("kafka_over_in_process", cost.kafkaOverInProcess());
         return node;
     }

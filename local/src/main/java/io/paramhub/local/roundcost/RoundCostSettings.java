@@ -19,15 +19,26 @@ import java.util.Set;
  * models, each trained as the demo trains it ({@link DemoJobs}), the workers, batch, epochs, seed and shards of
  * every job, and how many clocks of the replayed model to replay.
  */
-public record RoundCostSettings(List<Model> models, TrainTest data, String dataset, int workers, int batch,
-                                int epochs, long seed, int requestedShards, long replayClocks, String topicPrefix) {
+public record RoundCostSettings(
+        List<Model> models,
+        TrainTest data,
+        String dataset,
+        int workers,
+        int batch,
+        int epochs,
+        long seed,
+        int requestedShards,
+        long replayClocks,
+        String topicPrefix) {
 
     /** The {@code --scenario} name. */
     public static final String SCENARIO = "round-cost";
+
     public static final String DEFAULT_MODELS = "softmax,mlp";
     public static final int DEFAULT_EPOCHS = 1;
     /** One shard per aggregator instance, as the demo; a model's size raises it. */
     public static final int DEFAULT_SHARDS = 1;
+
     public static final long DEFAULT_REPLAY_CLOCKS = 100;
     private static final String FASHION_MNIST = "fashion-mnist";
 
@@ -37,33 +48,44 @@ public record RoundCostSettings(List<Model> models, TrainTest data, String datas
      *
      * @throws IllegalArgumentException naming the option at fault
      */
-    public static RoundCostSettings of(final String models, final Integer trainSamples, final int workers,
-                                       final int batch, final int epochs, final long seed, final int shards,
-                                       final long replayClocks, final String topicPrefix) {
+    public static RoundCostSettings of(
+            final String models,
+            final Integer trainSamples,
+            final int workers,
+            final int batch,
+            final int epochs,
+            final long seed,
+            final int shards,
+            final long replayClocks,
+            final String topicPrefix) {
         if (workers < 1 || batch < workers || epochs < 1 || shards < 1 || replayClocks < 1) {
             throw new IllegalArgumentException("round-cost needs --workers >= 1, --batch >= --workers, --epochs >= 1, "
-                + "--shards >= 1 and --replay-clocks >= 1");
+                    + "--shards >= 1 and --replay-clocks >= 1");
         }
         if (trainSamples != null && trainSamples < batch) {
-            throw new IllegalArgumentException("--train-samples must be at least --batch (" + batch + "), not "
-                + trainSamples);
+            throw new IllegalArgumentException(
+                    "--train-samples must be at least --batch (" + batch + "), not " + trainSamples);
         }
         final List<String> kinds = parseModels(models);
         final TrainTest full = DataSources.load(FASHION_MNIST);
-        final TrainTest data = trainSamples == null ? full : new TrainTest(full.train().head(trainSamples), full.test());
+        final TrainTest data =
+                trainSamples == null ? full : new TrainTest(full.train().head(trainSamples), full.test());
         final List<Model> chosen = new ArrayList<>();
         for (final String kind : kinds) {
             try {
                 chosen.add(Models.forData(kind, data.train()));
             } catch (final IllegalArgumentException e) {
-                throw new IllegalArgumentException("--models: " + e.getMessage() + " (round-cost trains Fashion-MNIST "
-                    + "classifiers: softmax, mlp, cnn, or a shape such as mlp:64)", e);
+                throw new IllegalArgumentException(
+                        "--models: " + e.getMessage() + " (round-cost trains Fashion-MNIST "
+                                + "classifiers: softmax, mlp, cnn, or a shape such as mlp:64)",
+                        e);
             }
         }
-        final String dataset = trainSamples == null ? FASHION_MNIST
-            : FASHION_MNIST + " (first " + data.train().size() + " training images)";
-        return new RoundCostSettings(List.copyOf(chosen), data, dataset, workers, batch, epochs, seed, shards,
-            replayClocks, topicPrefix);
+        final String dataset = trainSamples == null
+                ? FASHION_MNIST
+                : FASHION_MNIST + " (first " + data.train().size() + " training images)";
+        return new RoundCostSettings(
+                List.copyOf(chosen), data, dataset, workers, batch, epochs, seed, shards, replayClocks, topicPrefix);
     }
 
     /**
@@ -90,8 +112,9 @@ public record RoundCostSettings(List<Model> models, TrainTest data, String datas
 
     /** The job {@code model} trains: the demo's, on this data with these workers, batch, epochs, seed and shards. */
     JobSpec jobSpec(final Model model, final String job) {
-        return JobSpecs.requireValid(DemoJobs.defaults(model, requestedShards, job, dataset, data.train().size(),
-            workers, batch, epochs, seed).build());
+        return JobSpecs.requireValid(DemoJobs.defaults(
+                        model, requestedShards, job, dataset, data.train().size(), workers, batch, epochs, seed)
+                .build());
     }
 
     /** A job name for {@code model}: {@code round-cost-KIND-STAMP}, with what a job name cannot hold replaced by '-'. */
@@ -104,7 +127,9 @@ public record RoundCostSettings(List<Model> models, TrainTest data, String datas
      * size), else the last model.
      */
     Model replayed() {
-        return models.stream().filter(model -> model.kind().split(":", 2)[0].equals(Mlp.KIND)).findFirst()
-            .orElse(models.get(models.size() - 1));
+        return models.stream()
+                .filter(model -> model.kind().split(":", 2)[0].equals(Mlp.KIND))
+                .findFirst()
+                .orElse(models.get(models.size() - 1));
     }
 }

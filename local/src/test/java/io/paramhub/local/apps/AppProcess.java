@@ -23,11 +23,12 @@ public final class AppProcess implements AutoCloseable {
 
     /** The apps' jars, by app name, relative to the {@code local} module (where failsafe runs). */
     public static final Map<String, Path> JARS = Map.of(
-        "paramhub-aggregator", Path.of("..", "aggregator-app", "target", "paramhub-aggregator.jar"),
-        "paramhub-orchestrator", Path.of("..", "orchestrator-app", "target", "paramhub-orchestrator.jar"),
-        "paramhub-worker", Path.of("..", "worker-app", "target", "paramhub-worker.jar"));
+            "paramhub-aggregator", Path.of("..", "aggregator-app", "target", "paramhub-aggregator.jar"),
+            "paramhub-orchestrator", Path.of("..", "orchestrator-app", "target", "paramhub-orchestrator.jar"),
+            "paramhub-worker", Path.of("..", "worker-app", "target", "paramhub-worker.jar"));
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final Process process;
     private final Path output;
@@ -40,11 +41,15 @@ public final class AppProcess implements AutoCloseable {
     }
 
     /** Starts {@code app} with {@code env} added to this JVM's environment (less any KAFKA_* or PARAMHUB_*). */
-    public static AppProcess start(final String app, final Map<String, String> env, final int httpPort,
-                                   final Path output, final String... args) throws IOException {
-        final ProcessBuilder builder = new ProcessBuilder(command(app, args))
-            .redirectErrorStream(true)
-            .redirectOutput(output.toFile());
+    public static AppProcess start(
+            final String app,
+            final Map<String, String> env,
+            final int httpPort,
+            final Path output,
+            final String... args)
+            throws IOException {
+        final ProcessBuilder builder =
+                new ProcessBuilder(command(app, args)).redirectErrorStream(true).redirectOutput(output.toFile());
         builder.environment().keySet().removeIf(name -> name.startsWith("KAFKA_") || name.startsWith("PARAMHUB_"));
         builder.environment().putAll(env);
         return new AppProcess(builder.start(), output, httpPort);
@@ -52,11 +57,12 @@ public final class AppProcess implements AutoCloseable {
 
     /** Runs {@code app} to its end with {@code env} and {@code args}: its exit code, stdout and stderr. */
     public static Result run(final String app, final Map<String, String> env, final Path dir, final String... args)
-        throws IOException, InterruptedException {
+            throws IOException, InterruptedException {
         final Path out = Files.createTempFile(dir, app, ".out");
         final Path err = Files.createTempFile(dir, app, ".err");
         final ProcessBuilder builder = new ProcessBuilder(command(app, args))
-            .redirectOutput(out.toFile()).redirectError(err.toFile());
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile());
         builder.environment().keySet().removeIf(name -> name.startsWith("KAFKA_") || name.startsWith("PARAMHUB_"));
         builder.environment().putAll(env);
         final Process process = builder.start();
@@ -81,8 +87,10 @@ public final class AppProcess implements AutoCloseable {
             throw new IllegalStateException("no runnable jar for " + app + " at " + jar + ": run mvn package first");
         }
         final List<String> command = new ArrayList<>(List.of(
-            Paths.get(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m", "-jar",
-            jar.toString()));
+                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx384m",
+                "-jar",
+                jar.toString()));
         command.addAll(List.of(args));
         return command;
     }
@@ -97,8 +105,12 @@ public final class AppProcess implements AutoCloseable {
     /** GET {@code path} from the app's HTTP endpoint: status and body, or status -1 while it does not answer. */
     public HttpResponse<String> get(final String path) {
         try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
-                .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            return HTTP.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
+                            .timeout(Duration.ofSeconds(10))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
         } catch (final IOException e) {
             return null;
         } catch (final InterruptedException e) {

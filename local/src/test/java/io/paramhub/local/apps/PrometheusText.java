@@ -14,8 +14,7 @@ public record PrometheusText(List<Sample> samples) {
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
     /** One sample line. */
-    public record Sample(String name, Map<String, String> labels, double value) {
-    }
+    public record Sample(String name, Map<String, String> labels, double value) {}
 
     public static PrometheusText parse(final String text) {
         final List<Sample> samples = new ArrayList<>();
@@ -41,14 +40,18 @@ public record PrometheusText(List<Sample> samples) {
 
     /** The samples named {@code name} whose labels include {@code labels}. */
     public List<Sample> find(final String name, final Map<String, String> labels) {
-        return samples.stream().filter(sample -> sample.name().equals(name)
-            && sample.labels().entrySet().containsAll(labels.entrySet())).toList();
+        return samples.stream()
+                .filter(sample ->
+                        sample.name().equals(name) && sample.labels().entrySet().containsAll(labels.entrySet()))
+                .toList();
     }
 
     /** The sum of the samples named {@code name} whose labels include {@code labels}; NaN when there are none. */
     public double sum(final String name, final Map<String, String> labels) {
         final List<Sample> found = find(name, labels);
-        return found.isEmpty() ? Double.NaN : found.stream().mapToDouble(Sample::value).sum();
+        return found.isEmpty()
+                ? Double.NaN
+                : found.stream().mapToDouble(Sample::value).sum();
     }
 
     /** Whether a sample's name starts with {@code prefix}. */

@@ -36,6 +36,7 @@ class IdealTimeTest {
     @Test
     void shouldBeZeroWhenNoCostIsEmulated() {
         // when / then
-        assertThat(IdealTime.seconds(Map.of(0, ComputeEmulation.NONE), 10, 128, 1)).isZero();
+        assertThat(IdealTime.seconds(Map.of(0, ComputeEmulation.NONE), 10, 128, 1))
+                .isZero();
     }
 }

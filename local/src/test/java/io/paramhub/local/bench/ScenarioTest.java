@@ -26,7 +26,8 @@ class ScenarioTest {
     @Test
     void shouldSlowTheLastWorkerOnlyFromClockFiftyWhenTheStragglerIsLate() {
         // when
-        final ComputeEmulation last = Scenario.LATE_STRAGGLER.emulations(4, 4000, 100, 1).get(3);
+        final ComputeEmulation last =
+                Scenario.LATE_STRAGGLER.emulations(4, 4000, 100, 1).get(3);
 
         // then
         assertThat(last.slowdownAt(49)).isEqualTo(1.0);
@@ -44,7 +45,8 @@ class ScenarioTest {
         for (int index = 0; index < 4; index++) {
             final ComputeEmulation emulation = first.get(index);
             assertThat(emulation.schedule().keySet()).containsExactly(0L, 20L, 40L, 60L, 80L);
-            assertThat(emulation.schedule().values()).allSatisfy(factor -> assertThat(factor).isBetween(1.0, 4.0));
+            assertThat(emulation.schedule().values())
+                    .allSatisfy(factor -> assertThat(factor).isBetween(1.0, 4.0));
             assertThat(emulation.slowdownAt(39)).isEqualTo(emulation.slowdownAt(20));
             assertThat(emulation.schedule()).isEqualTo(again.get(index).schedule());
         }
@@ -54,7 +56,8 @@ class ScenarioTest {
 
     @Test
     void shouldRefuseAnUnknownScenario() {
-        assertThatThrownBy(() -> Scenario.parse("stragglers")).isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("straggler-3x");
+        assertThatThrownBy(() -> Scenario.parse("stragglers"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("straggler-3x");
     }
 }

@@ -11,19 +11,23 @@ class LogGrowthTest {
     void shouldSumEachReplicasGrowthPerTopicWhenLogsOnlyGrow() {
         // given: gradients with two partitions, model with one, membership that does not change
         final LogGrowth growth = new LogGrowth();
-        growth.offer(List.of(size("gradients", 0, 100), size("gradients", 1, 50), size("model", 0, 10),
-            size("membership", 0, 7)));
-        growth.offer(List.of(size("gradients", 0, 400), size("gradients", 1, 250), size("model", 0, 30),
-            size("membership", 0, 7)));
+        growth.offer(List.of(
+                size("gradients", 0, 100), size("gradients", 1, 50), size("model", 0, 10), size("membership", 0, 7)));
+        growth.offer(List.of(
+                size("gradients", 0, 400), size("gradients", 1, 250), size("model", 0, 30), size("membership", 0, 7)));
 
         // when
-        growth.offer(List.of(size("gradients", 0, 1_100), size("gradients", 1, 550), size("model", 0, 60),
-            size("membership", 0, 7)));
+        growth.offer(List.of(
+                size("gradients", 0, 1_100),
+                size("gradients", 1, 550),
+                size("model", 0, 60),
+                size("membership", 0, 7)));
 
         // then: gradients grew 1000 + 500, model 50; membership wrote nothing and is not listed
-        assertThat(growth.topics()).containsExactly(
-            new TopicBytes("gradients", 1_500, 150, 1_650, false),
-            new TopicBytes("model", 50, 10, 60, false));
+        assertThat(growth.topics())
+                .containsExactly(
+                        new TopicBytes("gradients", 1_500, 150, 1_650, false),
+                        new TopicBytes("model", 50, 10, 60, false));
     }
 
     @Test

@@ -14,14 +14,15 @@ class RoundCostPlotsTest {
 
     @Test
     void shouldDrawBothPlotsAsPngImagesWhenGivenTwoModelsThatWroteToDifferentTopics(@TempDir final Path dir)
-        throws IOException {
+            throws IOException {
         // when: one model wrote to a changelog, the other to membership
-        final Map<String, String> files = RoundCostPlots.write(dir, List.of(RoundCostReportTest.softmax(),
-            RoundCostReportTest.smallMlp()));
+        final Map<String, String> files =
+                RoundCostPlots.write(dir, List.of(RoundCostReportTest.softmax(), RoundCostReportTest.smallMlp()));
 
         // then
-        assertThat(files).containsEntry("bytes_per_round", "bytes-per-round.png")
-            .containsEntry("round_time", "round-time.png");
+        assertThat(files)
+                .containsEntry("bytes_per_round", "bytes-per-round.png")
+                .containsEntry("round_time", "round-time.png");
         for (final String file : files.values()) {
             assertThat(ImageIO.read(dir.resolve(file).toFile())).as(file).isNotNull();
         }
@@ -30,6 +31,6 @@ class RoundCostPlotsTest {
     @Test
     void shouldListEveryTopicSomeModelWroteToMostFirst() {
         assertThat(RoundCostPlots.topics(List.of(RoundCostReportTest.softmax(), RoundCostReportTest.smallMlp())))
-            .containsExactly("paramhub.gradients", "paramhub-aggregator-state-changelog", "paramhub.membership");
+                .containsExactly("paramhub.gradients", "paramhub-aggregator-state-changelog", "paramhub.membership");
     }
 }

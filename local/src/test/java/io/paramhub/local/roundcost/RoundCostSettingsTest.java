@@ -15,15 +15,17 @@ class RoundCostSettingsTest {
 
     @Test
     void shouldRefuseNoModelOrAModelTwice() {
-        assertThatThrownBy(() -> RoundCostSettings.parseModels(" , ")).isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("at least one model");
+        assertThatThrownBy(() -> RoundCostSettings.parseModels(" , "))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least one model");
         assertThatThrownBy(() -> RoundCostSettings.parseModels("mlp,softmax,MLP"))
-            .isInstanceOf(IllegalArgumentException.class).hasMessage("--models names mlp twice");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--models names mlp twice");
     }
 
     @Test
     void shouldNameAJobWithOnlyWhatAJobNameMayHoldWhenTheModelHasAShape() {
         assertThat(RoundCostSettings.jobName(Models.create("mlp:64", 784, 10), "17"))
-            .isEqualTo("round-cost-mlp-64-17");
+                .isEqualTo("round-cost-mlp-64-17");
     }
 }

@@ -50,8 +50,8 @@ public final class HuberRegression implements Model {
     }
 
     @Override
-    public double accumulateGradient(final float[] params, final Dataset data, final int[] samples,
-                                     final double[] gradientSum) {
+    public double accumulateGradient(
+            final float[] params, final Dataset data, final int[] samples, final double[] gradientSum) {
         final float[] x = data.x();
         double loss = 0;
         for (final int sample : samples) {

@@ -14,8 +14,7 @@ import java.util.TreeMap;
 final class CommandLog {
 
     /** One plan as issued: the commands of one plan version. */
-    record IssuedPlan(long version, long issuedAtMs, String reason, SortedMap<String, ResourceCommand> byWorker) {
-    }
+    record IssuedPlan(long version, long issuedAtMs, String reason, SortedMap<String, ResourceCommand> byWorker) {}
 
     private final int capacity;
     private final TreeMap<Long, IssuedPlan> plans = new TreeMap<>();
@@ -31,8 +30,9 @@ final class CommandLog {
         if (version < 0 || !plans.containsKey(version) && plans.size() >= capacity && version < plans.firstKey()) {
             return false;
         }
-        final IssuedPlan plan = plans.computeIfAbsent(version, v -> new IssuedPlan(v,
-            command.getIssuedAt().toEpochMilli(), command.getReason(), new TreeMap<>()));
+        final IssuedPlan plan = plans.computeIfAbsent(
+                version,
+                v -> new IssuedPlan(v, command.getIssuedAt().toEpochMilli(), command.getReason(), new TreeMap<>()));
         plan.byWorker().put(command.getWorker(), command);
         newestVersion = Math.max(newestVersion, version);
         while (plans.size() > capacity) {

@@ -37,8 +37,12 @@ public final class Dashboard implements AutoCloseable {
     public static Dashboard start(final OrchestratorRunner orchestrator, final TestSets testSets) {
         final JobBoards boards = new JobBoards();
         final KafkaStreams streams = orchestrator.streams();
-        final DashboardFeed feed = DashboardFeed.start(orchestrator.topics(), orchestrator.connection(), boards,
-            job -> plannerState(streams, job), orchestrator.settings().issuesCommands());
+        final DashboardFeed feed = DashboardFeed.start(
+                orchestrator.topics(),
+                orchestrator.connection(),
+                boards,
+                job -> plannerState(streams, job),
+                orchestrator.settings().issuesCommands());
         final ModelEvaluator evaluator = ModelEvaluator.start(boards::all, testSets, EVALUATION_INTERVAL);
         return new Dashboard(new DashboardRoutes(boards), feed, evaluator);
     }
@@ -55,7 +59,7 @@ public final class Dashboard implements AutoCloseable {
         }
         try {
             final ReadOnlyKeyValueStore<String, JobState> store = streams.store(StoreQueryParameters.fromNameAndType(
-                OrchestratorTopology.JOB_STATE_STORE, QueryableStoreTypes.keyValueStore()));
+                    OrchestratorTopology.JOB_STATE_STORE, QueryableStoreTypes.keyValueStore()));
             final JobState state = store.get(job);
             return state == null ? null : PlannerView.of(state);
         } catch (final InvalidStateStoreException e) {

@@ -52,8 +52,12 @@ final class DashboardFeed implements AutoCloseable {
     private volatile KafkaConsumer<String, byte[]> consumer;
     private long seq;
 
-    private DashboardFeed(final TopicCatalog topics, final Properties connection, final JobBoards boards,
-                          final Function<String, PlannerView> plannerStates, final boolean planning) {
+    private DashboardFeed(
+            final TopicCatalog topics,
+            final Properties connection,
+            final JobBoards boards,
+            final Function<String, PlannerView> plannerStates,
+            final boolean planning) {
         this.topics = topics;
         this.connection = connection;
         this.boards = boards;
@@ -67,8 +71,12 @@ final class DashboardFeed implements AutoCloseable {
      * Starts reading. {@code plannerStates} answers the orchestrator's state of a job, null when it holds
      * none; {@code planning} says whether the orchestrator issues commands.
      */
-    static DashboardFeed start(final TopicCatalog topics, final Properties connection, final JobBoards boards,
-                               final Function<String, PlannerView> plannerStates, final boolean planning) {
+    static DashboardFeed start(
+            final TopicCatalog topics,
+            final Properties connection,
+            final JobBoards boards,
+            final Function<String, PlannerView> plannerStates,
+            final boolean planning) {
         final DashboardFeed feed = new DashboardFeed(topics, connection, boards, plannerStates, planning);
         feed.thread.start();
         return feed;
@@ -78,8 +86,8 @@ final class DashboardFeed implements AutoCloseable {
         final Properties props = ClientProperties.assignedConsumer(connection);
         // a topic not created yet is waited for, never created by asking for it
         props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-        try (KafkaConsumer<String, byte[]> reader = new KafkaConsumer<>(props, new StringDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> reader =
+                new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer = reader;
             if (!running || !assignAll(reader)) {
                 return;
@@ -104,8 +112,11 @@ final class DashboardFeed implements AutoCloseable {
 
     /** Assigns every partition of the four topics, waiting for topics not yet created; false if closed first. */
     private boolean assignAll(final KafkaConsumer<String, byte[]> reader) {
-        final List<String> names = List.of(topics.jobs().name(), topics.telemetry().name(), topics.commands().name(),
-            topics.model().name());
+        final List<String> names = List.of(
+                topics.jobs().name(),
+                topics.telemetry().name(),
+                topics.commands().name(),
+                topics.model().name());
         boolean warned = false;
         while (running) {
             final List<TopicPartition> partitions = new ArrayList<>();
@@ -147,25 +158,30 @@ final class DashboardFeed implements AutoCloseable {
         final String topic = record.topic();
         try {
             if (topic.equals(topics.telemetry().name())) {
-                final IterationTelemetry telemetry = topics.telemetry().valueSerde().deserializer()
-                    .deserialize(topic, record.value());
+                final IterationTelemetry telemetry =
+                        topics.telemetry().valueSerde().deserializer().deserialize(topic, record.value());
                 boards.board(telemetry.getJob()).onTelemetry(telemetry);
             } else if (topic.equals(topics.model().name())) {
-                final ModelShard shard = topics.model().valueSerde().deserializer().deserialize(topic, record.value());
+                final ModelShard shard =
+                        topics.model().valueSerde().deserializer().deserialize(topic, record.value());
                 if (boards.board(shard.getJob()).onModel(shard)) {
                     boards.releaseModelsBeyond(JobBoards.MODELS_HELD);
                 }
             } else if (topic.equals(topics.commands().name())) {
-                final ResourceCommand command = topics.commands().valueSerde().deserializer()
-                    .deserialize(topic, record.value());
+                final ResourceCommand command =
+                        topics.commands().valueSerde().deserializer().deserialize(topic, record.value());
                 boards.board(command.getJob()).onCommand(command);
             } else if (topic.equals(topics.jobs().name())) {
                 final JobSpec spec = topics.jobs().valueSerde().deserializer().deserialize(topic, record.value());
                 boards.board(spec.getJob()).onSpec(spec);
             }
         } catch (final RuntimeException e) {
-            log.warn("dashboard skipped an unreadable record, topic: {}, partition: {}, offset: {}", topic,
-                record.partition(), record.offset(), e);
+            log.warn(
+                    "dashboard skipped an unreadable record, topic: {}, partition: {}, offset: {}",
+                    topic,
+                    record.partition(),
+                    record.offset(),
+                    e);
         }
     }
 
@@ -182,8 +198,8 @@ final class DashboardFeed implements AutoCloseable {
             }
             final PlannerView planner = plannerStates.apply(board.job());
             seq++;
-            board.publish(new JobBoard.Published(seq,
-                board.snapshot(planner, planning, now).put("seq", seq).encode()));
+            board.publish(new JobBoard.Published(
+                    seq, board.snapshot(planner, planning, now).put("seq", seq).encode()));
         }
     }
 

@@ -30,8 +30,7 @@ final class DashboardRoutes {
     static final long KEEP_ALIVE_MS = 15_000;
     private static final String RESOURCES = "/io/paramhub/orchestrator/dashboard/";
 
-    private record Asset(String contentType, Buffer body) {
-    }
+    private record Asset(String contentType, Buffer body) {}
 
     private final JobBoards boards;
     private final Asset page;
@@ -41,8 +40,8 @@ final class DashboardRoutes {
         this.boards = boards;
         this.page = asset("index.html", "text/html; charset=utf-8");
         this.assets = Map.of(
-            "dashboard.js", asset("dashboard.js", "text/javascript; charset=utf-8"),
-            "dashboard.css", asset("dashboard.css", "text/css; charset=utf-8"));
+                "dashboard.js", asset("dashboard.js", "text/javascript; charset=utf-8"),
+                "dashboard.css", asset("dashboard.css", "text/css; charset=utf-8"));
     }
 
     void mount(final Router router) {
@@ -68,8 +67,10 @@ final class DashboardRoutes {
     }
 
     private void jobs(final RoutingContext context) {
-        context.response().setStatusCode(200).putHeader("Content-Type", "application/json")
-            .end(boards.summaries().encode());
+        context.response()
+                .setStatusCode(200)
+                .putHeader("Content-Type", "application/json")
+                .end(boards.summaries().encode());
     }
 
     private void snapshot(final RoutingContext context) {
@@ -80,16 +81,20 @@ final class DashboardRoutes {
             json(context, 404, new JsonObject().put("error", "no record of job " + job + " seen yet"));
             return;
         }
-        context.response().setStatusCode(200).putHeader("Content-Type", "application/json").end(published.json());
+        context.response()
+                .setStatusCode(200)
+                .putHeader("Content-Type", "application/json")
+                .end(published.json());
     }
 
     private void events(final RoutingContext context) {
         final String job = context.pathParam("job");
         final HttpServerResponse response = context.response();
-        response.setStatusCode(200).setChunked(true)
-            .putHeader("Content-Type", "text/event-stream; charset=utf-8")
-            .putHeader("Cache-Control", "no-cache")
-            .putHeader("X-Accel-Buffering", "no");
+        response.setStatusCode(200)
+                .setChunked(true)
+                .putHeader("Content-Type", "text/event-stream; charset=utf-8")
+                .putHeader("Cache-Control", "no-cache")
+                .putHeader("X-Accel-Buffering", "no");
         response.write("retry: 2000\n\n");
         final long[] sent = {-1};
         final long[] quietMs = {0};
@@ -113,12 +118,18 @@ final class DashboardRoutes {
     }
 
     private static void send(final RoutingContext context, final Asset asset) {
-        context.response().setStatusCode(200).putHeader("Content-Type", asset.contentType())
-            .putHeader("Cache-Control", "no-cache").end(asset.body());
+        context.response()
+                .setStatusCode(200)
+                .putHeader("Content-Type", asset.contentType())
+                .putHeader("Cache-Control", "no-cache")
+                .end(asset.body());
     }
 
     private static void json(final RoutingContext context, final int status, final JsonObject body) {
-        context.response().setStatusCode(status).putHeader("Content-Type", "application/json").end(body.encode());
+        context.response()
+                .setStatusCode(status)
+                .putHeader("Content-Type", "application/json")
+                .end(body.encode());
     }
 
     private static Asset asset(final String name, final String contentType) {

@@ -27,12 +27,10 @@ final class JobBoard {
     static final int PLANS_SHOWN = 20;
 
     /** A snapshot as published to the page, numbered so that a stream sends each once. */
-    record Published(long seq, String json) {
-    }
+    record Published(long seq, String json) {}
 
     /** A model to evaluate, with the job it belongs to. */
-    record Pending(JobSpec spec, ModelTracker.Aligned model) {
-    }
+    record Pending(JobSpec spec, ModelTracker.Aligned model) {}
 
     private final String job;
     private final SortedMap<String, WorkerTrack> workers = new TreeMap<>();
@@ -43,6 +41,7 @@ final class JobBoard {
     private ModelTracker model;
     /** What the board shows of the model {@link #releaseModel} let go of. */
     private ModelTracker.Figures released = ModelTracker.Figures.NONE;
+
     private long lastRecordMs = -1;
     private long changes;
     private volatile Published published;
@@ -61,7 +60,8 @@ final class JobBoard {
     }
 
     synchronized void onTelemetry(final IterationTelemetry telemetry) {
-        if (workers.computeIfAbsent(telemetry.getWorker(), name -> new WorkerTrack()).record(telemetry)) {
+        if (workers.computeIfAbsent(telemetry.getWorker(), name -> new WorkerTrack())
+                .record(telemetry)) {
             loss.add(telemetry.getClock(), telemetry.getLoss(), telemetry.getSamples());
             changed(telemetry.getTimestamp().toEpochMilli());
         }
@@ -138,11 +138,12 @@ final class JobBoard {
 
     /** One line of the job list: name, model, data set, workers, when submitted and last heard of. */
     synchronized JsonObject summary() {
-        final JsonObject summary = new JsonObject().put("job", job).put("createdAt", createdAtMs())
-            .put("lastRecordAt", lastRecordMs);
+        final JsonObject summary =
+                new JsonObject().put("job", job).put("createdAt", createdAtMs()).put("lastRecordAt", lastRecordMs);
         if (spec != null) {
-            summary.put("model", spec.getModel()).put("dataset", spec.getDataset())
-                .put("workers", spec.getExpectedWorkers());
+            summary.put("model", spec.getModel())
+                    .put("dataset", spec.getDataset())
+                    .put("workers", spec.getExpectedWorkers());
         }
         return summary;
     }
@@ -153,17 +154,21 @@ final class JobBoard {
      */
     synchronized JsonObject snapshot(final PlannerView planner, final boolean planning, final long nowMs) {
         return new JsonObject()
-            .put("job", job)
-            .put("at", nowMs)
-            .put("lastRecordAt", lastRecordMs)
-            .put("spec", specJson())
-            .put("orchestrator", new JsonObject().put("planning", planning).put("known", planner != null)
-                .put("epoch", planner == null ? -1 : planner.planVersion()))
-            .put("model", modelJson())
-            .put("workers", workersJson(planner))
-            .put("loss", lossJson())
-            .put("test", testJson())
-            .put("commands", commandsJson());
+                .put("job", job)
+                .put("at", nowMs)
+                .put("lastRecordAt", lastRecordMs)
+                .put("spec", specJson())
+                .put(
+                        "orchestrator",
+                        new JsonObject()
+                                .put("planning", planning)
+                                .put("known", planner != null)
+                                .put("epoch", planner == null ? -1 : planner.planVersion()))
+                .put("model", modelJson())
+                .put("workers", workersJson(planner))
+                .put("loss", lossJson())
+                .put("test", testJson())
+                .put("commands", commandsJson());
     }
 
     Published published() {
@@ -181,8 +186,10 @@ final class JobBoard {
 
     private JsonObject modelJson() {
         final ModelTracker.Figures figures = model != null ? model.figures() : released;
-        return new JsonObject().put("version", figures.version()).put("minClock", figures.minClock())
-            .put("planEpoch", figures.planVersion());
+        return new JsonObject()
+                .put("version", figures.version())
+                .put("minClock", figures.minClock())
+                .put("planEpoch", figures.planVersion());
     }
 
     private JsonObject specJson() {
@@ -190,18 +197,18 @@ final class JobBoard {
             return null;
         }
         return new JsonObject()
-            .put("model", spec.getModel())
-            .put("dataset", spec.getDataset())
-            .put("syncMode", spec.getSyncMode().toString())
-            .put("staleness", spec.getStaleness())
-            .put("workers", spec.getExpectedWorkers())
-            .put("globalBatch", spec.getGlobalBatch())
-            .put("epochs", spec.getEpochs())
-            .put("shards", spec.getShards())
-            .put("parameters", spec.getParameters())
-            .put("optimizer", spec.getOptimizer().toString())
-            .put("learningRate", spec.getLearningRate())
-            .put("createdAt", spec.getCreatedAt().toEpochMilli());
+                .put("model", spec.getModel())
+                .put("dataset", spec.getDataset())
+                .put("syncMode", spec.getSyncMode().toString())
+                .put("staleness", spec.getStaleness())
+                .put("workers", spec.getExpectedWorkers())
+                .put("globalBatch", spec.getGlobalBatch())
+                .put("epochs", spec.getEpochs())
+                .put("shards", spec.getShards())
+                .put("parameters", spec.getParameters())
+                .put("optimizer", spec.getOptimizer().toString())
+                .put("learningRate", spec.getLearningRate())
+                .put("createdAt", spec.getCreatedAt().toEpochMilli());
     }
 
     private JsonArray workersJson(final PlannerView planner) {
@@ -216,23 +223,24 @@ final class JobBoard {
             final IterationTelemetry last = track == null ? null : track.last();
             if (last != null) {
                 row.put("clock", last.getClock())
-                    .put("iterations", track.iterations())
-                    .put("samples", last.getSamples())
-                    .put("threads", last.getThreads())
-                    .put("share", finite(last.getBatchShare()))
-                    .put("commandEpoch", last.getCommandEpoch())
-                    .put("waitMs", finite(last.getWaitMs()))
-                    .put("meanWaitMs", finite(track.meanWaitMs()))
-                    .put("meanComputeMs", finite(track.meanComputeMs()))
-                    .put("waitFraction", finite(track.waitFraction()))
-                    .put("lastSeenAt", last.getTimestamp().toEpochMilli());
+                        .put("iterations", track.iterations())
+                        .put("samples", last.getSamples())
+                        .put("threads", last.getThreads())
+                        .put("share", finite(last.getBatchShare()))
+                        .put("commandEpoch", last.getCommandEpoch())
+                        .put("waitMs", finite(last.getWaitMs()))
+                        .put("meanWaitMs", finite(track.meanWaitMs()))
+                        .put("meanComputeMs", finite(track.meanComputeMs()))
+                        .put("waitFraction", finite(track.waitFraction()))
+                        .put("lastSeenAt", last.getTimestamp().toEpochMilli());
             }
-            final PlannerView.Judgement judged = planner == null ? null : planner.workers().get(name);
+            final PlannerView.Judgement judged =
+                    planner == null ? null : planner.workers().get(name);
             if (judged != null) {
                 row.put("speed", judged.speed() > 0 ? finite(judged.speed()) : null)
-                    .put("straggler", judged.straggler())
-                    .put("plannedShare", finite(judged.plannedShare()))
-                    .put("plannedThreads", judged.plannedThreads() > 0 ? judged.plannedThreads() : null);
+                        .put("straggler", judged.straggler())
+                        .put("plannedShare", finite(judged.plannedShare()))
+                        .put("plannedThreads", judged.plannedThreads() > 0 ? judged.plannedThreads() : null);
             }
             rows.add(row);
         }
@@ -241,26 +249,41 @@ final class JobBoard {
 
     private JsonObject lossJson() {
         final JsonArray points = new JsonArray();
-        loss.points().forEach(point -> points.add(new JsonArray().add(point.firstClock()).add(point.meanLoss())));
+        loss.points()
+                .forEach(point ->
+                        points.add(new JsonArray().add(point.firstClock()).add(point.meanLoss())));
         return new JsonObject().put("width", loss.width()).put("points", points);
     }
 
     private JsonObject testJson() {
         final JsonArray points = new JsonArray();
-        test.points().forEach(point -> points.add(new JsonArray().add(point.clock()).add(point.version())
-            .add(point.value()).add(point.evaluatedAtMs())));
-        return new JsonObject().put("metric", test.metric()).put("samples", test.testSamples())
-            .put("unavailable", test.unavailableBecause()).put("points", points);
+        test.points()
+                .forEach(point -> points.add(new JsonArray()
+                        .add(point.clock())
+                        .add(point.version())
+                        .add(point.value())
+                        .add(point.evaluatedAtMs())));
+        return new JsonObject()
+                .put("metric", test.metric())
+                .put("samples", test.testSamples())
+                .put("unavailable", test.unavailableBecause())
+                .put("points", points);
     }
 
     private JsonObject commandsJson() {
         final JsonArray plans = new JsonArray();
         for (final CommandLog.IssuedPlan plan : commands.newestFirst()) {
             final JsonArray byWorker = new JsonArray();
-            plan.byWorker().forEach((worker, command) -> byWorker.add(new JsonObject().put("worker", worker)
-                .put("share", finite(command.getBatchShare())).put("threads", command.getThreads())));
-            plans.add(new JsonObject().put("epoch", plan.version()).put("issuedAt", plan.issuedAtMs())
-                .put("reason", plan.reason()).put("workers", byWorker));
+            plan.byWorker()
+                    .forEach((worker, command) -> byWorker.add(new JsonObject()
+                            .put("worker", worker)
+                            .put("share", finite(command.getBatchShare()))
+                            .put("threads", command.getThreads())));
+            plans.add(new JsonObject()
+                    .put("epoch", plan.version())
+                    .put("issuedAt", plan.issuedAtMs())
+                    .put("reason", plan.reason())
+                    .put("workers", byWorker));
         }
         return new JsonObject().put("newestEpoch", commands.newestVersion()).put("plans", plans);
     }

@@ -30,10 +30,11 @@ final class JobBoards {
 
     /** Makes only the {@code kept} boards heard of most recently that hold a model keep it. */
     void releaseModelsBeyond(final int kept) {
-        all().stream().filter(JobBoard::holdsModel)
-            .sorted(Comparator.comparingLong(JobBoard::lastRecordMs).reversed())
-            .skip(kept)
-            .forEach(JobBoard::releaseModel);
+        all().stream()
+                .filter(JobBoard::holdsModel)
+                .sorted(Comparator.comparingLong(JobBoard::lastRecordMs).reversed())
+                .skip(kept)
+                .forEach(JobBoard::releaseModel);
     }
 
     List<JobBoard> all() {
@@ -43,9 +44,11 @@ final class JobBoards {
     /** One summary per job, newest first. */
     JsonArray summaries() {
         final JsonArray jobs = new JsonArray();
-        all().stream().sorted(Comparator.comparingLong(JobBoard::createdAtMs).reversed()
-                .thenComparing(JobBoard::job))
-            .forEach(board -> jobs.add(board.summary()));
+        all().stream()
+                .sorted(Comparator.comparingLong(JobBoard::createdAtMs)
+                        .reversed()
+                        .thenComparing(JobBoard::job))
+                .forEach(board -> jobs.add(board.summary()));
         return jobs;
     }
 }

@@ -14,8 +14,7 @@ import java.util.TreeMap;
 final class LossCurve {
 
     /** One bucket: clocks {@code [firstClock, firstClock + width)}, their mean loss per sample. */
-    record Point(long firstClock, double meanLoss, long samples) {
-    }
+    record Point(long firstClock, double meanLoss, long samples) {}
 
     private final int maxPoints;
     private final TreeMap<Long, double[]> buckets = new TreeMap<>();

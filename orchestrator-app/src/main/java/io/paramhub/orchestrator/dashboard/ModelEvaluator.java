@@ -28,8 +28,8 @@ final class ModelEvaluator implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
 
-    private ModelEvaluator(final Supplier<Iterable<JobBoard>> boards, final TestSets testSets,
-                           final Duration interval) {
+    private ModelEvaluator(
+            final Supplier<Iterable<JobBoard>> boards, final TestSets testSets, final Duration interval) {
         this.boards = boards;
         this.testSets = testSets;
         this.intervalMs = interval.toMillis();
@@ -37,8 +37,8 @@ final class ModelEvaluator implements AutoCloseable {
         this.thread.setDaemon(true);
     }
 
-    static ModelEvaluator start(final Supplier<Iterable<JobBoard>> boards, final TestSets testSets,
-                                final Duration interval) {
+    static ModelEvaluator start(
+            final Supplier<Iterable<JobBoard>> boards, final TestSets testSets, final Duration interval) {
         final ModelEvaluator evaluator = new ModelEvaluator(boards, testSets, interval);
         evaluator.thread.start();
         return evaluator;
@@ -76,10 +76,13 @@ final class ModelEvaluator implements AutoCloseable {
             final float[] params = pending.model().assemble(pending.spec().getParameters());
             final Dataset test = lookup.test();
             final boolean classification = test.isClassification();
-            final double value = classification ? Evaluation.accuracy(model, params, test)
-                : Evaluation.rmse(model, params, test);
-            board.onEvaluated(classification ? "accuracy" : "rmse", test.size(), new TestCurve.Point(
-                pending.model().minClock(), pending.model().version(), value, System.currentTimeMillis()));
+            final double value =
+                    classification ? Evaluation.accuracy(model, params, test) : Evaluation.rmse(model, params, test);
+            board.onEvaluated(
+                    classification ? "accuracy" : "rmse",
+                    test.size(),
+                    new TestCurve.Point(
+                            pending.model().minClock(), pending.model().version(), value, System.currentTimeMillis()));
         } catch (final RuntimeException e) {
             log.warn("cannot evaluate job {} on its test set", board.job(), e);
             board.onTestUnavailable("no test set: " + e.getMessage());

@@ -20,8 +20,7 @@ record PlannerView(long planVersion, Map<String, Judgement> workers) {
      * @param plannedShare   share of the last plan, NaN if none
      * @param plannedThreads threads of the last plan, 0 if none
      */
-    record Judgement(double speed, boolean straggler, double plannedShare, int plannedThreads) {
-    }
+    record Judgement(double speed, boolean straggler, double plannedShare, int plannedThreads) {}
 
     PlannerView {
         workers = Map.copyOf(workers);
@@ -29,8 +28,9 @@ record PlannerView(long planVersion, Map<String, Judgement> workers) {
 
     static PlannerView of(final JobState state) {
         final Map<String, Judgement> workers = new TreeMap<>();
-        state.workers().forEach((name, w) -> workers.put(name,
-            new Judgement(w.speed(), w.straggler(), w.plannedShare(), w.plannedThreads())));
+        state.workers()
+                .forEach((name, w) -> workers.put(
+                        name, new Judgement(w.speed(), w.straggler(), w.plannedShare(), w.plannedThreads())));
         return new PlannerView(state.planVersion(), workers);
     }
 }

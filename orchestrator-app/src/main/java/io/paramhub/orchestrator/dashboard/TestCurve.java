@@ -11,8 +11,7 @@ import java.util.List;
 final class TestCurve {
 
     /** The metric of model {@code version}, which includes clocks up to {@code clock}. */
-    record Point(long clock, long version, double value, long evaluatedAtMs) {
-    }
+    record Point(long clock, long version, double value, long evaluatedAtMs) {}
 
     private final int maxPoints;
     private final List<Point> points = new ArrayList<>();

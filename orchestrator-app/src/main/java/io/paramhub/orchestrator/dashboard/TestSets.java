@@ -14,8 +14,7 @@ import java.util.function.Function;
 public final class TestSets {
 
     /** A test set, or why there is none. */
-    public record Lookup(Dataset test, String unavailable) {
-    }
+    public record Lookup(Dataset test, String unavailable) {}
 
     private final Function<String, Dataset> loader;
     private final Map<String, Dataset> given;
@@ -33,9 +32,11 @@ public final class TestSets {
 
     /** No evaluation: every job's test metric says so. */
     public static TestSets none() {
-        return new TestSets(dataset -> {
-            throw new IllegalStateException("evaluation is off");
-        }, Map.of());
+        return new TestSets(
+                dataset -> {
+                    throw new IllegalStateException("evaluation is off");
+                },
+                Map.of());
     }
 
     /** These test sets, with {@code test} for jobs naming {@code dataset} (not loaded again). */
@@ -54,8 +55,9 @@ public final class TestSets {
         return loaded.computeIfAbsent(dataset, name -> {
             try {
                 final Dataset test = loader.apply(name);
-                return test.size() > 0 ? new Lookup(test, null)
-                    : new Lookup(null, "no test set: " + name + " has no test samples");
+                return test.size() > 0
+                        ? new Lookup(test, null)
+                        : new Lookup(null, "no test set: " + name + " has no test samples");
             } catch (final RuntimeException e) {
                 return new Lookup(null, "no test set: " + e.getMessage());
             }

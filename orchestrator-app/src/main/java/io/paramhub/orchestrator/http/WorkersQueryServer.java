@@ -41,8 +41,8 @@ public final class WorkersQueryServer implements AutoCloseable {
     }
 
     /** As {@link #start(KafkaStreams, String, int)}, serving {@code ops} ({@code /health/ready}, {@code /metrics}) too. */
-    public static WorkersQueryServer start(final KafkaStreams streams, final String host, final int port,
-                                           final OpsEndpoints ops) {
+    public static WorkersQueryServer start(
+            final KafkaStreams streams, final String host, final int port, final OpsEndpoints ops) {
         return start(streams, host, port, ops, null);
     }
 
@@ -50,10 +50,14 @@ public final class WorkersQueryServer implements AutoCloseable {
      * As {@link #start(KafkaStreams, String, int, OpsEndpoints)}, serving the {@code dashboard}'s page and
      * feed too when it is not null.
      */
-    public static WorkersQueryServer start(final KafkaStreams streams, final String host, final int port,
-                                           final OpsEndpoints ops, final Dashboard dashboard) {
-        return new WorkersQueryServer(HttpEndpoint.start("orchestrator endpoint",
-            new Endpoint(streams, host, port, ops, dashboard)));
+    public static WorkersQueryServer start(
+            final KafkaStreams streams,
+            final String host,
+            final int port,
+            final OpsEndpoints ops,
+            final Dashboard dashboard) {
+        return new WorkersQueryServer(
+                HttpEndpoint.start("orchestrator endpoint", new Endpoint(streams, host, port, ops, dashboard)));
     }
 
     public int port() {
@@ -71,8 +75,12 @@ public final class WorkersQueryServer implements AutoCloseable {
         private final OpsEndpoints ops;
         private final Dashboard dashboard;
 
-        Endpoint(final KafkaStreams streams, final String host, final int port, final OpsEndpoints ops,
-                 final Dashboard dashboard) {
+        Endpoint(
+                final KafkaStreams streams,
+                final String host,
+                final int port,
+                final OpsEndpoints ops,
+                final Dashboard dashboard) {
             super(host, port);
             this.streams = streams;
             this.ops = ops;
@@ -100,13 +108,21 @@ public final class WorkersQueryServer implements AutoCloseable {
             final String job = context.pathParam("job");
             vertx.executeBlocking(() -> answer(job), false).onComplete(done -> {
                 if (done.failed()) {
-                    json(context, 500, new JsonObject().put("error", String.valueOf(done.cause().getMessage())));
+                    json(
+                            context,
+                            500,
+                            new JsonObject()
+                                    .put("error", String.valueOf(done.cause().getMessage())));
                     return;
                 }
                 final Answer answer = done.result();
                 if (answer.redirect() != null) {
-                    context.response().setStatusCode(307)
-                        .putHeader("Location", answer.redirect() + context.request().uri()).end();
+                    context.response()
+                            .setStatusCode(307)
+                            .putHeader(
+                                    "Location",
+                                    answer.redirect() + context.request().uri())
+                            .end();
                     return;
                 }
                 if (answer.status() == 503) {
@@ -116,27 +132,30 @@ public final class WorkersQueryServer implements AutoCloseable {
             });
         }
 
-        private record Answer(int status, JsonObject body, String redirect) {
-        }
+        private record Answer(int status, JsonObject body, String redirect) {}
 
         private Answer answer(final String job) {
             if (streams.state() != KafkaStreams.State.RUNNING) {
                 return unavailable("Kafka Streams is " + streams.state());
             }
-            final KeyQueryMetadata metadata = streams.queryMetadataForKey(OrchestratorTopology.JOB_STATE_STORE, job,
-                new StringSerializer());
+            final KeyQueryMetadata metadata =
+                    streams.queryMetadataForKey(OrchestratorTopology.JOB_STATE_STORE, job, new StringSerializer());
             final JobState state;
             try {
                 // without application.server Streams knows no partition for the key: read every local one
-                final StoreQueryParameters<ReadOnlyKeyValueStore<String, JobState>> parameters = StoreQueryParameters
-                    .fromNameAndType(OrchestratorTopology.JOB_STATE_STORE, QueryableStoreTypes.keyValueStore());
-                final ReadOnlyKeyValueStore<String, JobState> store = streams.store(metadata.partition() < 0
-                    ? parameters : parameters.withPartition(metadata.partition()));
+                final StoreQueryParameters<ReadOnlyKeyValueStore<String, JobState>> parameters =
+                        StoreQueryParameters.fromNameAndType(
+                                OrchestratorTopology.JOB_STATE_STORE, QueryableStoreTypes.keyValueStore());
+                final ReadOnlyKeyValueStore<String, JobState> store = streams.store(
+                        metadata.partition() < 0 ? parameters : parameters.withPartition(metadata.partition()));
                 state = store.get(job);
             } catch (final InvalidStateStoreException e) {
                 if (metadata.activeHost() != null && metadata.activeHost().port() > 0) {
-                    return new Answer(307, null, "http://" + metadata.activeHost().host() + ":"
-                        + metadata.activeHost().port());
+                    return new Answer(
+                            307,
+                            null,
+                            "http://" + metadata.activeHost().host() + ":"
+                                    + metadata.activeHost().port());
                 }
                 return unavailable("the job's state is not queryable here: " + e.getMessage());
             }
@@ -144,18 +163,24 @@ public final class WorkersQueryServer implements AutoCloseable {
                 return new Answer(404, new JsonObject().put("error", "no telemetry of job " + job + " seen"), null);
             }
             final JsonArray workers = new JsonArray();
-            state.workers().forEach((worker, w) -> workers.add(new JsonObject()
-                .put("worker", worker)
-                .put("speed", w.speed())
-                .put("share", w.share())
-                .put("threads", w.threads())
-                .put("plannedShare", w.plannedShare())
-                .put("plannedThreads", w.plannedThreads())
-                .put("straggler", w.straggler())
-                .put("appliedEpoch", w.appliedPlanVersion())
-                .put("lastClock", w.lastClock())));
-            return new Answer(200, new JsonObject().put("job", job).put("epoch", state.planVersion())
-                .put("workers", workers), null);
+            state.workers()
+                    .forEach((worker, w) -> workers.add(new JsonObject()
+                            .put("worker", worker)
+                            .put("speed", w.speed())
+                            .put("share", w.share())
+                            .put("threads", w.threads())
+                            .put("plannedShare", w.plannedShare())
+                            .put("plannedThreads", w.plannedThreads())
+                            .put("straggler", w.straggler())
+                            .put("appliedEpoch", w.appliedPlanVersion())
+                            .put("lastClock", w.lastClock())));
+            return new Answer(
+                    200,
+                    new JsonObject()
+                            .put("job", job)
+                            .put("epoch", state.planVersion())
+                            .put("workers", workers),
+                    null);
         }
 
         private static Answer unavailable(final String why) {
@@ -163,8 +188,10 @@ public final class WorkersQueryServer implements AutoCloseable {
         }
 
         private static void json(final RoutingContext context, final int status, final JsonObject body) {
-            context.response().setStatusCode(status).putHeader("Content-Type", "application/json")
-                .end(body.encode());
+            context.response()
+                    .setStatusCode(status)
+                    .putHeader("Content-Type", "application/json")
+                    .end(body.encode());
         }
     }
 }

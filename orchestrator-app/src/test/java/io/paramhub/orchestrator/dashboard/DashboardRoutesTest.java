@@ -50,21 +50,22 @@ class DashboardRoutesTest {
         final WebClient client = WebClient.create(vertx, new WebClientOptions().setFollowRedirects(false));
 
         // when
-        client.get(endpoint.port(), HOST, "/").send()
-            .compose(root -> {
-                ctx.verify(() -> {
-                    assertThat(root.statusCode()).isEqualTo(302);
-                    assertThat(root.getHeader("Location")).isEqualTo("/dashboard");
-                });
-                return client.get(endpoint.port(), HOST, "/dashboard").send();
-            })
-            // then
-            .onComplete(ctx.succeeding(page -> ctx.verify(() -> {
-                assertThat(page.statusCode()).isEqualTo(200);
-                assertThat(page.getHeader("Content-Type")).startsWith("text/html");
-                assertThat(page.bodyAsString()).contains("id=\"workers\"").contains("/dashboard/dashboard.js");
-                ctx.completeNow();
-            })));
+        client.get(endpoint.port(), HOST, "/")
+                .send()
+                .compose(root -> {
+                    ctx.verify(() -> {
+                        assertThat(root.statusCode()).isEqualTo(302);
+                        assertThat(root.getHeader("Location")).isEqualTo("/dashboard");
+                    });
+                    return client.get(endpoint.port(), HOST, "/dashboard").send();
+                })
+                // then
+                .onComplete(ctx.succeeding(page -> ctx.verify(() -> {
+                    assertThat(page.statusCode()).isEqualTo(200);
+                    assertThat(page.getHeader("Content-Type")).startsWith("text/html");
+                    assertThat(page.bodyAsString()).contains("id=\"workers\"").contains("/dashboard/dashboard.js");
+                    ctx.completeNow();
+                })));
     }
 
     @Test
@@ -73,50 +74,60 @@ class DashboardRoutesTest {
         final WebClient client = WebClient.create(vertx);
 
         // when
-        client.get(endpoint.port(), HOST, "/jobs/nobody/snapshot").send()
-            .compose(snapshot -> {
-                ctx.verify(() -> assertThat(snapshot.statusCode()).isEqualTo(404));
-                return client.get(endpoint.port(), HOST, "/dashboard/secret.txt").send();
-            })
-            // then
-            .onComplete(ctx.succeeding(file -> ctx.verify(() -> {
-                assertThat(file.statusCode()).isEqualTo(404);
-                ctx.completeNow();
-            })));
+        client.get(endpoint.port(), HOST, "/jobs/nobody/snapshot")
+                .send()
+                .compose(snapshot -> {
+                    ctx.verify(() -> assertThat(snapshot.statusCode()).isEqualTo(404));
+                    return client.get(endpoint.port(), HOST, "/dashboard/secret.txt")
+                            .send();
+                })
+                // then
+                .onComplete(ctx.succeeding(file -> ctx.verify(() -> {
+                    assertThat(file.statusCode()).isEqualTo(404);
+                    ctx.completeNow();
+                })));
     }
 
     @Test
     void shouldPushEachPublishedSnapshotAsAServerSentEvent(final Vertx vertx, final VertxTestContext ctx) {
         // given: a job with a snapshot published, and one published after the stream opens
         final JobBoard board = boards.board("j");
-        board.publish(new JobBoard.Published(1, new JsonObject().put("job", "j").put("seq", 1).encode()));
+        board.publish(new JobBoard.Published(
+                1, new JsonObject().put("job", "j").put("seq", 1).encode()));
         final StringBuilder received = new StringBuilder();
 
         // when
         vertx.createHttpClient(new HttpClientOptions())
-            .request(new RequestOptions().setMethod(HttpMethod.GET).setHost(HOST).setPort(endpoint.port())
-                .setURI("/jobs/j/events"))
-            .compose(request -> request.send())
-            .onComplete(ctx.succeeding(response -> {
-                ctx.verify(() -> {
-                    assertThat(response.statusCode()).isEqualTo(200);
-                    assertThat(response.getHeader("Content-Type")).startsWith("text/event-stream");
-                });
-                response.handler(chunk -> {
-                    received.append(chunk.toString());
-                    if (received.indexOf("\"seq\":1") >= 0 && received.indexOf("\"seq\":2") < 0) {
-                        board.publish(new JobBoard.Published(2, new JsonObject().put("job", "j").put("seq", 2)
-                            .encode()));
-                    }
-                    // then
-                    if (received.indexOf("\"seq\":2") >= 0) {
-                        ctx.verify(() -> assertThat(received.toString())
-                            .contains("event: snapshot\ndata: {\"job\":\"j\",\"seq\":1}\n\n")
-                            .contains("event: snapshot\ndata: {\"job\":\"j\",\"seq\":2}\n\n"));
-                        ctx.completeNow();
-                    }
-                });
-            }));
+                .request(new RequestOptions()
+                        .setMethod(HttpMethod.GET)
+                        .setHost(HOST)
+                        .setPort(endpoint.port())
+                        .setURI("/jobs/j/events"))
+                .compose(request -> request.send())
+                .onComplete(ctx.succeeding(response -> {
+                    ctx.verify(() -> {
+                        assertThat(response.statusCode()).isEqualTo(200);
+                        assertThat(response.getHeader("Content-Type")).startsWith("text/event-stream");
+                    });
+                    response.handler(chunk -> {
+                        received.append(chunk.toString());
+                        if (received.indexOf("\"seq\":1") >= 0 && received.indexOf("\"seq\":2") < 0) {
+                            board.publish(new JobBoard.Published(
+                                    2,
+                                    new JsonObject()
+                                            .put("job", "j")
+                                            .put("seq", 2)
+                                            .encode()));
+                        }
+                        // then
+                        if (received.indexOf("\"seq\":2") >= 0) {
+                            ctx.verify(() -> assertThat(received.toString())
+                                    .contains("event: snapshot\ndata: {\"job\":\"j\",\"seq\":1}\n\n")
+                                    .contains("event: snapshot\ndata: {\"job\":\"j\",\"seq\":2}\n\n"));
+                            ctx.completeNow();
+                        }
+                    });
+                }));
     }
 
     @Test
@@ -126,13 +137,17 @@ class DashboardRoutesTest {
         boards.board("newer").onTelemetry(JobBoardTestRecords.telemetry("newer", 2_000));
 
         // when
-        WebClient.create(vertx).get(endpoint.port(), HOST, "/jobs").send()
-            // then
-            .onComplete(ctx.succeeding(response -> ctx.verify(() -> {
-                assertThat(response.statusCode()).isEqualTo(200);
-                assertThat(response.bodyAsJsonArray().getJsonObject(0).getString("job")).isEqualTo("newer");
-                assertThat(response.bodyAsJsonArray().getJsonObject(1).getString("job")).isEqualTo("older");
-                ctx.completeNow();
-            })));
+        WebClient.create(vertx)
+                .get(endpoint.port(), HOST, "/jobs")
+                .send()
+                // then
+                .onComplete(ctx.succeeding(response -> ctx.verify(() -> {
+                    assertThat(response.statusCode()).isEqualTo(200);
+                    assertThat(response.bodyAsJsonArray().getJsonObject(0).getString("job"))
+                            .isEqualTo("newer");
+                    assertThat(response.bodyAsJsonArray().getJsonObject(1).getString("job"))
+                            .isEqualTo("older");
+                    ctx.completeNow();
+                })));
     }
 }

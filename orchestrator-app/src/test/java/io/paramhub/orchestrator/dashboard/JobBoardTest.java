@@ -30,9 +30,11 @@ class JobBoardTest {
         board.onTelemetry(telemetry("worker-000", 0, 64, 10.0, 90.0));
         board.onTelemetry(telemetry("worker-000", 1, 64, 10.0, 30.0));
         board.onTelemetry(telemetry("worker-001", 0, 64, 30.0, 0.0));
-        final PlannerView planner = new PlannerView(0, Map.of(
-            "worker-000", new PlannerView.Judgement(6400, false, 0.75, 1),
-            "worker-001", new PlannerView.Judgement(2133, true, 0.25, 1)));
+        final PlannerView planner = new PlannerView(
+                0,
+                Map.of(
+                        "worker-000", new PlannerView.Judgement(6400, false, 0.75, 1),
+                        "worker-001", new PlannerView.Judgement(2133, true, 0.25, 1)));
 
         // when
         final JsonObject snapshot = board.snapshot(planner, true, T0);
@@ -51,7 +53,8 @@ class JobBoardTest {
         final JsonObject slow = workers.getJsonObject(1);
         assertThat(slow.getBoolean("straggler")).isTrue();
         assertThat(slow.getDouble("plannedShare")).isEqualTo(0.25);
-        assertThat(snapshot.getJsonObject("orchestrator").getBoolean("planning")).isTrue();
+        assertThat(snapshot.getJsonObject("orchestrator").getBoolean("planning"))
+                .isTrue();
         assertThat(snapshot.getJsonObject("spec").getInteger("workers")).isEqualTo(2);
         assertThat(snapshot.getJsonObject("loss").getJsonArray("points")).hasSize(2);
     }
@@ -68,8 +71,11 @@ class JobBoardTest {
 
         // then
         assertThat(board.changes()).isEqualTo(changes);
-        assertThat(board.snapshot(null, true, T0).getJsonArray("workers").getJsonObject(0).getLong("clock"))
-            .isEqualTo(5);
+        assertThat(board.snapshot(null, true, T0)
+                        .getJsonArray("workers")
+                        .getJsonObject(0)
+                        .getLong("clock"))
+                .isEqualTo(5);
     }
 
     @Test
@@ -77,15 +83,16 @@ class JobBoardTest {
         // given: a worker the orchestrator has judged but not planned for yet
         final JobBoard board = new JobBoard(JOB);
         board.onTelemetry(telemetry("worker-000", 0, 64, 10.0, 1.0));
-        final PlannerView planner = new PlannerView(-1, Map.of(
-            "worker-000", new PlannerView.Judgement(0, false, Double.NaN, 0)));
+        final PlannerView planner =
+                new PlannerView(-1, Map.of("worker-000", new PlannerView.Judgement(0, false, Double.NaN, 0)));
 
         // when
         final String json = board.snapshot(planner, false, T0).encode();
 
         // then
         assertThat(json).doesNotContain("NaN").doesNotContain("Infinity");
-        assertThat(new JsonObject(json).getJsonArray("workers").getJsonObject(0).getValue("plannedShare")).isNull();
+        assertThat(new JsonObject(json).getJsonArray("workers").getJsonObject(0).getValue("plannedShare"))
+                .isNull();
     }
 
     @Test
@@ -107,7 +114,8 @@ class JobBoardTest {
         final JobBoard.Pending second = board.pendingEvaluation();
         assertThat(second.model().version()).isEqualTo(1);
         assertThat(second.model().assemble(4)).containsExactly(1f, 1f, 1f, 1f);
-        assertThat(board.snapshot(null, true, T0).getJsonObject("model").getLong("version")).isEqualTo(1);
+        assertThat(board.snapshot(null, true, T0).getJsonObject("model").getLong("version"))
+                .isEqualTo(1);
     }
 
     @Test
@@ -128,7 +136,11 @@ class JobBoardTest {
         assertThat(plans).hasSize(2);
         assertThat(plans.getJsonObject(0).getLong("epoch")).isEqualTo(1);
         assertThat(plans.getJsonObject(0).getJsonArray("workers")).hasSize(2);
-        assertThat(plans.getJsonObject(0).getJsonArray("workers").getJsonObject(1).getDouble("share")).isEqualTo(0.3);
+        assertThat(plans.getJsonObject(0)
+                        .getJsonArray("workers")
+                        .getJsonObject(1)
+                        .getDouble("share"))
+                .isEqualTo(0.3);
     }
 
     @Test
@@ -141,9 +153,14 @@ class JobBoardTest {
         final TestSets missing = TestSets.loading();
 
         // when: the spec names a Fashion-MNIST directory that is not there
-        ModelEvaluator.evaluate(board, new JobBoard.Pending(
-            JobSpec.newBuilder(spec(2)).setDataset("fashion-mnist:/nonexistent").build(),
-            board.pendingEvaluation().model()), missing);
+        ModelEvaluator.evaluate(
+                board,
+                new JobBoard.Pending(
+                        JobSpec.newBuilder(spec(2))
+                                .setDataset("fashion-mnist:/nonexistent")
+                                .build(),
+                        board.pendingEvaluation().model()),
+                missing);
 
         // then
         final JsonObject test = board.snapshot(null, true, T0).getJsonObject("test");
@@ -155,8 +172,11 @@ class JobBoardTest {
     void shouldScoreTheModelOnTheJobsTestSet() {
         // given: linear regression on a generated problem, every parameter 0
         final JobBoard board = new JobBoard(JOB);
-        final JobSpec spec = JobSpec.newBuilder(spec(1)).setDataset("linear:n=64,d=3").setInputs(3)
-            .setParameters(4).build();
+        final JobSpec spec = JobSpec.newBuilder(spec(1))
+                .setDataset("linear:n=64,d=3")
+                .setInputs(3)
+                .setParameters(4)
+                .build();
         board.onSpec(spec);
         board.onModel(shard(0, 3, 0f, 1, 4));
 
@@ -174,35 +194,73 @@ class JobBoardTest {
 
     private static JobSpec spec(final int shards) {
         return JobSpec.newBuilder()
-            .setJob(JOB).setModel("linear").setDataset("linear:n=64,d=3").setInputs(3).setOutputs(1)
-            .setParameters(4).setShards(shards).setSyncMode(SyncMode.BSP).setStaleness(0)
-            .setOptimizer(OptimizerKind.SGD).setLearningRate(0.1).setMomentum(0.0).setGlobalBatch(128)
-            .setExpectedWorkers(2).setEpochs(1).setSeed(7).setCreatedAt(Instant.ofEpochMilli(T0)).build();
+                .setJob(JOB)
+                .setModel("linear")
+                .setDataset("linear:n=64,d=3")
+                .setInputs(3)
+                .setOutputs(1)
+                .setParameters(4)
+                .setShards(shards)
+                .setSyncMode(SyncMode.BSP)
+                .setStaleness(0)
+                .setOptimizer(OptimizerKind.SGD)
+                .setLearningRate(0.1)
+                .setMomentum(0.0)
+                .setGlobalBatch(128)
+                .setExpectedWorkers(2)
+                .setEpochs(1)
+                .setSeed(7)
+                .setCreatedAt(Instant.ofEpochMilli(T0))
+                .build();
     }
 
-    private static IterationTelemetry telemetry(final String worker, final long clock, final int samples,
-                                                final double computeMs, final double waitMs) {
-        return IterationTelemetry.newBuilder().setJob(JOB).setWorker(worker).setClock(clock).setSamples(samples)
-            .setComputeMs(computeMs).setWaitMs(waitMs).setThreads(1).setBatchShare(0.5).setCommandEpoch(-1)
-            .setLoss(samples * 0.5).setTimestamp(Instant.ofEpochMilli(T0 + clock)).build();
+    private static IterationTelemetry telemetry(
+            final String worker, final long clock, final int samples, final double computeMs, final double waitMs) {
+        return IterationTelemetry.newBuilder()
+                .setJob(JOB)
+                .setWorker(worker)
+                .setClock(clock)
+                .setSamples(samples)
+                .setComputeMs(computeMs)
+                .setWaitMs(waitMs)
+                .setThreads(1)
+                .setBatchShare(0.5)
+                .setCommandEpoch(-1)
+                .setLoss(samples * 0.5)
+                .setTimestamp(Instant.ofEpochMilli(T0 + clock))
+                .build();
     }
 
     private static ModelShard shard(final int shard, final long version, final float value) {
         return shard(shard, version, value, 2, 2);
     }
 
-    private static ModelShard shard(final int shard, final long version, final float value, final int shards,
-                                    final int size) {
+    private static ModelShard shard(
+            final int shard, final long version, final float value, final int shards, final int size) {
         final float[] values = new float[size];
         Arrays.fill(values, value);
-        return ModelShard.newBuilder().setJob(JOB).setShard(shard).setShards(shards).setFirstParameter(shard * size)
-            .setVersion(version).setMinClock(version).setValues(FloatPacking.pack(values))
-            .setUpdatedAt(Instant.ofEpochMilli(T0 + version)).build();
+        return ModelShard.newBuilder()
+                .setJob(JOB)
+                .setShard(shard)
+                .setShards(shards)
+                .setFirstParameter(shard * size)
+                .setVersion(version)
+                .setMinClock(version)
+                .setValues(FloatPacking.pack(values))
+                .setUpdatedAt(Instant.ofEpochMilli(T0 + version))
+                .build();
     }
 
     private static ResourceCommand command(final String worker, final long planVersion, final double share) {
-        return ResourceCommand.newBuilder().setJob(JOB).setWorker(worker).setEpoch(planVersion).setThreads(1)
-            .setBatchShare(share).setReason("plan " + planVersion).setSpeeds(Map.of())
-            .setIssuedAt(Instant.ofEpochMilli(T0 + planVersion)).build();
+        return ResourceCommand.newBuilder()
+                .setJob(JOB)
+                .setWorker(worker)
+                .setEpoch(planVersion)
+                .setThreads(1)
+                .setBatchShare(share)
+                .setReason("plan " + planVersion)
+                .setSpeeds(Map.of())
+                .setIssuedAt(Instant.ofEpochMilli(T0 + planVersion))
+                .build();
     }
 }

@@ -19,12 +19,19 @@ class JobBoardsTest {
         IntStream.range(0, 10).forEach(job -> offer(boards, "job-" + job, job + 1, T0 + job * 1_000L));
 
         // then: the eight newest hold their models, the two oldest only their figures
-        assertThat(IntStream.range(0, 10).filter(job -> boards.find("job-" + job).holdsModel()))
-            .containsExactly(2, 3, 4, 5, 6, 7, 8, 9);
-        assertThat(boards.find("job-0").snapshot(null, false, T0).getJsonObject("model").getLong("version"))
-            .isEqualTo(1);
-        assertThat(boards.find("job-1").snapshot(null, false, T0).getJsonObject("model").getLong("version"))
-            .isEqualTo(2);
+        assertThat(IntStream.range(0, 10)
+                        .filter(job -> boards.find("job-" + job).holdsModel()))
+                .containsExactly(2, 3, 4, 5, 6, 7, 8, 9);
+        assertThat(boards.find("job-0")
+                        .snapshot(null, false, T0)
+                        .getJsonObject("model")
+                        .getLong("version"))
+                .isEqualTo(1);
+        assertThat(boards.find("job-1")
+                        .snapshot(null, false, T0)
+                        .getJsonObject("model")
+                        .getLong("version"))
+                .isEqualTo(2);
     }
 
     @Test
@@ -39,8 +46,11 @@ class JobBoardsTest {
 
         // then: it holds that model, and the now least recent job lets go of its own
         assertThat(boards.find("job-0").holdsModel()).isTrue();
-        assertThat(boards.find("job-0").snapshot(null, false, T0).getJsonObject("model").getLong("version"))
-            .isEqualTo(2);
+        assertThat(boards.find("job-0")
+                        .snapshot(null, false, T0)
+                        .getJsonObject("model")
+                        .getLong("version"))
+                .isEqualTo(2);
         assertThat(boards.find("job-1").holdsModel()).isFalse();
         assertThat(boards.all().stream().filter(JobBoard::holdsModel)).hasSize(JobBoards.MODELS_HELD);
     }

@@ -1,5 +1,8 @@
 package io.paramhub.schemas.registry;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -14,10 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaParseException;
 import org.slf4j.Logger;
@@ -38,8 +37,8 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
     private static final Logger log = LoggerFactory.getLogger(HttpSchemaRegistryClient.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String ACCEPT = CONTENT_TYPE
-        + ", application/vnd.schemaregistry+json; qs=0.9, application/json; qs=0.5";
+    private static final String ACCEPT =
+            CONTENT_TYPE + ", application/vnd.schemaregistry+json; qs=0.9, application/json; qs=0.5";
 
     private final List<String> baseUrls;
     private final Duration timeout;
@@ -62,8 +61,9 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     public HttpSchemaRegistryClient(final String urls, final Duration timeout, final String basicAuthUserInfo) {
         this.baseUrls = parseUrls(urls);
         this.timeout = timeout;
-        this.authorization = basicAuthUserInfo == null ? null : "Basic " + Base64.getEncoder()
-            .encodeToString(basicAuthUserInfo.getBytes(StandardCharsets.UTF_8));
+        this.authorization = basicAuthUserInfo == null
+                ? null
+                : "Basic " + Base64.getEncoder().encodeToString(basicAuthUserInfo.getBytes(StandardCharsets.UTF_8));
         this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
     }
 
@@ -79,8 +79,8 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         if (cached != null) {
             return cached;
         }
-        final JsonNode answer = call("POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema),
-            "subject '" + subject + "'");
+        final JsonNode answer = call(
+                "POST", "/subjects/" + encode(subject) + "/versions", schemaBody(schema), "subject '" + subject + "'");
         final int id = requiredId(answer, subject);
         ids.putIfAbsent(key, id);
         schemas.putIfAbsent(id, schema);
@@ -94,8 +94,8 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         if (cached != null) {
             return cached;
         }
-        final JsonNode answer = call("POST", "/subjects/" + encode(subject), schemaBody(schema),
-            "subject '" + subject + "'");
+        final JsonNode answer =
+                call("POST", "/subjects/" + encode(subject), schemaBody(schema), "subject '" + subject + "'");
         final int id = requiredId(answer, subject);
         ids.putIfAbsent(key, id);
         schemas.putIfAbsent(id, schema);
@@ -112,8 +112,10 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         final JsonNode answer = call("GET", "/schemas/ids/" + id, null, what);
         final String type = answer.path("schemaType").asText("AVRO");
         if (!"AVRO".equals(type)) {
-            throw new SchemaRegistryException("Schema registry returned a " + type + " schema for " + what
-                + ", only AVRO is supported", 200, SchemaRegistryException.INVALID_SCHEMA);
+            throw new SchemaRegistryException(
+                    "Schema registry returned a " + type + " schema for " + what + ", only AVRO is supported",
+                    200,
+                    SchemaRegistryException.INVALID_SCHEMA);
         }
         final Schema schema = parse(answer.path("schema").asText(null), what);
         final Schema previous = schemas.putIfAbsent(id, schema);
@@ -127,8 +129,8 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
             final int index = (first + i) % baseUrls.size();
             final String url = baseUrls.get(index) + path;
             try {
-                final HttpResponse<String> response = http.send(request(method, url, body),
-                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+                final HttpResponse<String> response = http.send(
+                        request(method, url, body), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
                 preferredUrl.set(index);
                 return answer(response, url, what);
             } catch (final IOException e) {
@@ -136,20 +138,29 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
                 lastFailure = e;
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new SchemaRegistryException("Interrupted calling schema registry " + url + " for " + what,
-                    SchemaRegistryException.NO_RESPONSE, SchemaRegistryException.NO_RESPONSE, e);
+                throw new SchemaRegistryException(
+                        "Interrupted calling schema registry " + url + " for " + what,
+                        SchemaRegistryException.NO_RESPONSE,
+                        SchemaRegistryException.NO_RESPONSE,
+                        e);
             }
         }
-        throw new SchemaRegistryException("No schema registry reachable at " + baseUrls + " for " + what,
-            SchemaRegistryException.NO_RESPONSE, SchemaRegistryException.NO_RESPONSE, lastFailure);
+        throw new SchemaRegistryException(
+                "No schema registry reachable at " + baseUrls + " for " + what,
+                SchemaRegistryException.NO_RESPONSE,
+                SchemaRegistryException.NO_RESPONSE,
+                lastFailure);
     }
 
     private HttpRequest request(final String method, final String url, final String body) {
         final HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(url))
-            .timeout(timeout)
-            .header("Accept", ACCEPT)
-            .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+                .timeout(timeout)
+                .header("Accept", ACCEPT)
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
         if (body != null) {
             builder.header("Content-Type", CONTENT_TYPE);
         }
@@ -166,9 +177,13 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
             return json;
         }
         final int errorCode = json == null ? status : json.path("error_code").asInt(status);
-        final String message = json == null ? response.body() : json.path("message").asText(response.body());
-        throw new SchemaRegistryException("Schema registry " + url + " answered HTTP " + status
-            + " (error_code " + errorCode + ": " + message + ") for " + what, status, errorCode);
+        final String message =
+                json == null ? response.body() : json.path("message").asText(response.body());
+        throw new SchemaRegistryException(
+                "Schema registry " + url + " answered HTTP " + status + " (error_code " + errorCode + ": " + message
+                        + ") for " + what,
+                status,
+                errorCode);
     }
 
     private static JsonNode readJson(final String body) {
@@ -182,8 +197,10 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
     private static int requiredId(final JsonNode answer, final String subject) {
         final JsonNode id = answer.get("id");
         if (id == null || !id.canConvertToInt()) {
-            throw new SchemaRegistryException("Schema registry answer for subject '" + subject + "' has no id: "
-                + answer, 200, SchemaRegistryException.NO_RESPONSE);
+            throw new SchemaRegistryException(
+                    "Schema registry answer for subject '" + subject + "' has no id: " + answer,
+                    200,
+                    SchemaRegistryException.NO_RESPONSE);
         }
         return id.intValue();
     }
@@ -198,14 +215,19 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
     private static Schema parse(final String text, final String what) {
         if (text == null) {
-            throw new SchemaRegistryException("Schema registry answer for " + what + " has no schema",
-                200, SchemaRegistryException.INVALID_SCHEMA);
+            throw new SchemaRegistryException(
+                    "Schema registry answer for " + what + " has no schema",
+                    200,
+                    SchemaRegistryException.INVALID_SCHEMA);
         }
         try {
             return new Schema.Parser().parse(text);
         } catch (final SchemaParseException e) {
-            throw new SchemaRegistryException("Schema registry returned an invalid Avro schema for " + what,
-                200, SchemaRegistryException.INVALID_SCHEMA, e);
+            throw new SchemaRegistryException(
+                    "Schema registry returned an invalid Avro schema for " + what,
+                    200,
+                    SchemaRegistryException.INVALID_SCHEMA,
+                    e);
         }
     }
 
@@ -215,10 +237,10 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
 
     private static List<String> parseUrls(final String urls) {
         final List<String> parsed = Arrays.stream(urls.split(","))
-            .map(String::trim)
-            .filter(url -> !url.isEmpty())
-            .map(HttpSchemaRegistryClient::checkedUrl)
-            .toList();
+                .map(String::trim)
+                .filter(url -> !url.isEmpty())
+                .map(HttpSchemaRegistryClient::checkedUrl)
+                .toList();
         if (parsed.isEmpty()) {
             throw new IllegalArgumentException("no schema registry URL in '" + urls + "'");
         }
@@ -233,6 +255,5 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 
-    private record SubjectSchema(String subject, Schema schema) {
-    }
+    private record SubjectSchema(String subject, Schema schema) {}
 }

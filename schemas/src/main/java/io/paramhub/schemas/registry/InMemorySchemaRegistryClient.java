@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.avro.Schema;
 
 /**
@@ -33,12 +32,17 @@ public final class InMemorySchemaRegistryClient implements SchemaRegistryClient 
     public synchronized int lookupId(final String subject, final Schema schema) {
         final List<Schema> versions = versionsBySubject.get(subject);
         if (versions == null) {
-            throw new SchemaRegistryException("Subject '" + subject + "' not found in the in-memory registry",
-                404, SchemaRegistryException.SUBJECT_NOT_FOUND);
+            throw new SchemaRegistryException(
+                    "Subject '" + subject + "' not found in the in-memory registry",
+                    404,
+                    SchemaRegistryException.SUBJECT_NOT_FOUND);
         }
         if (!versions.contains(schema)) {
-            throw new SchemaRegistryException("Schema " + schema.getFullName() + " not registered under subject '"
-                + subject + "' in the in-memory registry", 404, SchemaRegistryException.SCHEMA_NOT_FOUND);
+            throw new SchemaRegistryException(
+                    "Schema " + schema.getFullName() + " not registered under subject '" + subject
+                            + "' in the in-memory registry",
+                    404,
+                    SchemaRegistryException.SCHEMA_NOT_FOUND);
         }
         return idsBySchema.get(schema);
     }
@@ -47,8 +51,10 @@ public final class InMemorySchemaRegistryClient implements SchemaRegistryClient 
     public synchronized Schema schemaById(final int id) {
         final Schema schema = schemasById.get(id);
         if (schema == null) {
-            throw new SchemaRegistryException("Schema id " + id + " not found in the in-memory registry",
-                404, SchemaRegistryException.SCHEMA_NOT_FOUND);
+            throw new SchemaRegistryException(
+                    "Schema id " + id + " not found in the in-memory registry",
+                    404,
+                    SchemaRegistryException.SCHEMA_NOT_FOUND);
         }
         return schema;
     }

@@ -5,7 +5,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
-
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
 
@@ -21,8 +20,7 @@ public final class SchemaRegistryClients {
     private static final Map<HttpClientKey, HttpSchemaRegistryClient> HTTP_CLIENTS = new ConcurrentHashMap<>();
     private static final String USER_INFO = "USER_INFO";
 
-    private SchemaRegistryClients() {
-    }
+    private SchemaRegistryClients() {}
 
     /**
      * The client for {@code config}'s {@code schema.registry.url}.
@@ -35,8 +33,9 @@ public final class SchemaRegistryClients {
             return mockScope(url.substring(SchemaRegistryConfig.MOCK_URL_PREFIX.length()));
         }
         final HttpClientKey key = new HttpClientKey(url, userInfo(config));
-        return HTTP_CLIENTS.computeIfAbsent(key,
-            k -> new HttpSchemaRegistryClient(k.urls(), HttpSchemaRegistryClient.DEFAULT_TIMEOUT, k.userInfo()));
+        return HTTP_CLIENTS.computeIfAbsent(
+                key,
+                k -> new HttpSchemaRegistryClient(k.urls(), HttpSchemaRegistryClient.DEFAULT_TIMEOUT, k.userInfo()));
     }
 
     /** The in-memory registry of {@code scope}, created when first asked for. */
@@ -52,11 +51,11 @@ public final class SchemaRegistryClients {
     private static String registryUrl(final Map<String, ?> config) {
         final Object value = config.get(SchemaRegistryConfig.SCHEMA_REGISTRY_URL);
         final String url = value instanceof Collection<?> urls
-            ? urls.stream().map(String::valueOf).collect(Collectors.joining(","))
-            : value == null ? "" : String.valueOf(value).trim();
+                ? urls.stream().map(String::valueOf).collect(Collectors.joining(","))
+                : value == null ? "" : String.valueOf(value).trim();
         if (url.isEmpty()) {
             throw new ConfigException("Missing required configuration \"" + SchemaRegistryConfig.SCHEMA_REGISTRY_URL
-                + "\" which has no default value.");
+                    + "\" which has no default value.");
         }
         return url;
     }
@@ -67,13 +66,13 @@ public final class SchemaRegistryClients {
             return null;
         }
         if (!USER_INFO.equals(String.valueOf(source).trim().toUpperCase(Locale.ROOT))) {
-            throw new ConfigException(SchemaRegistryConfig.BASIC_AUTH_CREDENTIALS_SOURCE, source,
-                "only " + USER_INFO + " is supported");
+            throw new ConfigException(
+                    SchemaRegistryConfig.BASIC_AUTH_CREDENTIALS_SOURCE, source, "only " + USER_INFO + " is supported");
         }
         final Object userInfo = config.get(SchemaRegistryConfig.BASIC_AUTH_USER_INFO);
         if (userInfo == null || String.valueOf(userInfo).isBlank()) {
             throw new ConfigException("Missing required configuration \"" + SchemaRegistryConfig.BASIC_AUTH_USER_INFO
-                + "\" when " + SchemaRegistryConfig.BASIC_AUTH_CREDENTIALS_SOURCE + " is " + USER_INFO);
+                    + "\" when " + SchemaRegistryConfig.BASIC_AUTH_CREDENTIALS_SOURCE + " is " + USER_INFO);
         }
         return userInfo instanceof Password password ? password.value() : String.valueOf(userInfo);
     }

@@ -14,6 +14,5 @@ public final class SchemaRegistryConfig {
     /** Prefix of URLs that name an in-memory registry scope. */
     public static final String MOCK_URL_PREFIX = "mock://";
 
-    private SchemaRegistryConfig() {
-    }
+    private SchemaRegistryConfig() {}
 }

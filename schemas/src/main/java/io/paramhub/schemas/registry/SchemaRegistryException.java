@@ -29,8 +29,8 @@ public class SchemaRegistryException extends RuntimeException {
         this.errorCode = errorCode;
     }
 
-    public SchemaRegistryException(final String message, final int httpStatus, final int errorCode,
-                                   final Throwable cause) {
+    public SchemaRegistryException(
+            final String message, final int httpStatus, final int errorCode, final Throwable cause) {
         super(message, cause);
         this.httpStatus = httpStatus;
         this.errorCode = errorCode;

@@ -1,12 +1,11 @@
 package io.paramhub.schemas.serde;
 
-import java.io.IOException;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-
 import io.paramhub.schemas.registry.SchemaRegistryClient;
 import io.paramhub.schemas.registry.SchemaRegistryClients;
 import io.paramhub.schemas.registry.SchemaRegistryException;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.io.DatumReader;
 import org.apache.avro.io.DecoderFactory;
@@ -60,11 +59,15 @@ public final class AvroDeserializer<T extends SpecificRecord> implements Deseria
         final int id = WireFormat.schemaId(topic, data);
         final DatumReader<T> reader = reader(topic, id);
         try {
-            return reader.read(null, DecoderFactory.get().binaryDecoder(data, WireFormat.HEADER_SIZE,
-                data.length - WireFormat.HEADER_SIZE, null));
+            return reader.read(
+                    null,
+                    DecoderFactory.get()
+                            .binaryDecoder(data, WireFormat.HEADER_SIZE, data.length - WireFormat.HEADER_SIZE, null));
         } catch (final IOException | RuntimeException e) {
-            throw new SerializationException("Error deserializing Avro record of topic " + topic + " with schema id "
-                + id + " into " + type.getName(), e);
+            throw new SerializationException(
+                    "Error deserializing Avro record of topic " + topic + " with schema id " + id + " into "
+                            + type.getName(),
+                    e);
         }
     }
 
@@ -77,8 +80,9 @@ public final class AvroDeserializer<T extends SpecificRecord> implements Deseria
         try {
             writerSchema = registry.schemaById(id);
         } catch (final SchemaRegistryException e) {
-            throw new SerializationException("Error retrieving Avro schema id " + id + " for record of topic "
-                + topic + ": " + e.getMessage(), e);
+            throw new SerializationException(
+                    "Error retrieving Avro schema id " + id + " for record of topic " + topic + ": " + e.getMessage(),
+                    e);
         }
         final DatumReader<T> reader = new SpecificDatumReader<>(writerSchema, readerSchema, model);
         final DatumReader<T> previous = readers.putIfAbsent(id, reader);

@@ -1,8 +1,7 @@
 package io.paramhub.schemas.serde;
 
-import java.util.Map;
-
 import io.paramhub.schemas.registry.SchemaRegistryClient;
+import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;

@@ -1,14 +1,13 @@
 package io.paramhub.schemas.serde;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-
 import io.paramhub.schemas.registry.SchemaRegistryClient;
 import io.paramhub.schemas.registry.SchemaRegistryClients;
 import io.paramhub.schemas.registry.SchemaRegistryConfig;
 import io.paramhub.schemas.registry.SchemaRegistryException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DatumWriter;
@@ -33,8 +32,7 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
     private boolean isKey;
 
     /** A serializer that finds its registry in the config given to {@link #configure}. */
-    public AvroSerializer() {
-    }
+    public AvroSerializer() {}
 
     /** A serializer that uses {@code registry}; it writes values until configured otherwise. */
     public AvroSerializer(final SchemaRegistryClient registry) {
@@ -68,8 +66,8 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
             encoder.flush();
             return out.toByteArray();
         } catch (final IOException | RuntimeException e) {
-            throw new SerializationException("Error serializing Avro record " + schema.getFullName()
-                + " for topic " + topic, e);
+            throw new SerializationException(
+                    "Error serializing Avro record " + schema.getFullName() + " for topic " + topic, e);
         }
     }
 
@@ -78,15 +76,18 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
         try {
             return autoRegister ? registry.register(subject, schema) : registry.lookupId(subject, schema);
         } catch (final SchemaRegistryException e) {
-            throw new SerializationException("Error " + (autoRegister ? "registering" : "looking up")
-                + " Avro schema " + schema.getFullName() + " under subject '" + subject + "': " + e.getMessage(), e);
+            throw new SerializationException(
+                    "Error " + (autoRegister ? "registering" : "looking up") + " Avro schema " + schema.getFullName()
+                            + " under subject '" + subject + "': " + e.getMessage(),
+                    e);
         }
     }
 
     @SuppressWarnings("unchecked")
     private DatumWriter<T> writer(final T data) {
-        return writers.computeIfAbsent(data.getClass(), type -> new SpecificDatumWriter<>(data.getSchema(),
-            SpecificData.getForClass((Class<T>) type)));
+        return writers.computeIfAbsent(
+                data.getClass(),
+                type -> new SpecificDatumWriter<>(data.getSchema(), SpecificData.getForClass((Class<T>) type)));
     }
 
     private static boolean booleanSetting(final Map<String, ?> configs, final String name, final boolean fallback) {

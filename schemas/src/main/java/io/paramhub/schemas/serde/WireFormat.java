@@ -1,7 +1,6 @@
 package io.paramhub.schemas.serde;
 
 import java.nio.ByteBuffer;
-
 import org.apache.kafka.common.errors.SerializationException;
 
 /**
@@ -15,8 +14,7 @@ public final class WireFormat {
     /** Bytes before the Avro payload: magic byte and schema id. */
     public static final int HEADER_SIZE = 1 + Integer.BYTES;
 
-    private WireFormat() {
-    }
+    private WireFormat() {}
 
     /** The five header bytes for schema {@code id}. */
     public static byte[] header(final int id) {
@@ -31,12 +29,12 @@ public final class WireFormat {
     public static int schemaId(final String topic, final byte[] data) {
         if (data.length < HEADER_SIZE) {
             throw new SerializationException("Record of topic " + topic + " is too short for the Confluent wire"
-                + " format: " + data.length + " bytes, expected at least " + HEADER_SIZE
-                + " (magic byte and schema id)");
+                    + " format: " + data.length + " bytes, expected at least " + HEADER_SIZE
+                    + " (magic byte and schema id)");
         }
         if (data[0] != MAGIC_BYTE) {
             throw new SerializationException("Unknown magic byte " + data[0] + " in record of topic " + topic
-                + ", expected " + MAGIC_BYTE + " (Confluent wire format)");
+                    + ", expected " + MAGIC_BYTE + " (Confluent wire format)");
         }
         return ByteBuffer.wrap(data, 1, Integer.BYTES).getInt();
     }

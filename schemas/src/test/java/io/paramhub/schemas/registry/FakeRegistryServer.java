@@ -1,5 +1,7 @@
 package io.paramhub.schemas.registry;
 
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -10,19 +12,14 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-
 /** A scripted HTTP server on an ephemeral port that records what the client under test sends. */
 final class FakeRegistryServer implements AutoCloseable {
 
     /** One request as received. */
-    record Request(String method, String rawPath, String contentType, String authorization, String body) {
-    }
+    record Request(String method, String rawPath, String contentType, String authorization, String body) {}
 
     /** The answer to send. */
-    record Answer(int status, String body) {
-    }
+    record Answer(int status, String body) {}
 
     private final HttpServer server;
     private final List<Request> requests = new CopyOnWriteArrayList<>();
@@ -51,11 +48,15 @@ final class FakeRegistryServer implements AutoCloseable {
     }
 
     private void answer(final HttpExchange exchange, final Function<Request, Answer> responder) throws IOException {
-        try (exchange; InputStream in = exchange.getRequestBody(); OutputStream out = exchange.getResponseBody()) {
-            final Request request = new Request(exchange.getRequestMethod(), exchange.getRequestURI().getRawPath(),
-                exchange.getRequestHeaders().getFirst("Content-Type"),
-                exchange.getRequestHeaders().getFirst("Authorization"),
-                new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        try (exchange;
+                InputStream in = exchange.getRequestBody();
+                OutputStream out = exchange.getResponseBody()) {
+            final Request request = new Request(
+                    exchange.getRequestMethod(),
+                    exchange.getRequestURI().getRawPath(),
+                    exchange.getRequestHeaders().getFirst("Content-Type"),
+                    exchange.getRequestHeaders().getFirst("Authorization"),
+                    new String(in.readAllBytes(), StandardCharsets.UTF_8));
             requests.add(request);
             final Answer answer = responder.apply(request);
             final byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);

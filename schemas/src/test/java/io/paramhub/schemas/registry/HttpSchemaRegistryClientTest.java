@@ -3,16 +3,15 @@ package io.paramhub.schemas.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paramhub.avro.GradientShard;
+import io.paramhub.avro.JobSpec;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.paramhub.avro.GradientShard;
-import io.paramhub.avro.JobSpec;
 import org.apache.avro.Schema;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +22,8 @@ class HttpSchemaRegistryClientTest {
     @Test
     void shouldPostSchemaInConfluentFormatWhenRegistering() throws IOException {
         // given
-        try (FakeRegistryServer server = FakeRegistryServer.start(r -> new FakeRegistryServer.Answer(200, "{\"id\":7}"))) {
+        try (FakeRegistryServer server =
+                FakeRegistryServer.start(r -> new FakeRegistryServer.Answer(200, "{\"id\":7}"))) {
             final HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(server.url());
 
             // when
@@ -44,7 +44,8 @@ class HttpSchemaRegistryClientTest {
     @Test
     void shouldAskOnceWhenSameSchemaIsUsedAgain() throws IOException {
         // given
-        try (FakeRegistryServer server = FakeRegistryServer.start(r -> new FakeRegistryServer.Answer(200, "{\"id\":3}"))) {
+        try (FakeRegistryServer server =
+                FakeRegistryServer.start(r -> new FakeRegistryServer.Answer(200, "{\"id\":3}"))) {
             final HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(server.url());
 
             // when
@@ -63,8 +64,15 @@ class HttpSchemaRegistryClientTest {
     @Test
     void shouldLookUpUnderSubjectWithoutRegistering() throws IOException {
         // given
-        final String answer = JSON.writeValueAsString(Map.of("subject", "gradients-value", "version", 2, "id", 11,
-            "schema", GradientShard.getClassSchema().toString()));
+        final String answer = JSON.writeValueAsString(Map.of(
+                "subject",
+                "gradients-value",
+                "version",
+                2,
+                "id",
+                11,
+                "schema",
+                GradientShard.getClassSchema().toString()));
         try (FakeRegistryServer server = FakeRegistryServer.start(r -> new FakeRegistryServer.Answer(200, answer))) {
             final HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(server.url());
 
@@ -73,15 +81,17 @@ class HttpSchemaRegistryClientTest {
 
             // then
             assertThat(id).isEqualTo(11);
-            assertThat(server.requests()).singleElement()
-                .satisfies(r -> assertThat(r.rawPath()).isEqualTo("/subjects/gradients-value"));
+            assertThat(server.requests())
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.rawPath()).isEqualTo("/subjects/gradients-value"));
         }
     }
 
     @Test
     void shouldFetchSchemaByIdOnceWhenAskedTwice() throws IOException {
         // given
-        final String answer = JSON.writeValueAsString(Map.of("schema", GradientShard.getClassSchema().toString()));
+        final String answer = JSON.writeValueAsString(
+                Map.of("schema", GradientShard.getClassSchema().toString()));
         try (FakeRegistryServer server = FakeRegistryServer.start(r -> new FakeRegistryServer.Answer(200, answer))) {
             final HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(server.url());
 
@@ -101,7 +111,8 @@ class HttpSchemaRegistryClientTest {
     @Test
     void shouldEncodeSubjectWhenItHasReservedCharacters() throws IOException {
         // given
-        try (FakeRegistryServer server = FakeRegistryServer.start(r -> new FakeRegistryServer.Answer(200, "{\"id\":1}"))) {
+        try (FakeRegistryServer server =
+                FakeRegistryServer.start(r -> new FakeRegistryServer.Answer(200, "{\"id\":1}"))) {
             final HttpSchemaRegistryClient client = new HttpSchemaRegistryClient(server.url() + "/");
 
             // when
@@ -119,9 +130,10 @@ class HttpSchemaRegistryClientTest {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             deadPort = socket.getLocalPort();
         }
-        try (FakeRegistryServer server = FakeRegistryServer.start(r -> new FakeRegistryServer.Answer(200, "{\"id\":4}"))) {
+        try (FakeRegistryServer server =
+                FakeRegistryServer.start(r -> new FakeRegistryServer.Answer(200, "{\"id\":4}"))) {
             final HttpSchemaRegistryClient client =
-                new HttpSchemaRegistryClient("http://127.0.0.1:" + deadPort + ", " + server.url());
+                    new HttpSchemaRegistryClient("http://127.0.0.1:" + deadPort + ", " + server.url());
 
             // when
             final int id = client.register("jobs-value", JobSpec.getClassSchema());
@@ -135,18 +147,19 @@ class HttpSchemaRegistryClientTest {
     @Test
     void shouldSendBasicCredentialsWhenUserInfoIsConfigured() throws IOException {
         // given
-        try (FakeRegistryServer server = FakeRegistryServer.start(r -> new FakeRegistryServer.Answer(200, "{\"id\":1}"))) {
+        try (FakeRegistryServer server =
+                FakeRegistryServer.start(r -> new FakeRegistryServer.Answer(200, "{\"id\":1}"))) {
             final SchemaRegistryClient client = SchemaRegistryClients.fromConfig(Map.of(
-                SchemaRegistryConfig.SCHEMA_REGISTRY_URL, server.url(),
-                SchemaRegistryConfig.BASIC_AUTH_CREDENTIALS_SOURCE, "USER_INFO",
-                SchemaRegistryConfig.BASIC_AUTH_USER_INFO, "alice:s3cret"));
+                    SchemaRegistryConfig.SCHEMA_REGISTRY_URL, server.url(),
+                    SchemaRegistryConfig.BASIC_AUTH_CREDENTIALS_SOURCE, "USER_INFO",
+                    SchemaRegistryConfig.BASIC_AUTH_USER_INFO, "alice:s3cret"));
 
             // when
             client.register("jobs-value", JobSpec.getClassSchema());
 
             // then
-            final String expected = "Basic " + Base64.getEncoder()
-                .encodeToString("alice:s3cret".getBytes(StandardCharsets.UTF_8));
+            final String expected =
+                    "Basic " + Base64.getEncoder().encodeToString("alice:s3cret".getBytes(StandardCharsets.UTF_8));
             assertThat(server.requests().get(0).authorization()).isEqualTo(expected);
         }
     }
@@ -160,12 +173,14 @@ class HttpSchemaRegistryClientTest {
 
             // when / then
             assertThatThrownBy(() -> client.lookupId("jobs-value", JobSpec.getClassSchema()))
-                .isInstanceOfSatisfying(SchemaRegistryException.class, e -> {
-                    assertThat(e.httpStatus()).isEqualTo(404);
-                    assertThat(e.errorCode()).isEqualTo(40401);
-                    assertThat(e.getMessage()).contains(server.url() + "/subjects/jobs-value")
-                        .contains("subject 'jobs-value'").contains("not found");
-                });
+                    .isInstanceOfSatisfying(SchemaRegistryException.class, e -> {
+                        assertThat(e.httpStatus()).isEqualTo(404);
+                        assertThat(e.errorCode()).isEqualTo(40401);
+                        assertThat(e.getMessage())
+                                .contains(server.url() + "/subjects/jobs-value")
+                                .contains("subject 'jobs-value'")
+                                .contains("not found");
+                    });
         }
     }
 
@@ -180,9 +195,10 @@ class HttpSchemaRegistryClientTest {
 
         // when / then
         assertThatThrownBy(() -> client.schemaById(1))
-            .isInstanceOfSatisfying(SchemaRegistryException.class,
-                e -> assertThat(e.httpStatus()).isEqualTo(SchemaRegistryException.NO_RESPONSE))
-            .hasMessageContaining("127.0.0.1:" + deadPort)
-            .hasMessageContaining("schema id 1");
+                .isInstanceOfSatisfying(
+                        SchemaRegistryException.class,
+                        e -> assertThat(e.httpStatus()).isEqualTo(SchemaRegistryException.NO_RESPONSE))
+                .hasMessageContaining("127.0.0.1:" + deadPort)
+                .hasMessageContaining("schema id 1");
     }
 }

@@ -36,7 +36,8 @@ class InMemorySchemaRegistryClientTest {
         assertThat(again).isEqualTo(id);
         assertThat(elsewhere).isEqualTo(id);
         assertThat(registry.versions("jobs-value")).hasSize(1);
-        assertThat(registry.lookupId("jobs-archive-value", JobSpec.getClassSchema())).isEqualTo(id);
+        assertThat(registry.lookupId("jobs-archive-value", JobSpec.getClassSchema()))
+                .isEqualTo(id);
     }
 
     @Test
@@ -46,18 +47,20 @@ class InMemorySchemaRegistryClientTest {
 
         // when / then
         assertThatThrownBy(() -> registry.lookupId("jobs-value", GradientShard.getClassSchema()))
-            .isInstanceOfSatisfying(SchemaRegistryException.class,
-                e -> assertThat(e.errorCode()).isEqualTo(SchemaRegistryException.SCHEMA_NOT_FOUND));
+                .isInstanceOfSatisfying(
+                        SchemaRegistryException.class,
+                        e -> assertThat(e.errorCode()).isEqualTo(SchemaRegistryException.SCHEMA_NOT_FOUND));
         assertThatThrownBy(() -> registry.lookupId("nope-value", JobSpec.getClassSchema()))
-            .isInstanceOfSatisfying(SchemaRegistryException.class,
-                e -> assertThat(e.errorCode()).isEqualTo(SchemaRegistryException.SUBJECT_NOT_FOUND));
+                .isInstanceOfSatisfying(
+                        SchemaRegistryException.class,
+                        e -> assertThat(e.errorCode()).isEqualTo(SchemaRegistryException.SUBJECT_NOT_FOUND));
     }
 
     @Test
     void shouldThrowWhenIdIsUnknown() {
         // when / then
         assertThatThrownBy(() -> registry.schemaById(5))
-            .isInstanceOf(SchemaRegistryException.class)
-            .hasMessageContaining("id 5");
+                .isInstanceOf(SchemaRegistryException.class)
+                .hasMessageContaining("id 5");
     }
 }

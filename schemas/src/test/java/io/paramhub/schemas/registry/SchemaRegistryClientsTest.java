@@ -3,10 +3,9 @@ package io.paramhub.schemas.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.paramhub.avro.JobSpec;
 import java.util.List;
 import java.util.Map;
-
-import io.paramhub.avro.JobSpec;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -52,8 +51,8 @@ class SchemaRegistryClientsTest {
     @Test
     void shouldCacheHttpClientWhenUrlIsSame() {
         // given
-        final Map<String, Object> config = Map.of(SchemaRegistryConfig.SCHEMA_REGISTRY_URL,
-            List.of("http://registry-a:8081", "http://registry-b:8081"));
+        final Map<String, Object> config = Map.of(
+                SchemaRegistryConfig.SCHEMA_REGISTRY_URL, List.of("http://registry-a:8081", "http://registry-b:8081"));
 
         // when
         final SchemaRegistryClient first = SchemaRegistryClients.fromConfig(config);
@@ -62,26 +61,29 @@ class SchemaRegistryClientsTest {
         // then
         assertThat(first).isInstanceOf(HttpSchemaRegistryClient.class).isSameAs(second);
         assertThat(((HttpSchemaRegistryClient) first).baseUrls())
-            .containsExactly("http://registry-a:8081", "http://registry-b:8081");
+                .containsExactly("http://registry-a:8081", "http://registry-b:8081");
     }
 
     @Test
     void shouldNameTheSettingWhenUrlIsMissing() {
         // when / then
         assertThatThrownBy(() -> SchemaRegistryClients.fromConfig(Map.of()))
-            .isInstanceOf(ConfigException.class)
-            .hasMessageContaining(SchemaRegistryConfig.SCHEMA_REGISTRY_URL);
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(SchemaRegistryConfig.SCHEMA_REGISTRY_URL);
     }
 
     @Test
     void shouldRejectWhenCredentialsSourceIsNotUserInfo() {
         // given
-        final Map<String, String> config = Map.of(SchemaRegistryConfig.SCHEMA_REGISTRY_URL, "http://registry:8081",
-            SchemaRegistryConfig.BASIC_AUTH_CREDENTIALS_SOURCE, "SASL_INHERIT");
+        final Map<String, String> config = Map.of(
+                SchemaRegistryConfig.SCHEMA_REGISTRY_URL,
+                "http://registry:8081",
+                SchemaRegistryConfig.BASIC_AUTH_CREDENTIALS_SOURCE,
+                "SASL_INHERIT");
 
         // when / then
         assertThatThrownBy(() -> SchemaRegistryClients.fromConfig(config))
-            .isInstanceOf(ConfigException.class)
-            .hasMessageContaining(SchemaRegistryConfig.BASIC_AUTH_CREDENTIALS_SOURCE);
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(SchemaRegistryConfig.BASIC_AUTH_CREDENTIALS_SOURCE);
     }
 }

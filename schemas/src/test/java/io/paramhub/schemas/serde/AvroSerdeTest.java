@@ -3,15 +3,6 @@ package io.paramhub.schemas.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.time.Instant;
-import java.util.Arrays;
-import java.util.Map;
-import java.util.stream.Stream;
-
 import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.GradientShard;
@@ -24,6 +15,14 @@ import io.paramhub.avro.WorkerStatus;
 import io.paramhub.schemas.registry.InMemorySchemaRegistryClient;
 import io.paramhub.schemas.registry.SchemaRegistryClients;
 import io.paramhub.schemas.registry.SchemaRegistryConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.generic.GenericData;
@@ -102,14 +101,14 @@ class AvroSerdeTest {
     @Test
     void shouldFailWhenSchemaIsNotRegisteredAndAutoRegisterIsOff() {
         // given
-        final AvroSerde<GradientShard> serde = AvroSerdes.of(GradientShard.class, registry,
-            Map.of(SchemaRegistryConfig.AUTO_REGISTER_SCHEMAS, "false"), false);
+        final AvroSerde<GradientShard> serde = AvroSerdes.of(
+                GradientShard.class, registry, Map.of(SchemaRegistryConfig.AUTO_REGISTER_SCHEMAS, "false"), false);
 
         // when / then
         assertThatThrownBy(() -> serde.serializer().serialize(TOPIC, SampleRecords.gradientShard()))
-            .isInstanceOf(SerializationException.class)
-            .hasMessageContaining("looking up")
-            .hasMessageContaining("gradients-value");
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("looking up")
+                .hasMessageContaining("gradients-value");
     }
 
     @Test
@@ -117,8 +116,8 @@ class AvroSerdeTest {
         // given
         registry.register("unrelated-value", JobSpec.getClassSchema());
         final int id = registry.register(TOPIC + "-value", GradientShard.getClassSchema());
-        final AvroSerde<GradientShard> serde = AvroSerdes.of(GradientShard.class, registry,
-            Map.of(SchemaRegistryConfig.AUTO_REGISTER_SCHEMAS, false), false);
+        final AvroSerde<GradientShard> serde = AvroSerdes.of(
+                GradientShard.class, registry, Map.of(SchemaRegistryConfig.AUTO_REGISTER_SCHEMAS, false), false);
 
         // when
         final byte[] bytes = serde.serializer().serialize(TOPIC, SampleRecords.gradientShard());
@@ -147,9 +146,9 @@ class AvroSerdeTest {
 
         // when / then
         assertThatThrownBy(() -> serde.deserializer().deserialize(TOPIC, bytes))
-            .isInstanceOf(SerializationException.class)
-            .hasMessageContaining("Unknown magic byte 7")
-            .hasMessageContaining(TOPIC);
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("Unknown magic byte 7")
+                .hasMessageContaining(TOPIC);
     }
 
     @Test
@@ -158,23 +157,24 @@ class AvroSerdeTest {
         final AvroSerde<GradientShard> serde = AvroSerdes.of(GradientShard.class, registry, Map.of(), false);
 
         // when / then
-        assertThatThrownBy(() -> serde.deserializer().deserialize(TOPIC, new byte[]{0, 0, 1}))
-            .isInstanceOf(SerializationException.class)
-            .hasMessageContaining("too short")
-            .hasMessageContaining("3 bytes");
+        assertThatThrownBy(() -> serde.deserializer().deserialize(TOPIC, new byte[] {0, 0, 1}))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("too short")
+                .hasMessageContaining("3 bytes");
     }
 
     @Test
     void shouldNameTheIdWhenSchemaIdIsUnknown() {
         // given
         final AvroSerde<GradientShard> serde = AvroSerdes.of(GradientShard.class, registry, Map.of(), false);
-        final byte[] bytes = ByteBuffer.allocate(6).put((byte) 0).putInt(99).put((byte) 0).array();
+        final byte[] bytes =
+                ByteBuffer.allocate(6).put((byte) 0).putInt(99).put((byte) 0).array();
 
         // when / then
         assertThatThrownBy(() -> serde.deserializer().deserialize(TOPIC, bytes))
-            .isInstanceOf(SerializationException.class)
-            .hasMessageContaining("schema id 99")
-            .hasMessageContaining(TOPIC);
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("schema id 99")
+                .hasMessageContaining(TOPIC);
     }
 
     @Test
@@ -251,16 +251,19 @@ class AvroSerdeTest {
         parser.parse(SyncMode.getClassSchema().toString());
         parser.parse(OptimizerKind.getClassSchema().toString());
         final Schema older;
-        try (InputStream in = getClass().getResourceAsStream("/avro-history/JobSpec-before-learning-rate-schedule.avsc")) {
+        try (InputStream in =
+                getClass().getResourceAsStream("/avro-history/JobSpec-before-learning-rate-schedule.avsc")) {
             older = parser.parse(in);
         }
         final JobSpec current = SampleRecords.jobSpec();
         final GenericRecord old = new GenericData.Record(older);
         for (final Schema.Field field : older.getFields()) {
             final Object value = current.get(field.name());
-            old.put(field.name(), value instanceof Enum<?> symbol
-                ? new GenericData.EnumSymbol(field.schema(), symbol.name())
-                : value instanceof Instant at ? at.toEpochMilli() : value);
+            old.put(
+                    field.name(),
+                    value instanceof Enum<?> symbol
+                            ? new GenericData.EnumSymbol(field.schema(), symbol.name())
+                            : value instanceof Instant at ? at.toEpochMilli() : value);
         }
         final byte[] bytes = encode(registry.register("jobs-value", older), old);
         final AvroSerde<JobSpec> serde = AvroSerdes.of(JobSpec.class, registry, Map.of(), false);
@@ -269,8 +272,9 @@ class AvroSerdeTest {
         final JobSpec read = serde.deserializer().deserialize("jobs", bytes);
 
         // then: the registry's BACKWARD rule holds, and the old job trains at a constant rate
-        assertThat(SchemaCompatibility.checkReaderWriterCompatibility(JobSpec.getClassSchema(), older).getType())
-            .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
+        assertThat(SchemaCompatibility.checkReaderWriterCompatibility(JobSpec.getClassSchema(), older)
+                        .getType())
+                .isEqualTo(SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE);
         assertThat(read.getLearningRateSchedule()).isEqualTo(LearningRateScheduleKind.CONSTANT);
         assertThat(read.getDecayClocks()).isZero();
         assertThat(read.getLearningRate()).isEqualTo(current.getLearningRate());
@@ -290,7 +294,7 @@ class AvroSerdeTest {
         // then
         assertThat(reader.deserializer().deserialize("jobs", bytes)).isEqualTo(SampleRecords.jobSpec());
         assertThat(SchemaRegistryClients.mockScope(SCOPE).versions("jobs-value"))
-            .containsExactly(JobSpec.getClassSchema());
+                .containsExactly(JobSpec.getClassSchema());
     }
 
     @SuppressWarnings("unchecked")

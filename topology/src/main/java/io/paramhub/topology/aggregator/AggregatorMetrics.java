@@ -33,22 +33,28 @@ public final class AggregatorMetrics {
     public AggregatorMetrics(final MeterRegistry registry) {
         this.registry = registry;
         applied = Counter.builder("paramhub.aggregator.gradients.applied")
-            .description("Gradient shards summed into a model update").register(registry);
+                .description("Gradient shards summed into a model update")
+                .register(registry);
         published = Counter.builder("paramhub.aggregator.model.updates")
-            .description("Model shard versions published").register(registry);
+                .description("Model shard versions published")
+                .register(registry);
         for (final DeadLetterReason reason : DeadLetterReason.values()) {
-            deadLetters.put(reason, Counter.builder("paramhub.aggregator.dead.letters")
-                .description("Records sent to dead-letters").tag("reason", reason.name()).register(registry));
+            deadLetters.put(
+                    reason,
+                    Counter.builder("paramhub.aggregator.dead.letters")
+                            .description("Records sent to dead-letters")
+                            .tag("reason", reason.name())
+                            .register(registry));
         }
         staleness = DistributionSummary.builder("paramhub.aggregator.staleness")
-            .description("Shard version at arrival minus the version a gradient was computed on")
-            .baseUnit("versions")
-            .publishPercentiles(0.5, 0.99)
-            // buckets for Prometheus; 0.5 holds the gradients computed on the current version
-            .serviceLevelObjectives(0.5, 1, 2, 4, 8, 16, 32, 64, 128)
-            .distributionStatisticExpiry(Duration.ofDays(7))
-            .distributionStatisticBufferLength(1)
-            .register(registry);
+                .description("Shard version at arrival minus the version a gradient was computed on")
+                .baseUnit("versions")
+                .publishPercentiles(0.5, 0.99)
+                // buckets for Prometheus; 0.5 holds the gradients computed on the current version
+                .serviceLevelObjectives(0.5, 1, 2, 4, 8, 16, 32, 64, 128)
+                .distributionStatisticExpiry(Duration.ofDays(7))
+                .distributionStatisticBufferLength(1)
+                .register(registry);
     }
 
     /** Metrics that nobody reads, for tests and tools that do not export them. */
@@ -70,11 +76,14 @@ public final class AggregatorMetrics {
         final long[] latest = models.computeIfAbsent(shard.getJob() + "/" + shard.getShard(), key -> {
             final long[] values = {-1, -1};
             final Tags tags = Tags.of("job", shard.getJob(), "shard", Integer.toString(shard.getShard()));
-            Gauge.builder("paramhub.aggregator.model.version", values, v -> v[0]).tags(tags)
-                .description("Version of the shard's last published model").register(registry);
-            Gauge.builder("paramhub.aggregator.model.min.clock", values, v -> v[1]).tags(tags)
-                .description("minClock of the shard's last published model: clocks every live worker has finished")
-                .register(registry);
+            Gauge.builder("paramhub.aggregator.model.version", values, v -> v[0])
+                    .tags(tags)
+                    .description("Version of the shard's last published model")
+                    .register(registry);
+            Gauge.builder("paramhub.aggregator.model.min.clock", values, v -> v[1])
+                    .tags(tags)
+                    .description("minClock of the shard's last published model: clocks every live worker has finished")
+                    .register(registry);
             return values;
         });
         latest[0] = shard.getVersion();
@@ -100,7 +109,9 @@ public final class AggregatorMetrics {
     }
 
     public long deadLetterCount() {
-        return deadLetters.values().stream().mapToLong(counter -> (long) counter.count()).sum();
+        return deadLetters.values().stream()
+                .mapToLong(counter -> (long) counter.count())
+                .sum();
     }
 
     /** Largest staleness observed, 0 before any gradient. */

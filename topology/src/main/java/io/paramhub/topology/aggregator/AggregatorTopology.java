@@ -14,9 +14,9 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
-import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * The aggregator, in two sub-topologies:
@@ -52,61 +52,116 @@ public final class AggregatorTopology {
      * record naming its gradients, which a restore reads again from {@code gradients} and applies.
      */
     public static final String SNAPSHOT_CLOCKS_CONFIG = "paramhub.aggregator.snapshot.clocks";
+
     public static final int DEFAULT_SNAPSHOT_CLOCKS = 50;
     static final String MODEL_SINK = "model-sink";
     static final String DEAD_LETTER_SINK = "dead-letter-sink";
     static final String SHARD_PROCESSOR = "shard-task";
 
-    private AggregatorTopology() {
-    }
+    private AggregatorTopology() {}
 
     public static Topology build(final TopicCatalog topics, final SerdeFactory serdes) {
         return build(topics, serdes, AggregatorMetrics.unregistered());
     }
 
-    public static Topology build(final TopicCatalog topics, final SerdeFactory serdes, final AggregatorMetrics metrics) {
+    public static Topology build(
+            final TopicCatalog topics, final SerdeFactory serdes, final AggregatorMetrics metrics) {
         final Topology topology = new Topology();
         final StringDeserializer keys = new StringDeserializer();
         final StringSerializer keyWriter = new StringSerializer();
 
-        topology.addSource("jobs-source", keys, topics.jobs().valueSerde().deserializer(), topics.jobs().name());
-        topology.addSource("membership-source", keys, topics.membership().valueSerde().deserializer(),
-            topics.membership().name());
+        topology.addSource(
+                "jobs-source",
+                keys,
+                topics.jobs().valueSerde().deserializer(),
+                topics.jobs().name());
+        topology.addSource(
+                "membership-source",
+                keys,
+                topics.membership().valueSerde().deserializer(),
+                topics.membership().name());
         topology.addProcessor("job-fanout", ControlFanout.Jobs::new, "jobs-source");
-        topology.addSource("commands-source", keys, topics.commands().valueSerde().deserializer(),
-            topics.commands().name());
+        topology.addSource(
+                "commands-source",
+                keys,
+                topics.commands().valueSerde().deserializer(),
+                topics.commands().name());
         topology.addProcessor("membership-fanout", ControlFanout.Members::new, "membership-source");
         topology.addProcessor("commands-fanout", ControlFanout.Commands::new, "commands-source");
-        topology.addStateStore(store(JOB_SPEC_STORE, serdes.valueSerde(JobSpec.class)), "job-fanout",
-            "membership-fanout", "commands-fanout");
-        topology.addSink("shard-jobs-sink", topics.shardJobs().name(), keyWriter,
-            topics.shardJobs().valueSerde().serializer(), "job-fanout");
-        topology.addSink("shard-membership-sink", topics.shardMembership().name(), keyWriter,
-            topics.shardMembership().valueSerde().serializer(), "membership-fanout");
-        topology.addSink("shard-commands-sink", topics.shardCommands().name(), keyWriter,
-            topics.shardCommands().valueSerde().serializer(), "commands-fanout");
+        topology.addStateStore(
+                store(JOB_SPEC_STORE, serdes.valueSerde(JobSpec.class)),
+                "job-fanout",
+                "membership-fanout",
+                "commands-fanout");
+        topology.addSink(
+                "shard-jobs-sink",
+                topics.shardJobs().name(),
+                keyWriter,
+                topics.shardJobs().valueSerde().serializer(),
+                "job-fanout");
+        topology.addSink(
+                "shard-membership-sink",
+                topics.shardMembership().name(),
+                keyWriter,
+                topics.shardMembership().valueSerde().serializer(),
+                "membership-fanout");
+        topology.addSink(
+                "shard-commands-sink",
+                topics.shardCommands().name(),
+                keyWriter,
+                topics.shardCommands().valueSerde().serializer(),
+                "commands-fanout");
 
-        topology.addSource("shard-jobs-source", keys, topics.shardJobs().valueSerde().deserializer(),
-            topics.shardJobs().name());
-        topology.addSource("shard-membership-source", keys, topics.shardMembership().valueSerde().deserializer(),
-            topics.shardMembership().name());
-        topology.addSource("shard-commands-source", keys, topics.shardCommands().valueSerde().deserializer(),
-            topics.shardCommands().name());
-        topology.addSource("gradients-source", keys, new ByteArrayDeserializer(), topics.gradients().name());
-        topology.addProcessor(SHARD_PROCESSOR, () -> new ShardTask(topics.gradients().name(),
-                topics.gradients().valueSerde().deserializer(), metrics),
-            "shard-jobs-source", "shard-membership-source", "shard-commands-source", "gradients-source");
+        topology.addSource(
+                "shard-jobs-source",
+                keys,
+                topics.shardJobs().valueSerde().deserializer(),
+                topics.shardJobs().name());
+        topology.addSource(
+                "shard-membership-source",
+                keys,
+                topics.shardMembership().valueSerde().deserializer(),
+                topics.shardMembership().name());
+        topology.addSource(
+                "shard-commands-source",
+                keys,
+                topics.shardCommands().valueSerde().deserializer(),
+                topics.shardCommands().name());
+        topology.addSource(
+                "gradients-source",
+                keys,
+                new ByteArrayDeserializer(),
+                topics.gradients().name());
+        topology.addProcessor(
+                SHARD_PROCESSOR,
+                () -> new ShardTask(
+                        topics.gradients().name(),
+                        topics.gradients().valueSerde().deserializer(),
+                        metrics),
+                "shard-jobs-source",
+                "shard-membership-source",
+                "shard-commands-source",
+                "gradients-source");
         topology.addStateStore(inMemory(SHARD_JOB_STORE, serdes.valueSerde(JobSpec.class)), SHARD_PROCESSOR);
         topology.addStateStore(inMemory(SHARD_STATE_STORE, serdes.valueSerde(ShardState.class)), SHARD_PROCESSOR);
         topology.addStateStore(inMemory(SHARD_MEMBER_STORE, serdes.valueSerde(ShardMembers.class)), SHARD_PROCESSOR);
         topology.addStateStore(inMemory(SHARD_SNAPSHOT_STORE, serdes.valueSerde(ShardState.class)), SHARD_PROCESSOR);
-        topology.addStateStore(inMemory(SHARD_MODEL_STORE, serdes.valueSerde(ModelShard.class)).withLoggingDisabled(),
-            SHARD_PROCESSOR);
+        topology.addStateStore(
+                inMemory(SHARD_MODEL_STORE, serdes.valueSerde(ModelShard.class)).withLoggingDisabled(),
+                SHARD_PROCESSOR);
 
-        topology.addSink(MODEL_SINK, topics.model().name(), keyWriter, topics.model().valueSerde().serializer(),
-            SHARD_PROCESSOR);
-        topology.addSink(DEAD_LETTER_SINK, topics.deadLetters().name(), keyWriter,
-            topics.deadLetters().valueSerde().serializer(), SHARD_PROCESSOR);
+        topology.addSink(
+                MODEL_SINK,
+                topics.model().name(),
+                keyWriter,
+                topics.model().valueSerde().serializer(),
+                SHARD_PROCESSOR);
+        topology.addSink(
+                DEAD_LETTER_SINK,
+                topics.deadLetters().name(),
+                keyWriter,
+                topics.deadLetters().valueSerde().serializer(),
+                SHARD_PROCESSOR);
         return topology;
     }
 
@@ -133,7 +188,7 @@ public final class AggregatorTopology {
 
     private static <V> StoreBuilder<KeyValueStore<String, V>> store(final String name, final Serde<V> values) {
         return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values)
-            .withCachingDisabled();
+                .withCachingDisabled();
     }
 
     /**
@@ -142,6 +197,6 @@ public final class AggregatorTopology {
      */
     private static <V> StoreBuilder<KeyValueStore<String, V>> inMemory(final String name, final Serde<V> values) {
         return Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), values)
-            .withCachingDisabled();
+                .withCachingDisabled();
     }
 }

@@ -24,8 +24,7 @@ final class ControlFanout {
 
     private static final Logger log = LoggerFactory.getLogger(ControlFanout.class);
 
-    private ControlFanout() {
-    }
+    private ControlFanout() {}
 
     /** {@code jobs} → {@code shard-jobs}; an invalid job is logged and skipped. */
     static final class Jobs implements Processor<String, JobSpec, String, JobSpec> {

@@ -9,20 +9,22 @@ import io.paramhub.topology.jobs.JobSpecs;
 /** Checks a decoded gradient against its job: length of its shard, sample count, finite values. */
 final class GradientChecks {
 
-    private GradientChecks() {
-    }
+    private GradientChecks() {}
 
     /** A gradient's values, unpacked once, or why it cannot be applied (then {@code values} is null). */
-    record Checked(float[] values, Rejection rejection) {
-    }
+    record Checked(float[] values, Rejection rejection) {}
 
     static Checked check(final JobSpec spec, final GradientShard gradient) {
         final int expected = JobSpecs.layout(spec).length(gradient.getShard());
         final int actual = FloatPacking.count(gradient.getValues());
         if (actual != expected) {
-            return reject(DeadLetterReason.WRONG_LENGTH, "shard " + gradient.getShard() + " has " + expected
-                + " parameters but the gradient has " + (actual < 0
-                ? gradient.getValues().remaining() + " bytes, not a multiple of 4" : actual + " values"));
+            return reject(
+                    DeadLetterReason.WRONG_LENGTH,
+                    "shard " + gradient.getShard() + " has " + expected
+                            + " parameters but the gradient has "
+                            + (actual < 0
+                                    ? gradient.getValues().remaining() + " bytes, not a multiple of 4"
+                                    : actual + " values"));
         }
         if (gradient.getSampleCount() < 1) {
             return reject(DeadLetterReason.MALFORMED, "sampleCount must be >= 1, not " + gradient.getSampleCount());

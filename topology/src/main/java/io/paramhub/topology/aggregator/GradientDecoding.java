@@ -7,7 +7,6 @@ import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 
-
 /**
  * Decodes a raw {@code gradients} record, telling a poison pill (not Avro, unknown schema id:
  * dead-lettered) from a registry that cannot be reached (thrown, so the task retries and nothing is lost).
@@ -16,11 +15,14 @@ final class GradientDecoding {
 
     private static final int NOT_FOUND = 404;
 
-    private GradientDecoding() {
-    }
+    private GradientDecoding() {}
 
-    static GradientShard decode(final Deserializer<GradientShard> deserializer, final String topic,
-                                final Headers headers, final byte[] value) throws UndecodableGradient {
+    static GradientShard decode(
+            final Deserializer<GradientShard> deserializer,
+            final String topic,
+            final Headers headers,
+            final byte[] value)
+            throws UndecodableGradient {
         if (value == null) {
             throw new UndecodableGradient(new Rejection(DeadLetterReason.MALFORMED, "value is null"));
         }

@@ -50,14 +50,15 @@ final class GradientRestore {
         final String group = String.valueOf(appConfigs.get(StreamsConfig.APPLICATION_ID_CONFIG));
         try (Admin admin = Admin.create(clientConfigs(AdminClientConfig.configNames()))) {
             final Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(
-                    Map.of(group, new ListConsumerGroupOffsetsSpec().topicPartitions(List.of(partition))),
-                    new ListConsumerGroupOffsetsOptions().requireStable(true))
-                .partitionsToOffsetAndMetadata(group).get();
+                            Map.of(group, new ListConsumerGroupOffsetsSpec().topicPartitions(List.of(partition))),
+                            new ListConsumerGroupOffsetsOptions().requireStable(true))
+                    .partitionsToOffsetAndMetadata(group)
+                    .get();
             final OffsetAndMetadata offset = committed.get(partition);
             return offset == null ? OptionalLong.empty() : OptionalLong.of(offset.offset());
         } catch (final ExecutionException e) {
-            throw new KafkaException("could not read the committed offset of " + partition + " for group " + group,
-                e.getCause());
+            throw new KafkaException(
+                    "could not read the committed offset of " + partition + " for group " + group, e.getCause());
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new KafkaException("interrupted while reading the committed offset of " + partition, e);
@@ -65,30 +66,38 @@ final class GradientRestore {
     }
 
     /** Hands every record of {@code partition} in [{@code from}, {@code until}) to {@code action}, in offset order. */
-    void read(final TopicPartition partition, final long from, final long until,
-              final Consumer<ConsumerRecord<String, byte[]>> action) {
+    void read(
+            final TopicPartition partition,
+            final long from,
+            final long until,
+            final Consumer<ConsumerRecord<String, byte[]>> action) {
         final Map<String, Object> config = clientConfigs(ConsumerConfig.configNames());
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
         config.remove(ConsumerConfig.CLIENT_ID_CONFIG);
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
-            new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(List.of(partition));
-            final long logStart = consumer.beginningOffsets(List.of(partition), TIMEOUT).get(partition);
+            final long logStart =
+                    consumer.beginningOffsets(List.of(partition), TIMEOUT).get(partition);
             if (logStart > from) {
-                log.error("{}: the gradients from offset {} to {}, read before this task stopped, are gone (retention); "
-                    + "a BSP clock that had one of them buffered stalls, since its worker, still live, will not send it "
-                    + "again. The retention of {} must cover the longest aggregator outage plus the longest open clock",
-                    partition, from, logStart - 1, partition.topic());
+                log.error(
+                        "{}: the gradients from offset {} to {}, read before this task stopped, are gone (retention); "
+                                + "a BSP clock that had one of them buffered stalls, since its worker, still live, will not send it "
+                                + "again. The retention of {} must cover the longest aggregator outage plus the longest open clock",
+                        partition,
+                        from,
+                        logStart - 1,
+                        partition.topic());
             }
             final long start = Math.max(from, logStart);
             consumer.seek(partition, start);
             final long deadline = System.nanoTime() + TIMEOUT.toNanos();
             while (consumer.position(partition, TIMEOUT) < until) {
                 if (System.nanoTime() > deadline) {
-                    throw new KafkaException("re-reading " + partition + " from " + from + " to " + until + " took over "
-                        + TIMEOUT.toSeconds() + " s; stopped at " + consumer.position(partition));
+                    throw new KafkaException("re-reading " + partition + " from " + from + " to " + until
+                            + " took over " + TIMEOUT.toSeconds() + " s; stopped at " + consumer.position(partition));
                 }
                 final ConsumerRecords<String, byte[]> records = consumer.poll(POLL);
                 for (final ConsumerRecord<String, byte[]> record : records.records(partition)) {

@@ -61,8 +61,14 @@ final class HotShard {
     /** Restore only: the gradients of {@link #replay} read again so far, by offset. */
     private final Map<Long, PendingGradients.Pending> replayed = new HashMap<>();
 
-    private HotShard(final String key, final JobSpec spec, final int shard, final float[] params,
-                     final float[][] slots, final ShardMembership members, final Map<String, Long> workerClocks) {
+    private HotShard(
+            final String key,
+            final JobSpec spec,
+            final int shard,
+            final float[] params,
+            final float[][] slots,
+            final ShardMembership members,
+            final Map<String, Long> workerClocks) {
         final ShardLayout layout = JobSpecs.layout(spec);
         this.key = key;
         this.spec = spec;
@@ -79,7 +85,8 @@ final class HotShard {
 
     /** Version 0 of {@code shard}: the job's seeded initial parameters, zero optimizer state. */
     static HotShard initial(final String key, final JobSpec spec, final int shard, final ShardMembership members) {
-        final float[] params = JobSpecs.layout(spec).slice(JobSpecs.model(spec).initialParameters(spec.getSeed()), shard);
+        final float[] params =
+                JobSpecs.layout(spec).slice(JobSpecs.model(spec).initialParameters(spec.getSeed()), shard);
         final float[][] slots = new float[JobSpecs.optimizer(spec).stateSlots()][params.length];
         final HotShard hot = new HotShard(key, spec, shard, params, slots, members, new HashMap<>());
         hot.shares = Map.of();
@@ -92,7 +99,8 @@ final class HotShard {
     }
 
     /** The shard as last stored; its buffered gradients are not in the store (see {@link GradientRestore}). */
-    static HotShard stored(final String key, final JobSpec spec, final ShardState state, final ShardMembership members) {
+    static HotShard stored(
+            final String key, final JobSpec spec, final ShardState state, final ShardMembership members) {
         return stored(key, spec, state, state, members);
     }
 
@@ -101,14 +109,24 @@ final class HotShard {
      * version, progress from {@code state}; {@link #applyReplayed} takes it to {@code state}'s version as
      * the gradients of {@code state}'s replay are read again.
      */
-    static HotShard stored(final String key, final JobSpec spec, final ShardState state, final ShardState snapshot,
-                           final ShardMembership members) {
+    static HotShard stored(
+            final String key,
+            final JobSpec spec,
+            final ShardState state,
+            final ShardState snapshot,
+            final ShardMembership members) {
         final float[][] slots = new float[snapshot.getOptimizerState().size()][];
         for (int k = 0; k < slots.length; k++) {
             slots[k] = FloatPacking.unpack(snapshot.getOptimizerState().get(k));
         }
-        final HotShard hot = new HotShard(key, spec, state.getShard(), FloatPacking.unpack(snapshot.getParams()), slots,
-            members, new HashMap<>(state.getWorkerClocks()));
+        final HotShard hot = new HotShard(
+                key,
+                spec,
+                state.getShard(),
+                FloatPacking.unpack(snapshot.getParams()),
+                slots,
+                members,
+                new HashMap<>(state.getWorkerClocks()));
         hot.version = snapshot.getVersion();
         hot.snapshotVersion = state.getSnapshotVersion();
         hot.replay.addAll(state.getReplay());
@@ -185,9 +203,9 @@ final class HotShard {
             packedSlots.add(FloatPacking.pack(slot));
         }
         return progress(pendingFromOffset, taskRestoreFromOffset)
-            .setParams(packedParams.duplicate())
-            .setOptimizerState(packedSlots)
-            .build();
+                .setParams(packedParams.duplicate())
+                .setOptimizerState(packedSlots)
+                .build();
     }
 
     /**
@@ -196,30 +214,30 @@ final class HotShard {
      */
     ShardState toProgress(final long pendingFromOffset, final long taskRestoreFromOffset) {
         return progress(pendingFromOffset, taskRestoreFromOffset)
-            .setParams(ByteBuffer.allocate(0))
-            .setOptimizerState(List.of())
-            .setSnapshotVersion(snapshotVersion)
-            .setReplay(new ArrayList<>(replay))
-            .build();
+                .setParams(ByteBuffer.allocate(0))
+                .setOptimizerState(List.of())
+                .setSnapshotVersion(snapshotVersion)
+                .setReplay(new ArrayList<>(replay))
+                .build();
     }
 
     private ShardState.Builder progress(final long pendingFromOffset, final long taskRestoreFromOffset) {
         return ShardState.newBuilder()
-            .setJob(spec.getJob())
-            .setShard(shard)
-            .setVersion(version)
-            .setNextClock(nextClock)
-            .setMinClock(minClock)
-            .setWorkerClocks(new HashMap<>(workerClocks))
-            .setStartedAt(startedAt)
-            .setShares(shares)
-            .setThreads(threads)
-            .setPlanEpoch(planEpoch)
-            .setPendingShares(pendingShares)
-            .setPendingThreads(pendingThreads)
-            .setPendingEpoch(pendingEpoch)
-            .setPendingFromOffset(pendingFromOffset)
-            .setTaskRestoreFromOffset(taskRestoreFromOffset);
+                .setJob(spec.getJob())
+                .setShard(shard)
+                .setVersion(version)
+                .setNextClock(nextClock)
+                .setMinClock(minClock)
+                .setWorkerClocks(new HashMap<>(workerClocks))
+                .setStartedAt(startedAt)
+                .setShares(shares)
+                .setThreads(threads)
+                .setPlanEpoch(planEpoch)
+                .setPendingShares(pendingShares)
+                .setPendingThreads(pendingThreads)
+                .setPendingEpoch(pendingEpoch)
+                .setPendingFromOffset(pendingFromOffset)
+                .setTaskRestoreFromOffset(taskRestoreFromOffset);
     }
 
     ByteBuffer packedParams() {
@@ -229,18 +247,18 @@ final class HotShard {
     /** The version as published on {@code model}. */
     ModelShard toModel(final ByteBuffer packedParams, final Instant now) {
         return ModelShard.newBuilder()
-            .setJob(spec.getJob())
-            .setShard(shard)
-            .setShards(spec.getShards())
-            .setFirstParameter(JobSpecs.layout(spec).first(shard))
-            .setVersion(version)
-            .setMinClock(minClock)
-            .setClocks(new HashMap<>(workerClocks))
-            .setShares(shares)
-            .setThreads(threads)
-            .setPlanEpoch(planEpoch)
-            .setValues(packedParams.duplicate())
-            .setUpdatedAt(now)
-            .build();
+                .setJob(spec.getJob())
+                .setShard(shard)
+                .setShards(spec.getShards())
+                .setFirstParameter(JobSpecs.layout(spec).first(shard))
+                .setVersion(version)
+                .setMinClock(minClock)
+                .setClocks(new HashMap<>(workerClocks))
+                .setShares(shares)
+                .setThreads(threads)
+                .setPlanEpoch(planEpoch)
+                .setValues(packedParams.duplicate())
+                .setUpdatedAt(now)
+                .build();
     }
 }

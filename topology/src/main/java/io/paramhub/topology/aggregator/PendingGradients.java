@@ -13,8 +13,7 @@ import java.util.TreeMap;
 final class PendingGradients {
 
     /** One worker's gradient for one clock: its summed values, its sample count, where it lies in {@code gradients}. */
-    record Pending(float[] values, int samples, long offset) {
-    }
+    record Pending(float[] values, int samples, long offset) {}
 
     private final NavigableMap<Long, NavigableMap<String, Pending>> byClock = new TreeMap<>();
 

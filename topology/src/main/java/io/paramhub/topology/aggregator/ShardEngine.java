@@ -71,13 +71,17 @@ final class ShardEngine {
      * {@code snapshots} every {@code snapshotEveryClocks} clocks, and only its progress every clock;
      * {@code newest} holds each shard's newest version for the HTTP endpoints.
      */
-    ShardEngine(final KeyValueStore<String, JobSpec> jobs, final KeyValueStore<String, ShardState> states,
-                final KeyValueStore<String, ShardMembers> members, final KeyValueStore<String, ShardState> snapshots,
-                final KeyValueStore<String, ModelShard> newest, final int snapshotEveryClocks,
-                final AggregatorMetrics metrics) {
+    ShardEngine(
+            final KeyValueStore<String, JobSpec> jobs,
+            final KeyValueStore<String, ShardState> states,
+            final KeyValueStore<String, ShardMembers> members,
+            final KeyValueStore<String, ShardState> snapshots,
+            final KeyValueStore<String, ModelShard> newest,
+            final int snapshotEveryClocks,
+            final AggregatorMetrics metrics) {
         if (snapshotEveryClocks < 1) {
-            throw new IllegalArgumentException("snapshots must be taken every 1 or more clocks, not "
-                + snapshotEveryClocks);
+            throw new IllegalArgumentException(
+                    "snapshots must be taken every 1 or more clocks, not " + snapshotEveryClocks);
         }
         this.jobs = jobs;
         this.states = states;
@@ -120,9 +124,10 @@ final class ShardEngine {
                     final ShardState snapshot = snapshots.get(entry.key);
                     if (snapshot == null || snapshot.getVersion() != entry.value.getSnapshotVersion()) {
                         throw new IllegalStateException("shard " + entry.key + " is stored at version "
-                            + entry.value.getVersion() + " on a snapshot of version " + entry.value.getSnapshotVersion()
-                            + ", but shard-snapshot-store holds " + (snapshot == null ? "none" : "version "
-                            + snapshot.getVersion()));
+                                + entry.value.getVersion() + " on a snapshot of version "
+                                + entry.value.getSnapshotVersion()
+                                + ", but shard-snapshot-store holds "
+                                + (snapshot == null ? "none" : "version " + snapshot.getVersion()));
                     }
                     hot = HotShard.stored(entry.key, spec, entry.value, snapshot, membership);
                 }
@@ -144,9 +149,11 @@ final class ShardEngine {
         for (final HotShard hot : shards.values()) {
             if (!hot.replay.isEmpty()) {
                 throw new IllegalStateException("shard " + hot.key + " cannot be rebuilt: its snapshot is at version "
-                    + hot.snapshotVersion + " and the gradients of clock " + hot.replay.get(0).getClock()
-                    + " (offsets " + hot.replay.get(0).getOffsets() + " of its gradients partition) were not found; "
-                    + "was the topic's retention shorter than the time since the snapshot?");
+                        + hot.snapshotVersion + " and the gradients of clock "
+                        + hot.replay.get(0).getClock()
+                        + " (offsets " + hot.replay.get(0).getOffsets()
+                        + " of its gradients partition) were not found; "
+                        + "was the topic's retention shorter than the time since the snapshot?");
             }
             newest.put(hot.key, hot.toModel(hot.packedParams(), Instant.ofEpochMilli(hot.startedAt)));
         }
@@ -171,22 +178,24 @@ final class ShardEngine {
      */
     boolean restoreGradient(final String key, final GradientShard gradient, final long offset, final long timestamp) {
         final HotShard hot = shards.get(key);
-        if (hot == null || !hot.sync.waitsForBarrier()
-            || timestamp < hot.spec.getCreatedAt().toEpochMilli()) {
+        if (hot == null
+                || !hot.sync.waitsForBarrier()
+                || timestamp < hot.spec.getCreatedAt().toEpochMilli()) {
             return false;
         }
         final GradientChecks.Checked checked = GradientChecks.check(hot.spec, gradient);
         if (checked.rejection() != null) {
             return false;
         }
-        final PendingGradients.Pending read = new PendingGradients.Pending(checked.values(), gradient.getSampleCount(),
-            offset);
+        final PendingGradients.Pending read =
+                new PendingGradients.Pending(checked.values(), gradient.getSampleCount(), offset);
         if (hot.replayGradient(offset, read)) {
             return false;
         }
-        if (offset < hot.restoreFrom || gradient.getClock() < hot.appliedClocks(gradient.getWorker())
-            || hot.pending.contains(gradient.getClock(), gradient.getWorker())
-            || hot.sync.tooStale(hot.version, gradient.getBaseVersion())) {
+        if (offset < hot.restoreFrom
+                || gradient.getClock() < hot.appliedClocks(gradient.getWorker())
+                || hot.pending.contains(gradient.getClock(), gradient.getWorker())
+                || hot.sync.tooStale(hot.version, gradient.getBaseVersion())) {
             return false;
         }
         hot.pending.add(gradient.getClock(), gradient.getWorker(), read);
@@ -200,8 +209,12 @@ final class ShardEngine {
             return List.of();
         }
         if (known != null) {
-            log.warn("job {} resubmitted (created {} after {}): shard {} restarts from its initial parameters",
-                spec.getJob(), spec.getCreatedAt(), known.spec.getCreatedAt(), known.shard);
+            log.warn(
+                    "job {} resubmitted (created {} after {}): shard {} restarts from its initial parameters",
+                    spec.getJob(),
+                    spec.getCreatedAt(),
+                    known.spec.getCreatedAt(),
+                    known.shard);
         }
         final ShardMembership membership = known != null ? known.members : ShardMembership.of(members.get(key));
         final HotShard hot = HotShard.initial(key, spec, shardOf(key), membership);
@@ -222,13 +235,19 @@ final class ShardEngine {
         if (hot != null) {
             final Set<String> gone = membership.expire(hot.spec.getSessionTimeoutMs());
             if (!gone.isEmpty()) {
-                log.warn("job {}: worker(s) {} silent for over {} ms, no longer live at shard {}", hot.spec.getJob(),
-                    gone, hot.spec.getSessionTimeoutMs(), hot.shard);
+                log.warn(
+                        "job {}: worker(s) {} silent for over {} ms, no longer live at shard {}",
+                        hot.spec.getJob(),
+                        gone,
+                        hot.spec.getSessionTimeoutMs(),
+                        hot.shard);
             }
         }
         members.put(key, membership.toAvro());
-        if (hot != null && hot.sync.waitsForBarrier() && !hot.replay.isEmpty()
-            && membership.live(hot.spec.getSessionTimeoutMs()).isEmpty()) {
+        if (hot != null
+                && hot.sync.waitsForBarrier()
+                && !hot.replay.isEmpty()
+                && membership.live(hot.spec.getSessionTimeoutMs()).isEmpty()) {
             // every worker has left: a snapshot now, so that a finished job's clocks are never re-read
             snapshot(hot, hot.packedParams());
             store(hot, null);
@@ -272,8 +291,9 @@ final class ShardEngine {
         gradientPosition = Math.max(gradientPosition, offset + 1);
         final HotShard hot = shards.get(key);
         if (hot == null) {
-            return Outcome.rejected(DeadLetterReason.UNKNOWN_JOB,
-                "no job '" + gradient.getJob() + "' with shard " + gradient.getShard() + " is known");
+            return Outcome.rejected(
+                    DeadLetterReason.UNKNOWN_JOB,
+                    "no job '" + gradient.getJob() + "' with shard " + gradient.getShard() + " is known");
         }
         final GradientChecks.Checked checked = GradientChecks.check(hot.spec, gradient);
         if (checked.rejection() != null) {
@@ -281,19 +301,24 @@ final class ShardEngine {
         }
         final String worker = gradient.getWorker();
         final long appliedClocks = hot.appliedClocks(worker);
-        final boolean buffered = gradient.getClock() >= appliedClocks && hot.pending.contains(gradient.getClock(), worker);
+        final boolean buffered =
+                gradient.getClock() >= appliedClocks && hot.pending.contains(gradient.getClock(), worker);
         if (gradient.getClock() < appliedClocks || buffered) {
-            return Outcome.rejected(DeadLetterReason.DUPLICATE, "clock " + gradient.getClock() + " of worker "
-                + worker + " is already " + (buffered ? "buffered" : "applied"));
+            return Outcome.rejected(
+                    DeadLetterReason.DUPLICATE,
+                    "clock " + gradient.getClock() + " of worker " + worker + " is already "
+                            + (buffered ? "buffered" : "applied"));
         }
         final long lag = hot.version - gradient.getBaseVersion();
         if (hot.sync.tooStale(hot.version, gradient.getBaseVersion())) {
             // the worker has moved on: count the clock as processed, so it is not waited for
             hot.workerClocks.put(worker, gradient.getClock() + 1);
             store(hot, null);
-            return Outcome.rejected(DeadLetterReason.STALE, "computed on version " + gradient.getBaseVersion()
-                + " of shard " + gradient.getShard() + ", which is at version " + hot.version
-                + ": staleness " + lag + " exceeds the bound " + hot.sync.versionBound());
+            return Outcome.rejected(
+                    DeadLetterReason.STALE,
+                    "computed on version " + gradient.getBaseVersion()
+                            + " of shard " + gradient.getShard() + ", which is at version " + hot.version
+                            + ": staleness " + lag + " exceeds the bound " + hot.sync.versionBound());
         }
         metrics.staleness(Math.max(0, lag));
         noteGradientSender(hot, worker, now);
@@ -301,8 +326,8 @@ final class ShardEngine {
         if (!hot.sync.waitsForBarrier()) {
             return new Outcome(List.of(applyOnArrival(hot, gradient, values, now)), Optional.empty());
         }
-        hot.pending.add(gradient.getClock(), worker,
-            new PendingGradients.Pending(values, gradient.getSampleCount(), offset));
+        hot.pending.add(
+                gradient.getClock(), worker, new PendingGradients.Pending(values, gradient.getSampleCount(), offset));
         final boolean firstGradient = hot.startedAt == 0;
         if (firstGradient) {
             hot.startedAt = now;
@@ -366,12 +391,16 @@ final class ShardEngine {
      * every expected worker's.
      */
     private static boolean complete(final HotShard hot, final Set<String> contributors, final long now) {
-        return hot.sync.barrierPassed(contributors, now, hot.startedAt,
-            () -> hot.members.everSeenWith(contributors).size(), () -> hot.members.live(hot.spec.getSessionTimeoutMs()));
+        return hot.sync.barrierPassed(
+                contributors,
+                now,
+                hot.startedAt,
+                () -> hot.members.everSeenWith(contributors).size(),
+                () -> hot.members.live(hot.spec.getSessionTimeoutMs()));
     }
 
-    private ModelShard applyOnArrival(final HotShard hot, final GradientShard gradient, final float[] values,
-                                      final long now) {
+    private ModelShard applyOnArrival(
+            final HotShard hot, final GradientShard gradient, final float[] values, final long now) {
         final float[] mean = new float[values.length];
         for (int i = 0; i < mean.length; i++) {
             mean[i] = (float) ((double) values[i] / hot.spec.getGlobalBatch());
@@ -405,7 +434,7 @@ final class ShardEngine {
     private ModelShard publish(final HotShard hot, final long now) {
         final ByteBuffer packed = hot.packedParams();
         if (hot.sync.waitsForBarrier()
-            && (hot.snapshotVersion < 0 || hot.version - hot.snapshotVersion >= snapshotEveryClocks)) {
+                && (hot.snapshotVersion < 0 || hot.version - hot.snapshotVersion >= snapshotEveryClocks)) {
             snapshot(hot, packed);
         }
         store(hot, packed);
@@ -442,9 +471,11 @@ final class ShardEngine {
         final long oldest = hot.pending.oldestOffset();
         final long pendingFrom = oldest >= 0 ? oldest : gradientPosition;
         final long taskFrom = taskOldest != Long.MAX_VALUE ? taskOldest : gradientPosition;
-        states.put(hot.key, hot.sync.waitsForBarrier()
-            ? hot.toProgress(pendingFrom, taskFrom)
-            : hot.toState(packedParams != null ? packedParams : hot.packedParams(), pendingFrom, taskFrom));
+        states.put(
+                hot.key,
+                hot.sync.waitsForBarrier()
+                        ? hot.toProgress(pendingFrom, taskFrom)
+                        : hot.toState(packedParams != null ? packedParams : hot.packedParams(), pendingFrom, taskFrom));
     }
 
     static int shardOf(final String key) {

@@ -29,8 +29,12 @@ final class ShardMembership {
     }
 
     static ShardMembership of(final ShardMembers stored) {
-        return stored == null ? empty() : new ShardMembership(new HashMap<>(stored.getLastSeen()),
-            new TreeSet<>(stored.getEverSeen()), stored.getHeartbeatTime());
+        return stored == null
+                ? empty()
+                : new ShardMembership(
+                        new HashMap<>(stored.getLastSeen()),
+                        new TreeSet<>(stored.getEverSeen()),
+                        stored.getHeartbeatTime());
     }
 
     ShardMembers toAvro() {

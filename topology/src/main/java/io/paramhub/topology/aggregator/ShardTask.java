@@ -43,8 +43,10 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
     private ProcessorContext<String, SpecificRecord> context;
     private ShardEngine engine;
 
-    ShardTask(final String gradientsTopic, final Deserializer<GradientShard> deserializer,
-              final AggregatorMetrics metrics) {
+    ShardTask(
+            final String gradientsTopic,
+            final Deserializer<GradientShard> deserializer,
+            final AggregatorMetrics metrics) {
         this.gradientsTopic = gradientsTopic;
         this.deserializer = deserializer;
         this.metrics = metrics;
@@ -53,12 +55,14 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
     @Override
     public void init(final ProcessorContext<String, SpecificRecord> context) {
         this.context = context;
-        this.engine = new ShardEngine(context.getStateStore(AggregatorTopology.SHARD_JOB_STORE),
-            context.getStateStore(AggregatorTopology.SHARD_STATE_STORE),
-            context.getStateStore(AggregatorTopology.SHARD_MEMBER_STORE),
-            context.getStateStore(AggregatorTopology.SHARD_SNAPSHOT_STORE),
-            context.getStateStore(AggregatorTopology.SHARD_MODEL_STORE),
-            AggregatorTopology.snapshotEveryClocks(context.appConfigs()), metrics);
+        this.engine = new ShardEngine(
+                context.getStateStore(AggregatorTopology.SHARD_JOB_STORE),
+                context.getStateStore(AggregatorTopology.SHARD_STATE_STORE),
+                context.getStateStore(AggregatorTopology.SHARD_MEMBER_STORE),
+                context.getStateStore(AggregatorTopology.SHARD_SNAPSHOT_STORE),
+                context.getStateStore(AggregatorTopology.SHARD_MODEL_STORE),
+                AggregatorTopology.snapshotEveryClocks(context.appConfigs()),
+                metrics);
         final long restoreFrom = engine.load();
         if (engine.loadedShards() > 0) {
             restorePending(restoreFrom);
@@ -72,7 +76,8 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
      * shard can need any; the position is still needed).
      */
     private void restorePending(final long from) {
-        final TopicPartition partition = new TopicPartition(gradientsTopic, context.taskId().partition());
+        final TopicPartition partition =
+                new TopicPartition(gradientsTopic, context.taskId().partition());
         final GradientRestore restore = new GradientRestore(context.appConfigs());
         final OptionalLong committed = restore.committedOffset(partition);
         if (committed.isEmpty()) {
@@ -96,10 +101,16 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
                 counts[1]++;
             }
         });
-        log.info("task {}: read {} gradients of {} again (offsets {} to {}) in {} ms; clocks since the snapshots "
-                + "applied again; {} are waiting for their clock",
-            context.taskId(), counts[0], partition, from, committed.getAsLong() - 1,
-            (System.nanoTime() - started) / 1_000_000, counts[1]);
+        log.info(
+                "task {}: read {} gradients of {} again (offsets {} to {}) in {} ms; clocks since the snapshots "
+                        + "applied again; {} are waiting for their clock",
+                context.taskId(),
+                counts[0],
+                partition,
+                from,
+                committed.getAsLong() - 1,
+                (System.nanoTime() - started) / 1_000_000,
+                counts[1]);
     }
 
     @Override
@@ -141,13 +152,17 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
         }
         final String key = ShardKeys.shard(gradient.getJob(), gradient.getShard());
         if (!key.equals(record.key())) {
-            deadLetter(record, bytes, new Rejection(DeadLetterReason.MALFORMED,
-                "record key '" + record.key() + "' does not match the value's job/shard '" + key + "'"));
+            deadLetter(
+                    record,
+                    bytes,
+                    new Rejection(
+                            DeadLetterReason.MALFORMED,
+                            "record key '" + record.key() + "' does not match the value's job/shard '" + key + "'"));
             return;
         }
         final long offset = context.recordMetadata().map(RecordMetadata::offset).orElse(-1L);
-        final ShardEngine.Outcome outcome = engine.gradient(key, gradient, offset,
-            Math.max(record.timestamp(), context.currentStreamTimeMs()));
+        final ShardEngine.Outcome outcome =
+                engine.gradient(key, gradient, offset, Math.max(record.timestamp(), context.currentStreamTimeMs()));
         outcome.rejection().ifPresent(rejection -> deadLetter(record, bytes, rejection));
         publish(outcome.published(), record.timestamp());
     }
@@ -169,18 +184,23 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
         final RecordMetadata metadata = context.recordMetadata().orElse(null);
         final int partition = metadata == null ? -1 : metadata.partition();
         final long offset = metadata == null ? -1 : metadata.offset();
-        log.warn("dead-lettered gradient topic: {}, partition: {}, offset: {}, reason: {}: {}",
-            gradientsTopic, partition, offset, rejection.reason(), rejection.message());
+        log.warn(
+                "dead-lettered gradient topic: {}, partition: {}, offset: {}, reason: {}: {}",
+                gradientsTopic,
+                partition,
+                offset,
+                rejection.reason(),
+                rejection.message());
         metrics.deadLetter(rejection.reason());
         final DeadLetter letter = DeadLetter.newBuilder()
-            .setSourceTopic(gradientsTopic)
-            .setPartition(partition)
-            .setOffset(offset)
-            .setReason(rejection.reason())
-            .setError(rejection.message())
-            .setOriginalBytes(bytes == null ? null : ByteBuffer.wrap(bytes))
-            .setTimestamp(Instant.ofEpochMilli(record.timestamp()))
-            .build();
+                .setSourceTopic(gradientsTopic)
+                .setPartition(partition)
+                .setOffset(offset)
+                .setReason(rejection.reason())
+                .setError(rejection.message())
+                .setOriginalBytes(bytes == null ? null : ByteBuffer.wrap(bytes))
+                .setTimestamp(Instant.ofEpochMilli(record.timestamp()))
+                .build();
         context.forward(record.withValue((SpecificRecord) letter), AggregatorTopology.DEAD_LETTER_SINK);
     }
 }

@@ -8,8 +8,7 @@ import org.apache.kafka.common.IsolationLevel;
 /** Plain producer and consumer settings of ParamHub's clients; given settings win over these defaults. */
 public final class ClientProperties {
 
-    private ClientProperties() {
-    }
+    private ClientProperties() {}
 
     /**
      * Idempotent, acks=all, a 1 ms linger: a worker's shard gradients of one clock leave in one request,

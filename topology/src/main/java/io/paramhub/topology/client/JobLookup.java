@@ -10,11 +10,13 @@ import java.util.concurrent.atomic.AtomicReference;
 /** Finds a job's newest {@link JobSpec} on the compacted {@code jobs} topic, waiting for it to be submitted. */
 public final class JobLookup {
 
-    private JobLookup() {
-    }
+    private JobLookup() {}
 
-    public static JobSpec await(final Topic<String, JobSpec> jobs, final Properties clientProperties,
-                                final String job, final Duration timeout) {
+    public static JobSpec await(
+            final Topic<String, JobSpec> jobs,
+            final Properties clientProperties,
+            final String job,
+            final Duration timeout) {
         final Instant deadline = Instant.now().plus(timeout);
         final AtomicReference<JobSpec> found = new AtomicReference<>();
         try (TopicReader<String, JobSpec> reader = new TopicReader<>(jobs, clientProperties)) {
@@ -32,7 +34,7 @@ public final class JobLookup {
                         return found.get();
                     }
                     throw new IllegalStateException("job '" + job + "' was not found on topic " + jobs.name()
-                        + " within " + timeout.toSeconds() + " s: submit it first");
+                            + " within " + timeout.toSeconds() + " s: submit it first");
                 }
             }
         }

@@ -25,8 +25,9 @@ public final class ModelView {
             return false;
         }
         final ModelShard held = shards[shard.getShard()];
-        if (held != null && (held.getVersion() > shard.getVersion()
-            || held.getVersion() == shard.getVersion() && held.getMinClock() >= shard.getMinClock())) {
+        if (held != null
+                && (held.getVersion() > shard.getVersion()
+                        || held.getVersion() == shard.getVersion() && held.getMinClock() >= shard.getMinClock())) {
             return false;
         }
         shards[shard.getShard()] = shard;

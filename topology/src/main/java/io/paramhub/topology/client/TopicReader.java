@@ -27,13 +27,15 @@ public final class TopicReader<K, V> implements AutoCloseable {
     }
 
     /** A reader that starts each partition at its offset in {@code startAt}, and those it lacks at the beginning. */
-    public TopicReader(final Topic<K, V> topic, final Properties clientProperties,
-                       final Map<TopicPartition, Long> startAt) {
-        this.consumer = new KafkaConsumer<>(ClientProperties.assignedConsumer(clientProperties),
-            topic.keySerde().deserializer(), topic.valueSerde().deserializer());
+    public TopicReader(
+            final Topic<K, V> topic, final Properties clientProperties, final Map<TopicPartition, Long> startAt) {
+        this.consumer = new KafkaConsumer<>(
+                ClientProperties.assignedConsumer(clientProperties),
+                topic.keySerde().deserializer(),
+                topic.valueSerde().deserializer());
         final List<TopicPartition> partitions = consumer.partitionsFor(topic.name(), Duration.ofSeconds(30)).stream()
-            .map(info -> new TopicPartition(info.topic(), info.partition()))
-            .collect(Collectors.toList());
+                .map(info -> new TopicPartition(info.topic(), info.partition()))
+                .collect(Collectors.toList());
         if (partitions.isEmpty()) {
             consumer.close();
             throw new IllegalStateException("topic " + topic.name() + " does not exist");
@@ -49,8 +51,7 @@ public final class TopicReader<K, V> implements AutoCloseable {
 
     /** The offset of the next record this reader will hand out, per partition. */
     public Map<TopicPartition, Long> positions() {
-        return consumer.assignment().stream()
-            .collect(Collectors.toMap(partition -> partition, consumer::position));
+        return consumer.assignment().stream().collect(Collectors.toMap(partition -> partition, consumer::position));
     }
 
     /** Polls once for at most {@code timeout}, handing each record to {@code sink}; returns the count. */
@@ -74,8 +75,8 @@ public final class TopicReader<K, V> implements AutoCloseable {
         int count = 0;
         while (!reached(end)) {
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("could not read " + end.keySet() + " up to offsets " + end
-                    + " within " + timeout.toMillis() + " ms");
+                throw new IllegalStateException("could not read " + end.keySet() + " up to offsets " + end + " within "
+                        + timeout.toMillis() + " ms");
             }
             count += poll(CATCH_UP_POLL, sink);
         }
@@ -84,7 +85,7 @@ public final class TopicReader<K, V> implements AutoCloseable {
 
     private boolean reached(final Map<TopicPartition, Long> end) {
         return end.entrySet().stream()
-            .allMatch(partition -> consumer.position(partition.getKey()) >= partition.getValue());
+                .allMatch(partition -> consumer.position(partition.getKey()) >= partition.getValue());
     }
 
     @Override

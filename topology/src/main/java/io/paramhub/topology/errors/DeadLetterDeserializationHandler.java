@@ -34,30 +34,47 @@ public final class DeadLetterDeserializationHandler implements DeserializationEx
     public void configure(final Map<String, ?> configs) {
         deadLetters = DeadLetterRecords.fromConfig(configs);
         if (deadLetters == null) {
-            log.warn("no {} configured: a record that cannot be deserialized will stop its stream thread",
-                StreamsProperties.DEAD_LETTER_TOPIC);
+            log.warn(
+                    "no {} configured: a record that cannot be deserialized will stop its stream thread",
+                    StreamsProperties.DEAD_LETTER_TOPIC);
         }
     }
 
     @Override
-    public Response handleError(final ErrorHandlerContext context, final ConsumerRecord<byte[], byte[]> record,
-                                final Exception exception) {
+    public Response handleError(
+            final ErrorHandlerContext context, final ConsumerRecord<byte[], byte[]> record, final Exception exception) {
         final SchemaRegistryException registryError = DeadLetterRecords.registryCause(exception);
         if (registryError != null && registryError.httpStatus() != NOT_FOUND) {
-            log.error("schema registry unavailable, failing to retry task: {}, topic: {}, partition: {}, offset: {}",
-                context.taskId(), record.topic(), record.partition(), record.offset(), exception);
+            log.error(
+                    "schema registry unavailable, failing to retry task: {}, topic: {}, partition: {}, offset: {}",
+                    context.taskId(),
+                    record.topic(),
+                    record.partition(),
+                    record.offset(),
+                    exception);
             return Response.fail();
         }
         if (deadLetters == null) {
-            log.error("cannot deserialize record and no dead-letter topic is configured, task: {}, topic: {}, "
-                + "partition: {}, offset: {}", context.taskId(), record.topic(), record.partition(), record.offset(),
-                exception);
+            log.error(
+                    "cannot deserialize record and no dead-letter topic is configured, task: {}, topic: {}, "
+                            + "partition: {}, offset: {}",
+                    context.taskId(),
+                    record.topic(),
+                    record.partition(),
+                    record.offset(),
+                    exception);
             return Response.fail();
         }
-        final DeadLetterReason reason = registryError == null ? DeadLetterReason.MALFORMED
-            : DeadLetterReason.UNKNOWN_SCHEMA;
-        log.warn("dead-lettered undeserializable record task: {}, topic: {}, partition: {}, offset: {}, reason: {}",
-            context.taskId(), record.topic(), record.partition(), record.offset(), reason, exception);
+        final DeadLetterReason reason =
+                registryError == null ? DeadLetterReason.MALFORMED : DeadLetterReason.UNKNOWN_SCHEMA;
+        log.warn(
+                "dead-lettered undeserializable record task: {}, topic: {}, partition: {}, offset: {}, reason: {}",
+                context.taskId(),
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                reason,
+                exception);
         return Response.resume(List.of(deadLetters.record(context, record.key(), record.value(), reason, exception)));
     }
 }

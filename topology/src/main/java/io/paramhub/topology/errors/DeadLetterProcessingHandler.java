@@ -39,24 +39,39 @@ public final class DeadLetterProcessingHandler implements ProcessingExceptionHan
     }
 
     @Override
-    public Response handleError(final ErrorHandlerContext context, final Record<?, ?> record,
-                                final Exception exception) {
+    public Response handleError(
+            final ErrorHandlerContext context, final Record<?, ?> record, final Exception exception) {
         if (record == null) {
-            log.error("punctuation failed, task: {}, processor: {}", context.taskId(), context.processorNodeId(),
-                exception);
+            log.error(
+                    "punctuation failed, task: {}, processor: {}",
+                    context.taskId(),
+                    context.processorNodeId(),
+                    exception);
             return Response.fail();
         }
         if (isEnvironmentFailure(exception) || deadLetters == null) {
-            log.error("processing failed, failing so that the record is retried, task: {}, processor: {}, topic: {}, "
-                + "partition: {}, offset: {}", context.taskId(), context.processorNodeId(), context.topic(), context.partition(),
-                context.offset(), exception);
+            log.error(
+                    "processing failed, failing so that the record is retried, task: {}, processor: {}, topic: {}, "
+                            + "partition: {}, offset: {}",
+                    context.taskId(),
+                    context.processorNodeId(),
+                    context.topic(),
+                    context.partition(),
+                    context.offset(),
+                    exception);
             return Response.fail();
         }
-        log.error("dead-lettered record a processor failed on, task: {}, processor: {}, topic: {}, partition: {}, "
-            + "offset: {}", context.taskId(), context.processorNodeId(), context.topic(), context.partition(),
-            context.offset(), exception);
-        return Response.resume(List.of(deadLetters.record(context, context.sourceRawKey(), context.sourceRawValue(),
-            DeadLetterReason.OTHER, exception)));
+        log.error(
+                "dead-lettered record a processor failed on, task: {}, processor: {}, topic: {}, partition: {}, "
+                        + "offset: {}",
+                context.taskId(),
+                context.processorNodeId(),
+                context.topic(),
+                context.partition(),
+                context.offset(),
+                exception);
+        return Response.resume(List.of(deadLetters.record(
+                context, context.sourceRawKey(), context.sourceRawValue(), DeadLetterReason.OTHER, exception)));
     }
 
     /** Whether {@code exception} comes from the registry, the brokers or Streams itself rather than the record. */

@@ -36,7 +36,9 @@ final class DeadLetterRecords {
         if (topic == null || topic.toString().isBlank()) {
             return null;
         }
-        return new DeadLetterRecords(topic.toString().trim(), AvroSerdes.of(DeadLetter.class, config, false).serializer());
+        return new DeadLetterRecords(
+                topic.toString().trim(),
+                AvroSerdes.of(DeadLetter.class, config, false).serializer());
     }
 
     String topic() {
@@ -44,17 +46,21 @@ final class DeadLetterRecords {
     }
 
     /** The dead letter of the source record in {@code context}: its raw {@code key} and {@code value}, and why. */
-    ProducerRecord<byte[], byte[]> record(final ErrorHandlerContext context, final byte[] key, final byte[] value,
-                                          final DeadLetterReason reason, final Exception error) {
+    ProducerRecord<byte[], byte[]> record(
+            final ErrorHandlerContext context,
+            final byte[] key,
+            final byte[] value,
+            final DeadLetterReason reason,
+            final Exception error) {
         final DeadLetter letter = DeadLetter.newBuilder()
-            .setSourceTopic(context.topic() == null ? "" : context.topic())
-            .setPartition(context.partition())
-            .setOffset(context.offset())
-            .setReason(reason)
-            .setError(describe(error))
-            .setOriginalBytes(value == null ? null : ByteBuffer.wrap(value))
-            .setTimestamp(Instant.ofEpochMilli(Math.max(0, context.timestamp())))
-            .build();
+                .setSourceTopic(context.topic() == null ? "" : context.topic())
+                .setPartition(context.partition())
+                .setOffset(context.offset())
+                .setReason(reason)
+                .setError(describe(error))
+                .setOriginalBytes(value == null ? null : ByteBuffer.wrap(value))
+                .setTimestamp(Instant.ofEpochMilli(Math.max(0, context.timestamp())))
+                .build();
         final Long timestamp = context.timestamp() >= 0 ? context.timestamp() : null;
         return new ProducerRecord<>(topic, null, timestamp, key, serializer.serialize(topic, letter));
     }

@@ -19,8 +19,7 @@ public final class JobSpecs {
 
     private static final Pattern JOB_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
 
-    private JobSpecs() {
-    }
+    private JobSpecs() {}
 
     /**
      * A job builder with the model's fields set: its kind, inputs, outputs and parameter count, and
@@ -29,11 +28,11 @@ public final class JobSpecs {
      */
     public static JobSpec.Builder forModel(final Model model, final int requestedShards) {
         return JobSpec.newBuilder()
-            .setModel(model.kind())
-            .setInputs(model.inputs())
-            .setOutputs(model.outputs())
-            .setParameters(model.parameterCount())
-            .setShards(ShardSizing.shards(model.parameterCount(), requestedShards));
+                .setModel(model.kind())
+                .setInputs(model.inputs())
+                .setOutputs(model.outputs())
+                .setParameters(model.parameterCount())
+                .setShards(ShardSizing.shards(model.parameterCount(), requestedShards));
     }
 
     /** What is wrong with {@code spec}, one sentence a problem; empty when it can run. */
@@ -46,8 +45,8 @@ public final class JobSpecs {
             final Model model = model(spec);
             if (model.parameterCount() != spec.getParameters()) {
                 problems.add("parameters is " + spec.getParameters() + " but model " + spec.getModel()
-                    + " with " + spec.getInputs() + " inputs and " + spec.getOutputs() + " outputs has "
-                    + model.parameterCount());
+                        + " with " + spec.getInputs() + " inputs and " + spec.getOutputs() + " outputs has "
+                        + model.parameterCount());
             }
         } catch (final IllegalArgumentException e) {
             problems.add(e.getMessage());
@@ -72,7 +71,7 @@ public final class JobSpecs {
         }
         if (spec.getGlobalBatch() < spec.getExpectedWorkers()) {
             problems.add("globalBatch (" + spec.getGlobalBatch() + ") must be at least the worker count ("
-                + spec.getExpectedWorkers() + "), so that every worker gets a sample");
+                    + spec.getExpectedWorkers() + "), so that every worker gets a sample");
         }
         if (spec.getEpochs() < 1) {
             problems.add("epochs must be >= 1, not " + spec.getEpochs());
@@ -100,13 +99,13 @@ public final class JobSpecs {
     /** The learning-rate factor per clock that {@code spec} asks for. */
     public static LearningRateSchedule schedule(final JobSpec spec) {
         return spec.getLearningRateSchedule() == LearningRateScheduleKind.COSINE
-            ? LearningRateSchedule.cosine(spec.getDecayClocks())
-            : LearningRateSchedule.constant();
+                ? LearningRateSchedule.cosine(spec.getDecayClocks())
+                : LearningRateSchedule.constant();
     }
 
     public static Optimizer optimizer(final JobSpec spec) {
         return spec.getOptimizer() == OptimizerKind.ADAM
-            ? Optimizers.adam(spec.getLearningRate(), spec.getBeta1(), spec.getBeta2(), spec.getEpsilon())
-            : Optimizers.sgd(spec.getLearningRate(), spec.getMomentum());
+                ? Optimizers.adam(spec.getLearningRate(), spec.getBeta1(), spec.getBeta2(), spec.getEpsilon())
+                : Optimizers.sgd(spec.getLearningRate(), spec.getMomentum());
     }
 }

@@ -47,11 +47,16 @@ public record TrainingRecipe(OptimizerKind optimizer, double learningRate, Learn
      * Sets {@code spec}'s schedule: {@code schedule}, decaying (if it does) over all of the job's
      * clocks, {@code epochs} x floor({@code trainingSamples} / {@code batch}).
      */
-    public static JobSpec.Builder withSchedule(final JobSpec.Builder spec, final LearningRateScheduleKind schedule,
-                                               final int epochs, final int trainingSamples, final int batch) {
-        return spec
-            .setLearningRateSchedule(schedule)
-            .setDecayClocks(schedule == LearningRateScheduleKind.COSINE
-                ? (long) epochs * Math.max(1, trainingSamples / Math.max(1, batch)) : 0);
+    public static JobSpec.Builder withSchedule(
+            final JobSpec.Builder spec,
+            final LearningRateScheduleKind schedule,
+            final int epochs,
+            final int trainingSamples,
+            final int batch) {
+        return spec.setLearningRateSchedule(schedule)
+                .setDecayClocks(
+                        schedule == LearningRateScheduleKind.COSINE
+                                ? (long) epochs * Math.max(1, trainingSamples / Math.max(1, batch))
+                                : 0);
     }
 }

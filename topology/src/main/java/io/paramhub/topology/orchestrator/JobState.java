@@ -26,8 +26,12 @@ import java.util.TreeMap;
  * @param lastEvaluatedRound the last round the job was evaluated at, {@value #NONE} if none
  * @param gainStreak         consecutive evaluations whose plan would have cleared the gain threshold
  */
-public record JobState(SortedMap<String, Worker> workers, long planVersion, long lastPlanRound, long lastEvaluatedRound,
-                       int gainStreak) {
+public record JobState(
+        SortedMap<String, Worker> workers,
+        long planVersion,
+        long lastPlanRound,
+        long lastEvaluatedRound,
+        int gainStreak) {
 
     static final long NONE = -1L;
     /** A job nothing is known of yet. */
@@ -48,10 +52,17 @@ public record JobState(SortedMap<String, Worker> workers, long planVersion, long
      * {@code computeMs}) joins its speed window of at most {@code window} iterations, and its threads,
      * share and applied plan version are the reported ones.
      */
-    JobState reported(final String name, final long clock, final int samples, final double computeMs, final int threads,
-                      final double share, final long appliedPlanVersion, final int window) {
-        return withWorker(name, worker(name).reported(clock, samples, computeMs, window, threads, share,
-            appliedPlanVersion));
+    JobState reported(
+            final String name,
+            final long clock,
+            final int samples,
+            final double computeMs,
+            final int threads,
+            final double share,
+            final long appliedPlanVersion,
+            final int window) {
+        return withWorker(
+                name, worker(name).reported(clock, samples, computeMs, window, threads, share, appliedPlanVersion));
     }
 
     /** The job evaluated at {@code round}. */
@@ -82,7 +93,8 @@ public record JobState(SortedMap<String, Worker> workers, long planVersion, long
      */
     JobState planIssued(final long round, final LoadPlan plan) {
         final SortedMap<String, Worker> next = new TreeMap<>();
-        workers.forEach((name, w) -> next.put(name, w.withPlan(plan.shares().get(name), plan.threads().get(name))));
+        workers.forEach((name, w) -> next.put(
+                name, w.withPlan(plan.shares().get(name), plan.threads().get(name))));
         return new JobState(next, planVersion + 1, round, lastEvaluatedRound, 0);
     }
 
@@ -105,8 +117,16 @@ public record JobState(SortedMap<String, Worker> workers, long planVersion, long
      * @param straggler          whether the last evaluation found it a straggler
      * @param speed              samples per compute-second over the window, 0 before a usable iteration
      */
-    public record Worker(List<Iteration> window, long lastClock, int threads, double share, long appliedPlanVersion,
-                         double plannedShare, int plannedThreads, boolean straggler, double speed) {
+    public record Worker(
+            List<Iteration> window,
+            long lastClock,
+            int threads,
+            double share,
+            long appliedPlanVersion,
+            double plannedShare,
+            int plannedThreads,
+            boolean straggler,
+            double speed) {
 
         /** A worker not heard from yet. */
         static final Worker UNSEEN = new Worker(List.of(), NONE, 1, 0, NONE, Double.NaN, 0, false, 0);
@@ -119,8 +139,14 @@ public record JobState(SortedMap<String, Worker> workers, long planVersion, long
          * Its telemetry of {@code clock} taken in: an iteration with samples and a finite positive compute
          * time joins the window, which keeps the last {@code size}, and the speed is the window's again.
          */
-        Worker reported(final long clock, final int samples, final double computeMs, final int size,
-                        final int reportedThreads, final double reportedShare, final long applied) {
+        Worker reported(
+                final long clock,
+                final int samples,
+                final double computeMs,
+                final int size,
+                final int reportedThreads,
+                final double reportedShare,
+                final long applied) {
             List<Iteration> nextWindow = window;
             double nextSpeed = speed;
             if (samples > 0 && computeMs > 0 && !Double.isInfinite(computeMs)) {
@@ -129,8 +155,16 @@ public record JobState(SortedMap<String, Worker> workers, long planVersion, long
                 nextWindow = grown.subList(Math.max(0, grown.size() - size), grown.size());
                 nextSpeed = speedOf(nextWindow);
             }
-            return new Worker(nextWindow, clock, reportedThreads, reportedShare, applied, plannedShare, plannedThreads,
-                straggler, nextSpeed);
+            return new Worker(
+                    nextWindow,
+                    clock,
+                    reportedThreads,
+                    reportedShare,
+                    applied,
+                    plannedShare,
+                    plannedThreads,
+                    straggler,
+                    nextSpeed);
         }
 
         private static double speedOf(final List<Iteration> window) {
@@ -144,13 +178,21 @@ public record JobState(SortedMap<String, Worker> workers, long planVersion, long
         }
 
         Worker withStraggler(final boolean flagged) {
-            return new Worker(window, lastClock, threads, share, appliedPlanVersion, plannedShare, plannedThreads,
-                flagged, speed);
+            return new Worker(
+                    window,
+                    lastClock,
+                    threads,
+                    share,
+                    appliedPlanVersion,
+                    plannedShare,
+                    plannedThreads,
+                    flagged,
+                    speed);
         }
 
         Worker withPlan(final double planShare, final int planThreads) {
-            return new Worker(window, lastClock, threads, share, appliedPlanVersion, planShare, planThreads,
-                straggler, speed);
+            return new Worker(
+                    window, lastClock, threads, share, appliedPlanVersion, planShare, planThreads, straggler, speed);
         }
 
         /**
@@ -181,6 +223,5 @@ public record JobState(SortedMap<String, Worker> workers, long planVersion, long
     }
 
     /** One iteration in a speed window: {@code samples} computed in {@code computeMs}. */
-    public record Iteration(long clock, int samples, double computeMs) {
-    }
+    public record Iteration(long clock, int samples, double computeMs) {}
 }

@@ -65,46 +65,62 @@ public final class JobStateSerde implements Serde<JobState> {
     }
 
     static OrchestratorJobState toAvro(final JobState state) {
-        final List<OrchestratorWorkerState> workers = new ArrayList<>(state.workers().size());
+        final List<OrchestratorWorkerState> workers =
+                new ArrayList<>(state.workers().size());
         state.workers().forEach((name, w) -> {
             final List<SpeedSample> window = new ArrayList<>(w.window().size());
             for (final JobState.Iteration it : w.window()) {
                 window.add(new SpeedSample(it.clock(), it.samples(), it.computeMs()));
             }
             workers.add(OrchestratorWorkerState.newBuilder()
-                .setWorker(name)
-                .setLastClock(w.lastClock())
-                .setThreads(w.threads())
-                .setShare(w.share())
-                .setAppliedPlanVersion(w.appliedPlanVersion())
-                .setPlannedShare(w.plannedShare())
-                .setPlannedThreads(w.plannedThreads())
-                .setStraggler(w.straggler())
-                .setSpeed(w.speed())
-                .setWindow(window)
-                .build());
+                    .setWorker(name)
+                    .setLastClock(w.lastClock())
+                    .setThreads(w.threads())
+                    .setShare(w.share())
+                    .setAppliedPlanVersion(w.appliedPlanVersion())
+                    .setPlannedShare(w.plannedShare())
+                    .setPlannedThreads(w.plannedThreads())
+                    .setStraggler(w.straggler())
+                    .setSpeed(w.speed())
+                    .setWindow(window)
+                    .build());
         });
         return OrchestratorJobState.newBuilder()
-            .setPlanVersion(state.planVersion())
-            .setLastPlanRound(state.lastPlanRound())
-            .setLastEvaluatedRound(state.lastEvaluatedRound())
-            .setGainStreak(state.gainStreak())
-            .setWorkers(workers)
-            .build();
+                .setPlanVersion(state.planVersion())
+                .setLastPlanRound(state.lastPlanRound())
+                .setLastEvaluatedRound(state.lastEvaluatedRound())
+                .setGainStreak(state.gainStreak())
+                .setWorkers(workers)
+                .build();
     }
 
     static JobState fromAvro(final OrchestratorJobState stored) {
         final SortedMap<String, JobState.Worker> workers = new TreeMap<>();
         for (final OrchestratorWorkerState w : stored.getWorkers()) {
-            final List<JobState.Iteration> window = new ArrayList<>(w.getWindow().size());
+            final List<JobState.Iteration> window =
+                    new ArrayList<>(w.getWindow().size());
             for (final SpeedSample it : w.getWindow()) {
                 window.add(new JobState.Iteration(it.getClock(), it.getSamples(), it.getComputeMs()));
             }
-            workers.put(w.getWorker(), new JobState.Worker(window, w.getLastClock(), w.getThreads(), w.getShare(),
-                w.getAppliedPlanVersion(), w.getPlannedShare(), w.getPlannedThreads(), w.getStraggler(), w.getSpeed()));
+            workers.put(
+                    w.getWorker(),
+                    new JobState.Worker(
+                            window,
+                            w.getLastClock(),
+                            w.getThreads(),
+                            w.getShare(),
+                            w.getAppliedPlanVersion(),
+                            w.getPlannedShare(),
+                            w.getPlannedThreads(),
+                            w.getStraggler(),
+                            w.getSpeed()));
         }
-        return new JobState(workers, stored.getPlanVersion(), stored.getLastPlanRound(), stored.getLastEvaluatedRound(),
-            stored.getGainStreak());
+        return new JobState(
+                workers,
+                stored.getPlanVersion(),
+                stored.getLastPlanRound(),
+                stored.getLastEvaluatedRound(),
+                stored.getGainStreak());
     }
 
     /**
@@ -142,8 +158,18 @@ public final class JobStateSerde implements Serde<JobState> {
                 for (int j = 0; j < size; j++) {
                     window.add(new JobState.Iteration(in.readLong(), in.readInt(), in.readDouble()));
                 }
-                workers.put(name, new JobState.Worker(window, lastClock, threads, share, applied, plannedShare,
-                    plannedThreads, straggler, speed));
+                workers.put(
+                        name,
+                        new JobState.Worker(
+                                window,
+                                lastClock,
+                                threads,
+                                share,
+                                applied,
+                                plannedShare,
+                                plannedThreads,
+                                straggler,
+                                speed));
             }
             return new JobState(workers, planVersion, lastPlanRound, lastEvaluatedRound, gainStreak);
         } catch (final IOException e) {

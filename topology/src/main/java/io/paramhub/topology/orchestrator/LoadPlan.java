@@ -12,15 +12,15 @@ import java.util.SortedMap;
  * is worth it, as one {@code ResourceCommand} per worker with the job's next plan version.
  */
 public record LoadPlan(
-    SortedMap<String, Double> speeds,
-    double median,
-    List<String> stragglers,
-    SortedMap<String, Double> shares,
-    SortedMap<String, Integer> threads,
-    SortedMap<String, Double> predictedSpeeds,
-    Map<String, Integer> threadsAdded,
-    double currentTime,
-    double plannedTime) {
+        SortedMap<String, Double> speeds,
+        double median,
+        List<String> stragglers,
+        SortedMap<String, Double> shares,
+        SortedMap<String, Integer> threads,
+        SortedMap<String, Double> predictedSpeeds,
+        Map<String, Integer> threadsAdded,
+        double currentTime,
+        double plannedTime) {
 
     /** Fraction by which the plan shortens the predicted iteration time (negative if it lengthens it). */
     public double gain() {

@@ -29,7 +29,9 @@ public final class OrchestratorMetrics {
     }
 
     private Counter commands(final String job) {
-        return Counter.builder("paramhub.orchestrator.commands.issued").tag("job", job)
-            .description("Resource commands issued (one per worker of each plan)").register(registry);
+        return Counter.builder("paramhub.orchestrator.commands.issued")
+                .tag("job", job)
+                .description("Resource commands issued (one per worker of each plan)")
+                .register(registry);
     }
 }

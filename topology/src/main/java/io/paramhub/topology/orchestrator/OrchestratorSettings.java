@@ -18,15 +18,15 @@ package io.paramhub.topology.orchestrator;
  * @param minShare           smallest batch share the load lever gives a worker
  */
 public record OrchestratorSettings(
-    int window,
-    double stragglerThreshold,
-    long minInterval,
-    double minGain,
-    boolean loadLever,
-    boolean resourceLever,
-    int threadBudget,
-    int maxThreadsPerWorker,
-    double minShare) {
+        int window,
+        double stragglerThreshold,
+        long minInterval,
+        double minGain,
+        boolean loadLever,
+        boolean resourceLever,
+        int threadBudget,
+        int maxThreadsPerWorker,
+        double minShare) {
 
     public OrchestratorSettings {
         if (window < 1) {
@@ -69,47 +69,119 @@ public record OrchestratorSettings(
     }
 
     public OrchestratorSettings withWindow(final int value) {
-        return new OrchestratorSettings(value, stragglerThreshold, minInterval, minGain, loadLever, resourceLever,
-            threadBudget, maxThreadsPerWorker, minShare);
+        return new OrchestratorSettings(
+                value,
+                stragglerThreshold,
+                minInterval,
+                minGain,
+                loadLever,
+                resourceLever,
+                threadBudget,
+                maxThreadsPerWorker,
+                minShare);
     }
 
     public OrchestratorSettings withStragglerThreshold(final double value) {
-        return new OrchestratorSettings(window, value, minInterval, minGain, loadLever, resourceLever,
-            threadBudget, maxThreadsPerWorker, minShare);
+        return new OrchestratorSettings(
+                window,
+                value,
+                minInterval,
+                minGain,
+                loadLever,
+                resourceLever,
+                threadBudget,
+                maxThreadsPerWorker,
+                minShare);
     }
 
     public OrchestratorSettings withMinInterval(final long value) {
-        return new OrchestratorSettings(window, stragglerThreshold, value, minGain, loadLever, resourceLever,
-            threadBudget, maxThreadsPerWorker, minShare);
+        return new OrchestratorSettings(
+                window,
+                stragglerThreshold,
+                value,
+                minGain,
+                loadLever,
+                resourceLever,
+                threadBudget,
+                maxThreadsPerWorker,
+                minShare);
     }
 
     public OrchestratorSettings withMinGain(final double value) {
-        return new OrchestratorSettings(window, stragglerThreshold, minInterval, value, loadLever, resourceLever,
-            threadBudget, maxThreadsPerWorker, minShare);
+        return new OrchestratorSettings(
+                window,
+                stragglerThreshold,
+                minInterval,
+                value,
+                loadLever,
+                resourceLever,
+                threadBudget,
+                maxThreadsPerWorker,
+                minShare);
     }
 
     public OrchestratorSettings withLoadLever(final boolean value) {
-        return new OrchestratorSettings(window, stragglerThreshold, minInterval, minGain, value, resourceLever,
-            threadBudget, maxThreadsPerWorker, minShare);
+        return new OrchestratorSettings(
+                window,
+                stragglerThreshold,
+                minInterval,
+                minGain,
+                value,
+                resourceLever,
+                threadBudget,
+                maxThreadsPerWorker,
+                minShare);
     }
 
     public OrchestratorSettings withResourceLever(final boolean value) {
-        return new OrchestratorSettings(window, stragglerThreshold, minInterval, minGain, loadLever, value,
-            threadBudget, maxThreadsPerWorker, minShare);
+        return new OrchestratorSettings(
+                window,
+                stragglerThreshold,
+                minInterval,
+                minGain,
+                loadLever,
+                value,
+                threadBudget,
+                maxThreadsPerWorker,
+                minShare);
     }
 
     public OrchestratorSettings withThreadBudget(final int value) {
-        return new OrchestratorSettings(window, stragglerThreshold, minInterval, minGain, loadLever, resourceLever,
-            value, maxThreadsPerWorker, minShare);
+        return new OrchestratorSettings(
+                window,
+                stragglerThreshold,
+                minInterval,
+                minGain,
+                loadLever,
+                resourceLever,
+                value,
+                maxThreadsPerWorker,
+                minShare);
     }
 
     public OrchestratorSettings withMaxThreadsPerWorker(final int value) {
-        return new OrchestratorSettings(window, stragglerThreshold, minInterval, minGain, loadLever, resourceLever,
-            threadBudget, value, minShare);
+        return new OrchestratorSettings(
+                window,
+                stragglerThreshold,
+                minInterval,
+                minGain,
+                loadLever,
+                resourceLever,
+                threadBudget,
+                value,
+                minShare);
     }
 
     public OrchestratorSettings withMinShare(final double value) {
-        return new OrchestratorSettings(window, stragglerThreshold, minInterval, minGain, loadLever, resourceLever,
-            threadBudget, maxThreadsPerWorker, value);
+        return new OrchestratorSettings(
+                window,
+                stragglerThreshold,
+                minInterval,
+                minGain,
+                loadLever,
+                resourceLever,
+                threadBudget,
+                maxThreadsPerWorker,
+                value);
     }
 }

@@ -44,37 +44,55 @@ public final class OrchestratorTopology {
     public static final String REPARTITION_NAME = "telemetry-by-job";
     static final String PLANNER = "planner";
 
-    private OrchestratorTopology() {
-    }
+    private OrchestratorTopology() {}
 
-    public static Topology build(final TopicCatalog topics, final SerdeFactory serdes,
-                                 final OrchestratorSettings settings) {
+    public static Topology build(
+            final TopicCatalog topics, final SerdeFactory serdes, final OrchestratorSettings settings) {
         return build(topics, serdes, settings, OrchestratorMetrics.unregistered());
     }
 
     /** As {@link #build(TopicCatalog, SerdeFactory, OrchestratorSettings)}, counting commands in {@code metrics}. */
-    public static Topology build(final TopicCatalog topics, final SerdeFactory serdes,
-                                 final OrchestratorSettings settings, final OrchestratorMetrics metrics) {
+    public static Topology build(
+            final TopicCatalog topics,
+            final SerdeFactory serdes,
+            final OrchestratorSettings settings,
+            final OrchestratorMetrics metrics) {
         final StreamsBuilder builder = new StreamsBuilder();
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JOB_STATE_STORE),
-            Serdes.String(), new JobStateSerde(serdes.valueSerde(OrchestratorJobState.class))).withCachingDisabled());
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(JOB_STATE_STORE),
+                        Serdes.String(),
+                        new JobStateSerde(serdes.valueSerde(OrchestratorJobState.class)))
+                .withCachingDisabled());
 
-        builder.stream(topics.telemetry().name(),
-                Consumed.with(Serdes.String(), topics.telemetry().valueSerde()).withName("telemetry-source"))
-            .selectKey((key, telemetry) -> telemetry == null ? key : telemetry.getJob(), Named.as("key-by-job"))
-            .repartition(Repartitioned.<String, IterationTelemetry>as(REPARTITION_NAME)
-                .withKeySerde(Serdes.String())
-                .withValueSerde(topics.telemetry().valueSerde()))
-            .process(() -> new PlanningProcessor(settings), Named.as(PLANNER), JOB_STATE_STORE)
-            .peek((key, command) -> metrics.issued(command), Named.as("commands-counter"))
-            .to(topics.commands().name(),
-                Produced.with(Serdes.String(), topics.commands().valueSerde()).withName("commands-sink"));
+        builder.stream(
+                        topics.telemetry().name(),
+                        Consumed.with(Serdes.String(), topics.telemetry().valueSerde())
+                                .withName("telemetry-source"))
+                .selectKey((key, telemetry) -> telemetry == null ? key : telemetry.getJob(), Named.as("key-by-job"))
+                .repartition(Repartitioned.<String, IterationTelemetry>as(REPARTITION_NAME)
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(topics.telemetry().valueSerde()))
+                .process(() -> new PlanningProcessor(settings), Named.as(PLANNER), JOB_STATE_STORE)
+                .peek((key, command) -> metrics.issued(command), Named.as("commands-counter"))
+                .to(
+                        topics.commands().name(),
+                        Produced.with(Serdes.String(), topics.commands().valueSerde())
+                                .withName("commands-sink"));
 
         final Topology topology = builder.build();
-        topology.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(JOB_SPEC_STORE),
-                Serdes.String(), serdes.valueSerde(JobSpec.class)).withLoggingDisabled().withCachingDisabled(),
-            "jobs-source", new StringDeserializer(), topics.jobs().valueSerde().deserializer(), topics.jobs().name(),
-            "job-spec-loader", JobSpecLoader::new);
+        topology.addGlobalStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.persistentKeyValueStore(JOB_SPEC_STORE),
+                                Serdes.String(),
+                                serdes.valueSerde(JobSpec.class))
+                        .withLoggingDisabled()
+                        .withCachingDisabled(),
+                "jobs-source",
+                new StringDeserializer(),
+                topics.jobs().valueSerde().deserializer(),
+                topics.jobs().name(),
+                "job-spec-loader",
+                JobSpecLoader::new);
         return topology;
     }
 }

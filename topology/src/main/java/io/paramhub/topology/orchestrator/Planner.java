@@ -27,8 +27,7 @@ import java.util.TreeMap;
  */
 public final class Planner {
 
-    private Planner() {
-    }
+    private Planner() {}
 
     public static double median(final double[] values) {
         final double[] sorted = values.clone();
@@ -42,9 +41,13 @@ public final class Planner {
      * @param threads threads each worker measured its speed with
      * @param shares  batch shares in effect
      */
-    public static LoadPlan plan(final SortedMap<String, Double> speeds, final SortedMap<String, Integer> threads,
-                            final SortedMap<String, Double> shares, final OrchestratorSettings settings) {
-        final double median = median(speeds.values().stream().mapToDouble(Double::doubleValue).toArray());
+    public static LoadPlan plan(
+            final SortedMap<String, Double> speeds,
+            final SortedMap<String, Integer> threads,
+            final SortedMap<String, Double> shares,
+            final OrchestratorSettings settings) {
+        final double median =
+                median(speeds.values().stream().mapToDouble(Double::doubleValue).toArray());
         final double cutoff = (1.0 - settings.stragglerThreshold()) * median;
         final List<String> stragglers = new ArrayList<>();
         speeds.forEach((worker, speed) -> {
@@ -62,17 +65,28 @@ public final class Planner {
         final SortedMap<String, Double> predicted = new TreeMap<>();
         speeds.forEach((worker, speed) -> predicted.put(worker, speed / threads.get(worker) * planned.get(worker)));
 
-        final SortedMap<String, Double> plannedShares = settings.loadLever()
-            ? proportional(predicted, settings.minShare())
-            : new TreeMap<>(shares);
-        return new LoadPlan(new TreeMap<>(speeds), median, List.copyOf(stragglers), plannedShares, planned, predicted,
-            added, time(shares, speeds), time(plannedShares, predicted));
+        final SortedMap<String, Double> plannedShares =
+                settings.loadLever() ? proportional(predicted, settings.minShare()) : new TreeMap<>(shares);
+        return new LoadPlan(
+                new TreeMap<>(speeds),
+                median,
+                List.copyOf(stragglers),
+                plannedShares,
+                planned,
+                predicted,
+                added,
+                time(shares, speeds),
+                time(plannedShares, predicted));
     }
 
-    private static void moveThreads(final SortedMap<String, Double> speeds, final SortedMap<String, Integer> threads,
-                                    final SortedMap<String, Integer> planned, final Map<String, Integer> added,
-                                    final List<String> stragglers, final double median,
-                                    final OrchestratorSettings settings) {
+    private static void moveThreads(
+            final SortedMap<String, Double> speeds,
+            final SortedMap<String, Integer> threads,
+            final SortedMap<String, Integer> planned,
+            final Map<String, Integer> added,
+            final List<String> stragglers,
+            final double median,
+            final OrchestratorSettings settings) {
         int inUse = 0;
         for (final int t : threads.values()) {
             inUse += t;
@@ -99,9 +113,12 @@ public final class Planner {
     }
 
     /** The fastest non-straggler that stays at or above the median with one thread less, or null. */
-    private static String donor(final SortedMap<String, Double> speeds, final SortedMap<String, Integer> threads,
-                                final SortedMap<String, Integer> planned, final List<String> stragglers,
-                                final double median) {
+    private static String donor(
+            final SortedMap<String, Double> speeds,
+            final SortedMap<String, Integer> threads,
+            final SortedMap<String, Integer> planned,
+            final List<String> stragglers,
+            final double median) {
         String best = null;
         double bestSpeed = 0;
         for (final String worker : speeds.keySet()) {
@@ -126,7 +143,8 @@ public final class Planner {
         boolean clamped = true;
         while (clamped && !free.isEmpty()) {
             clamped = false;
-            final double total = free.values().stream().mapToDouble(Double::doubleValue).sum();
+            final double total =
+                    free.values().stream().mapToDouble(Double::doubleValue).sum();
             for (final var entry : List.copyOf(free.entrySet())) {
                 if (entry.getValue() / total * left < floor) {
                     shares.put(entry.getKey(), floor);
@@ -136,7 +154,8 @@ public final class Planner {
                 }
             }
         }
-        final double total = free.values().stream().mapToDouble(Double::doubleValue).sum();
+        final double total =
+                free.values().stream().mapToDouble(Double::doubleValue).sum();
         final double rest = left;
         free.forEach((worker, speed) -> shares.put(worker, speed / total * rest));
         return shares;

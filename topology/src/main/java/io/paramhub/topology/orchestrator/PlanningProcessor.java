@@ -75,14 +75,22 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
             log.debug("old telemetry of {}/{} at clock {} ignored", job, telemetry.getWorker(), telemetry.getClock());
             return;
         }
-        final JobState reported = known.reported(telemetry.getWorker(), telemetry.getClock(), telemetry.getSamples(),
-            telemetry.getComputeMs(), Math.max(1, telemetry.getThreads()), telemetry.getBatchShare(),
-            telemetry.getCommandEpoch(), settings.window());
+        final JobState reported = known.reported(
+                telemetry.getWorker(),
+                telemetry.getClock(),
+                telemetry.getSamples(),
+                telemetry.getComputeMs(),
+                Math.max(1, telemetry.getThreads()),
+                telemetry.getBatchShare(),
+                telemetry.getCommandEpoch(),
+                settings.window());
 
         final long round = round(reported, expectedWorkers(job, reported));
-        states.put(job, round > reported.lastEvaluatedRound()
-            ? evaluate(job, reported.evaluatedAt(round), round, record.timestamp())
-            : reported);
+        states.put(
+                job,
+                round > reported.lastEvaluatedRound()
+                        ? evaluate(job, reported.evaluatedAt(round), round, record.timestamp())
+                        : reported);
     }
 
     private int expectedWorkers(final String job, final JobState state) {
@@ -114,8 +122,13 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         evaluated.workers().forEach((name, w) -> {
             speeds.put(name, w.speed());
             threads.put(name, w.threads());
-            shares.put(name, planned ? w.plannedShare()
-                : w.share() > 0 ? w.share() : 1.0 / evaluated.workers().size());
+            shares.put(
+                    name,
+                    planned
+                            ? w.plannedShare()
+                            : w.share() > 0
+                                    ? w.share()
+                                    : 1.0 / evaluated.workers().size());
         });
         final LoadPlan plan = Planner.plan(speeds, threads, shares, settings);
         final JobState judged = evaluated.judged(plan.stragglers());
@@ -124,13 +137,17 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         }
 
         final boolean first = judged.planVersion() == JobState.NONE;
-        final double noise = judged.workers().values().stream().mapToDouble(JobState.Worker::noise).max().orElse(0);
+        final double noise = judged.workers().values().stream()
+                .mapToDouble(JobState.Worker::noise)
+                .max()
+                .orElse(0);
         if ((first && plan.stragglers().isEmpty()) || plan.gain() < settings.minGain() + NOISE_MARGIN * noise) {
             return judged.gainMissed();
         }
         final JobState held = judged.gainHeld();
         final boolean due = first
-            || held.gainStreak() >= settings.minInterval() && round - held.lastPlanRound() >= settings.minInterval();
+                || held.gainStreak() >= settings.minInterval()
+                        && round - held.lastPlanRound() >= settings.minInterval();
         if (!due) {
             return held;
         }
@@ -140,15 +157,15 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         final Map<String, Double> speedMap = new TreeMap<>(plan.speeds());
         issued.workers().forEach((name, w) -> {
             final ResourceCommand command = ResourceCommand.newBuilder()
-                .setJob(job)
-                .setWorker(name)
-                .setEpoch(issued.planVersion())
-                .setThreads(w.plannedThreads())
-                .setBatchShare(w.plannedShare())
-                .setReason(reason)
-                .setSpeeds(speedMap)
-                .setIssuedAt(Instant.ofEpochMilli(timestamp))
-                .build();
+                    .setJob(job)
+                    .setWorker(name)
+                    .setEpoch(issued.planVersion())
+                    .setThreads(w.plannedThreads())
+                    .setBatchShare(w.plannedShare())
+                    .setReason(reason)
+                    .setSpeeds(speedMap)
+                    .setIssuedAt(Instant.ofEpochMilli(timestamp))
+                    .build();
             context.forward(new Record<>(ShardKeys.worker(job, name), command, timestamp));
         });
         context.commit();
@@ -158,16 +175,23 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
     static String reason(final LoadPlan plan) {
         final List<String> parts = new ArrayList<>();
         for (final String slow : plan.stragglers()) {
-            parts.add(String.format(Locale.ROOT, "%s is a straggler: %.0f samples/s vs median %.0f",
-                slow, plan.speeds().get(slow), plan.median()));
+            parts.add(String.format(
+                    Locale.ROOT,
+                    "%s is a straggler: %.0f samples/s vs median %.0f",
+                    slow,
+                    plan.speeds().get(slow),
+                    plan.median()));
         }
         if (plan.stragglers().isEmpty()) {
-            parts.add(String.format(Locale.ROOT, "no straggler: rebalancing to measured speeds (median %.0f samples/s)",
-                plan.median()));
+            parts.add(String.format(
+                    Locale.ROOT,
+                    "no straggler: rebalancing to measured speeds (median %.0f samples/s)",
+                    plan.median()));
         }
         plan.threadsAdded().forEach((worker, delta) -> {
             if (delta != 0) {
-                parts.add(String.format(Locale.ROOT, "%s %+d thread%s", worker, delta, Math.abs(delta) == 1 ? "" : "s"));
+                parts.add(
+                        String.format(Locale.ROOT, "%s %+d thread%s", worker, delta, Math.abs(delta) == 1 ? "" : "s"));
             }
         });
         parts.add(String.format(Locale.ROOT, "predicted iteration time -%.0f%%", 100 * plan.gain()));

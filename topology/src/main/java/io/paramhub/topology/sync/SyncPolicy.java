@@ -42,8 +42,12 @@ public final class SyncPolicy {
     private final int expectedWorkers;
     private final long sessionTimeoutMs;
 
-    private SyncPolicy(final SyncMode mode, final long clockBound, final long versionBound, final int expectedWorkers,
-                       final long sessionTimeoutMs) {
+    private SyncPolicy(
+            final SyncMode mode,
+            final long clockBound,
+            final long versionBound,
+            final int expectedWorkers,
+            final long sessionTimeoutMs) {
         this.mode = mode;
         this.clockBound = clockBound;
         this.versionBound = versionBound;
@@ -145,8 +149,12 @@ public final class SyncPolicy {
      * (workers ever heard from, contributors included) is asked only in the start grace, {@code live}
      * only past it.
      */
-    public boolean barrierPassed(final Set<String> contributors, final long now, final long firstGradientAt,
-                                 final IntSupplier heardFrom, final Supplier<Set<String>> live) {
+    public boolean barrierPassed(
+            final Set<String> contributors,
+            final long now,
+            final long firstGradientAt,
+            final IntSupplier heardFrom,
+            final Supplier<Set<String>> live) {
         if (contributors.isEmpty()) {
             return false;
         }
@@ -169,6 +177,6 @@ public final class SyncPolicy {
     @Override
     public String toString() {
         return mode + (mode == SyncMode.SSP ? "(" + clockBound + ")" : "") + ", version bound "
-            + (versionBound == UNBOUNDED ? "none" : versionBound);
+                + (versionBound == UNBOUNDED ? "none" : versionBound);
     }
 }

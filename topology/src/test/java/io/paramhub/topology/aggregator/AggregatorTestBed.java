@@ -53,17 +53,28 @@ final class AggregatorTestBed implements AutoCloseable {
         props.put(StreamsProperties.SCHEMA_REGISTRY_URL, "mock://" + scope);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir().toString());
         driver = new TopologyTestDriver(AggregatorTopology.build(topics, serdes, metrics), props);
-        jobs = driver.createInputTopic(topics.jobs().name(), new StringSerializer(),
-            topics.jobs().valueSerde().serializer());
-        gradients = driver.createInputTopic(topics.gradients().name(), new StringSerializer(), new ByteArraySerializer());
-        membership = driver.createInputTopic(topics.membership().name(), new StringSerializer(),
-            topics.membership().valueSerde().serializer());
-        commands = driver.createInputTopic(topics.commands().name(), new StringSerializer(),
-            topics.commands().valueSerde().serializer());
-        model = driver.createOutputTopic(topics.model().name(), new StringDeserializer(),
-            topics.model().valueSerde().deserializer());
-        deadLetters = driver.createOutputTopic(topics.deadLetters().name(), new StringDeserializer(),
-            topics.deadLetters().valueSerde().deserializer());
+        jobs = driver.createInputTopic(
+                topics.jobs().name(),
+                new StringSerializer(),
+                topics.jobs().valueSerde().serializer());
+        gradients =
+                driver.createInputTopic(topics.gradients().name(), new StringSerializer(), new ByteArraySerializer());
+        membership = driver.createInputTopic(
+                topics.membership().name(),
+                new StringSerializer(),
+                topics.membership().valueSerde().serializer());
+        commands = driver.createInputTopic(
+                topics.commands().name(),
+                new StringSerializer(),
+                topics.commands().valueSerde().serializer());
+        model = driver.createOutputTopic(
+                topics.model().name(),
+                new StringDeserializer(),
+                topics.model().valueSerde().deserializer());
+        deadLetters = driver.createOutputTopic(
+                topics.deadLetters().name(),
+                new StringDeserializer(),
+                topics.deadLetters().valueSerde().deserializer());
     }
 
     private static Path stateDir() {
@@ -77,62 +88,79 @@ final class AggregatorTestBed implements AutoCloseable {
     /** Linear regression on 3 inputs (4 parameters) in 2 shards, plain SGD, BSP over {@code workers}. */
     static JobSpec linearJob(final String name, final int workers) {
         return JobSpec.newBuilder()
-            .setJob(name)
-            .setModel("linear")
-            .setDataset("linear:n=64,d=3")
-            .setInputs(3)
-            .setOutputs(1)
-            .setParameters(4)
-            .setShards(2)
-            .setSyncMode(SyncMode.BSP)
-            .setStaleness(0)
-            .setOptimizer(OptimizerKind.SGD)
-            .setLearningRate(0.5)
-            .setMomentum(0.0)
-            .setGlobalBatch(8)
-            .setExpectedWorkers(workers)
-            .setEpochs(1)
-            .setSeed(7)
-            .setCreatedAt(Instant.ofEpochMilli(1_700_000_000_000L))
-            .build();
+                .setJob(name)
+                .setModel("linear")
+                .setDataset("linear:n=64,d=3")
+                .setInputs(3)
+                .setOutputs(1)
+                .setParameters(4)
+                .setShards(2)
+                .setSyncMode(SyncMode.BSP)
+                .setStaleness(0)
+                .setOptimizer(OptimizerKind.SGD)
+                .setLearningRate(0.5)
+                .setMomentum(0.0)
+                .setGlobalBatch(8)
+                .setExpectedWorkers(workers)
+                .setEpochs(1)
+                .setSeed(7)
+                .setCreatedAt(Instant.ofEpochMilli(1_700_000_000_000L))
+                .build();
     }
 
     void submit(final JobSpec spec) {
         jobs.pipeInput(spec.getJob(), spec);
     }
 
-    static GradientShard gradient(final String job, final int shard, final String worker, final long clock,
-                                  final int samples, final float... values) {
+    static GradientShard gradient(
+            final String job,
+            final int shard,
+            final String worker,
+            final long clock,
+            final int samples,
+            final float... values) {
         return GradientShard.newBuilder()
-            .setJob(job)
-            .setShard(shard)
-            .setWorker(worker)
-            .setClock(clock)
-            .setBaseVersion(clock)
-            .setSampleCount(samples)
-            .setLoss(1.0)
-            .setValues(FloatPacking.pack(values))
-            .build();
+                .setJob(job)
+                .setShard(shard)
+                .setWorker(worker)
+                .setClock(clock)
+                .setBaseVersion(clock)
+                .setSampleCount(samples)
+                .setLoss(1.0)
+                .setValues(FloatPacking.pack(values))
+                .build();
     }
 
     void send(final GradientShard gradient) {
-        gradients.pipeInput(ShardKeys.shard(gradient.getJob(), gradient.getShard()),
-            topics.gradients().valueSerde().serializer().serialize(topics.gradients().name(), gradient));
+        gradients.pipeInput(
+                ShardKeys.shard(gradient.getJob(), gradient.getShard()),
+                topics.gradients()
+                        .valueSerde()
+                        .serializer()
+                        .serialize(topics.gradients().name(), gradient));
     }
 
     void send(final GradientShard gradient, final long timestamp) {
-        gradients.pipeInput(ShardKeys.shard(gradient.getJob(), gradient.getShard()),
-            topics.gradients().valueSerde().serializer().serialize(topics.gradients().name(), gradient), timestamp);
+        gradients.pipeInput(
+                ShardKeys.shard(gradient.getJob(), gradient.getShard()),
+                topics.gradients()
+                        .valueSerde()
+                        .serializer()
+                        .serialize(topics.gradients().name(), gradient),
+                timestamp);
     }
 
     void member(final String job, final String worker, final WorkerState state, final long timestamp) {
-        membership.pipeInput(ShardKeys.worker(job, worker), WorkerStatus.newBuilder()
-            .setJob(job)
-            .setWorker(worker)
-            .setState(state)
-            .setClock(0)
-            .setTimestamp(Instant.ofEpochMilli(timestamp))
-            .build(), timestamp);
+        membership.pipeInput(
+                ShardKeys.worker(job, worker),
+                WorkerStatus.newBuilder()
+                        .setJob(job)
+                        .setWorker(worker)
+                        .setState(state)
+                        .setClock(0)
+                        .setTimestamp(Instant.ofEpochMilli(timestamp))
+                        .build(),
+                timestamp);
     }
 
     void sendRaw(final String key, final byte[] value) {

@@ -79,7 +79,7 @@ class AggregatorTopologyTest {
             assertThat(bed.metrics.modelVersion(JOB, 0)).isEqualTo(1);
             // mean gradient = (2+3+3, 4+6+6) / 8 samples = (1, 2); plain SGD with lr 0.5
             assertThat(FloatPacking.unpack(updated.getValues()))
-                .containsExactly(before[0] - 0.5f * 1f, before[1] - 0.5f * 2f);
+                    .containsExactly(before[0] - 0.5f * 1f, before[1] - 0.5f * 2f);
         }
     }
 
@@ -88,14 +88,17 @@ class AggregatorTopologyTest {
         try (AggregatorTestBed bed = new AggregatorTestBed()) {
             // given: one worker, plain SGD at lr 0.5, the rate annealed over 4 clocks
             final JobSpec spec = JobSpec.newBuilder(linearJob(JOB, 1))
-                .setLearningRateSchedule(LearningRateScheduleKind.COSINE).setDecayClocks(4).build();
+                    .setLearningRateSchedule(LearningRateScheduleKind.COSINE)
+                    .setDecayClocks(4)
+                    .build();
             bed.submit(spec);
             float expected = FloatPacking.unpack(shardOf(bed.models(), 0).getValues())[0];
 
             for (int clock = 0; clock < 3; clock++) {
                 // when: the same mean gradient (1, 2) every clock
                 bed.send(gradient(JOB, 0, "worker-000", clock, 8, 8f, 16f));
-                final float[] values = FloatPacking.unpack(shardOf(bed.models(), 0).getValues());
+                final float[] values =
+                        FloatPacking.unpack(shardOf(bed.models(), 0).getValues());
 
                 // then: the step of clock c is 0.5 x (1 + cos(pi c / 4)) / 2 x 1
                 final double factor = (1 + Math.cos(Math.PI * clock / 4)) / 2;
@@ -115,8 +118,14 @@ class AggregatorTopologyTest {
         for (int clock = 0; clock < 5; clock++) {
             for (int worker = 0; worker < 4; worker++) {
                 for (int shard = 0; shard < 2; shard++) {
-                    gradients.add(gradient(JOB, shard, String.format("worker-%03d", worker), clock,
-                        1 + random.nextInt(5), cancelling[worker], spread(random)));
+                    gradients.add(gradient(
+                            JOB,
+                            shard,
+                            String.format("worker-%03d", worker),
+                            clock,
+                            1 + random.nextInt(5),
+                            cancelling[worker],
+                            spread(random)));
                 }
             }
         }
@@ -151,14 +160,21 @@ class AggregatorTopologyTest {
 
             // then
             final List<DeadLetter> letters = bed.deadLetters.readValuesToList();
-            assertThat(letters).extracting(DeadLetter::getReason).containsExactly(
-                DeadLetterReason.DUPLICATE, DeadLetterReason.WRONG_LENGTH, DeadLetterReason.NON_FINITE,
-                DeadLetterReason.UNKNOWN_JOB, DeadLetterReason.MALFORMED, DeadLetterReason.UNKNOWN_SCHEMA,
-                DeadLetterReason.DUPLICATE);
+            assertThat(letters)
+                    .extracting(DeadLetter::getReason)
+                    .containsExactly(
+                            DeadLetterReason.DUPLICATE,
+                            DeadLetterReason.WRONG_LENGTH,
+                            DeadLetterReason.NON_FINITE,
+                            DeadLetterReason.UNKNOWN_JOB,
+                            DeadLetterReason.MALFORMED,
+                            DeadLetterReason.UNKNOWN_SCHEMA,
+                            DeadLetterReason.DUPLICATE);
             assertThat(letters.get(4).getOriginalBytes().array())
-                .isEqualTo("not avro".getBytes(StandardCharsets.UTF_8));
-            assertThat(letters).allSatisfy(letter -> assertThat(letter.getSourceTopic()).isEqualTo(
-                bed.topics.gradients().name()));
+                    .isEqualTo("not avro".getBytes(StandardCharsets.UTF_8));
+            assertThat(letters)
+                    .allSatisfy(letter -> assertThat(letter.getSourceTopic())
+                            .isEqualTo(bed.topics.gradients().name()));
             final List<ModelShard> models = bed.models();
             assertThat(models).hasSize(1);
             assertThat(models.get(0).getVersion()).isEqualTo(1);
@@ -169,12 +185,18 @@ class AggregatorTopologyTest {
     void shouldNameEveryStoreAndTopicExplicitly() {
         try (AggregatorTestBed bed = new AggregatorTestBed()) {
             // when
-            final String description = AggregatorTopology.build(bed.topics,
-                SerdeFactory.forRegistry("mock://naming")).describe().toString();
+            final String description = AggregatorTopology.build(bed.topics, SerdeFactory.forRegistry("mock://naming"))
+                    .describe()
+                    .toString();
 
             // then
-            assertThat(description).contains(AggregatorTopology.SHARD_JOB_STORE, AggregatorTopology.SHARD_STATE_STORE,
-                AggregatorTopology.SHARD_MEMBER_STORE, AggregatorTopology.SHARD_PROCESSOR, "job-fanout");
+            assertThat(description)
+                    .contains(
+                            AggregatorTopology.SHARD_JOB_STORE,
+                            AggregatorTopology.SHARD_STATE_STORE,
+                            AggregatorTopology.SHARD_MEMBER_STORE,
+                            AggregatorTopology.SHARD_PROCESSOR,
+                            "job-fanout");
             assertThat(description).doesNotContain("KSTREAM-", "KTABLE-");
         }
     }
@@ -183,18 +205,21 @@ class AggregatorTopologyTest {
     void shouldServeEveryShardFromOneSubtopologyWithItsJob() {
         try (AggregatorTestBed bed = new AggregatorTestBed()) {
             // when
-            final TopologyDescription description = AggregatorTopology.build(bed.topics,
-                SerdeFactory.forRegistry("mock://subtopologies")).describe();
+            final TopologyDescription description = AggregatorTopology.build(
+                            bed.topics, SerdeFactory.forRegistry("mock://subtopologies"))
+                    .describe();
 
             // then
             assertThat(description.subtopologies()).hasSize(2);
-            assertThat(description.subtopologies()).anySatisfy(sub -> assertThat(sub.nodes())
-                .filteredOn(node -> node instanceof TopologyDescription.Source)
-                .extracting(node -> ((TopologyDescription.Source) node).topicSet())
-                .containsExactlyInAnyOrder(Set.of(bed.topics.shardJobs().name()),
-                    Set.of(bed.topics.shardMembership().name()),
-                    Set.of(bed.topics.shardCommands().name()),
-                    Set.of(bed.topics.gradients().name())));
+            assertThat(description.subtopologies())
+                    .anySatisfy(sub -> assertThat(sub.nodes())
+                            .filteredOn(node -> node instanceof TopologyDescription.Source)
+                            .extracting(node -> ((TopologyDescription.Source) node).topicSet())
+                            .containsExactlyInAnyOrder(
+                                    Set.of(bed.topics.shardJobs().name()),
+                                    Set.of(bed.topics.shardMembership().name()),
+                                    Set.of(bed.topics.shardCommands().name()),
+                                    Set.of(bed.topics.gradients().name())));
         }
     }
 
@@ -234,14 +259,19 @@ class AggregatorTopologyTest {
             for (int shard = 0; shard < 2; shard++) {
                 final ModelShard newest = shardOf(models.subList(models.size() - 2, models.size()), shard);
                 assertThat(newest.getVersion()).isEqualTo(5);
-                last.add(FloatPacking.unpack(newest.getValues()).length == 0 ? new byte[0]
-                    : newest.getValues().array());
+                last.add(
+                        FloatPacking.unpack(newest.getValues()).length == 0
+                                ? new byte[0]
+                                : newest.getValues().array());
             }
             return last;
         }
     }
 
     private static ModelShard shardOf(final List<ModelShard> models, final int shard) {
-        return models.stream().filter(model -> model.getShard() == shard).reduce((a, b) -> b).orElseThrow();
+        return models.stream()
+                .filter(model -> model.getShard() == shard)
+                .reduce((a, b) -> b)
+                .orElseThrow();
     }
 }

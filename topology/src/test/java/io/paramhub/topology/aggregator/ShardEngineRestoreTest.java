@@ -46,13 +46,13 @@ class ShardEngineRestoreTest {
     private final MockProcessorContext<String, Object> context = new MockProcessorContext<>();
     private final KeyValueStore<String, JobSpec> jobs = store(AggregatorTopology.SHARD_JOB_STORE, JobSpec.class);
     private final KeyValueStore<String, ShardState> states =
-        store(AggregatorTopology.SHARD_STATE_STORE, ShardState.class);
+            store(AggregatorTopology.SHARD_STATE_STORE, ShardState.class);
     private final KeyValueStore<String, ShardMembers> members =
-        store(AggregatorTopology.SHARD_MEMBER_STORE, ShardMembers.class);
+            store(AggregatorTopology.SHARD_MEMBER_STORE, ShardMembers.class);
     private final KeyValueStore<String, ShardState> snapshots =
-        store(AggregatorTopology.SHARD_SNAPSHOT_STORE, ShardState.class);
+            store(AggregatorTopology.SHARD_SNAPSHOT_STORE, ShardState.class);
     private final KeyValueStore<String, ModelShard> models =
-        store(AggregatorTopology.SHARD_MODEL_STORE, ModelShard.class);
+            store(AggregatorTopology.SHARD_MODEL_STORE, ModelShard.class);
 
     @AfterEach
     void dropRegistry() {
@@ -72,8 +72,8 @@ class ShardEngineRestoreTest {
         final long from = after.load();
         after.continueAt(11);
         final boolean buffered = after.restoreGradient(KEY, first, 10, T0 + 1);
-        final List<ModelShard> published = after.gradient(KEY, gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), 11,
-            T0 + 2).published();
+        final List<ModelShard> published = after.gradient(KEY, gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), 11, T0 + 2)
+                .published();
 
         // then: version 1 is one SGD step (lr 0.5) on both workers' sums over the batch of 8
         assertThat(from).isEqualTo(10);
@@ -81,7 +81,7 @@ class ShardEngineRestoreTest {
         assertThat(published).hasSize(1);
         assertThat(published.get(0).getVersion()).isEqualTo(1);
         assertThat(FloatPacking.unpack(published.get(0).getValues()))
-            .containsExactly(initial[0] - 0.5f * (8f / 8), initial[1] - 0.5f * (12f / 8));
+                .containsExactly(initial[0] - 0.5f * (8f / 8), initial[1] - 0.5f * (12f / 8));
     }
 
     @Test
@@ -89,10 +89,12 @@ class ShardEngineRestoreTest {
         // given: clock 0 applied (offsets 10 and 11), worker-000's clock 1 buffered (offset 12)
         final ShardEngine before = startedEngine();
         before.gradient(KEY, gradient(JOB, 0, "worker-000", 0, 4, 2f, 4f), 10, T0 + 1);
-        assertThat(before.gradient(KEY, gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), 11, T0 + 2).published())
-            .hasSize(1);
+        assertThat(before.gradient(KEY, gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), 11, T0 + 2)
+                        .published())
+                .hasSize(1);
         final GradientShard clock1 = GradientShard.newBuilder(gradient(JOB, 0, "worker-000", 1, 4, 1f, 1f))
-            .setBaseVersion(1).build();
+                .setBaseVersion(1)
+                .build();
         before.gradient(KEY, clock1, 12, T0 + 3);
 
         // when
@@ -102,27 +104,42 @@ class ShardEngineRestoreTest {
         // then: the read starts at the buffered gradient; only it is buffered again
         assertThat(from).isEqualTo(12);
         assertThat(after.restoreGradient(KEY, gradient(JOB, 0, "worker-000", 0, 4, 2f, 4f), 10, T0 + 1))
-            .as("below the shard's restore point, and applied").isFalse();
+                .as("below the shard's restore point, and applied")
+                .isFalse();
         assertThat(after.restoreGradient(KEY, gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), 13, T0 + 4))
-            .as("a late copy of an applied clock").isFalse();
+                .as("a late copy of an applied clock")
+                .isFalse();
         assertThat(after.restoreGradient(KEY, clock1, 12, T0 + 3)).isTrue();
-        assertThat(after.restoreGradient(KEY, clock1, 14, T0 + 5)).as("a copy of a buffered one").isFalse();
-        assertThat(after.restoreGradient(KEY, GradientShard.newBuilder(clock1).setWorker("worker-001").build(), 15,
-            1_600_000_000_000L)).as("stamped before the job was created").isFalse();
+        assertThat(after.restoreGradient(KEY, clock1, 14, T0 + 5))
+                .as("a copy of a buffered one")
+                .isFalse();
+        assertThat(after.restoreGradient(
+                        KEY,
+                        GradientShard.newBuilder(clock1).setWorker("worker-001").build(),
+                        15,
+                        1_600_000_000_000L))
+                .as("stamped before the job was created")
+                .isFalse();
         // worker-001's clock 1 completes it: worker-000's restored gradient is counted, once
         final GradientShard other = GradientShard.newBuilder(gradient(JOB, 0, "worker-001", 1, 4, 3f, 3f))
-            .setBaseVersion(1).build();
+                .setBaseVersion(1)
+                .build();
         after.continueAt(16);
-        final List<ModelShard> published = after.gradient(KEY, other, 16, T0 + 6).published();
+        final List<ModelShard> published =
+                after.gradient(KEY, other, 16, T0 + 6).published();
         assertThat(published).extracting(ModelShard::getVersion).containsExactly(2L);
     }
 
     /** Version 0 of the shard, from an engine over stores of its own. */
     private ModelShard versionZero() {
-        final ShardEngine fresh = new ShardEngine(store("jobs-0", JobSpec.class),
-            store("states-0", ShardState.class), store("members-0", ShardMembers.class),
-            store("snapshots-0", ShardState.class), store("models-0", ModelShard.class), 1,
-            AggregatorMetrics.unregistered());
+        final ShardEngine fresh = new ShardEngine(
+                store("jobs-0", JobSpec.class),
+                store("states-0", ShardState.class),
+                store("members-0", ShardMembers.class),
+                store("snapshots-0", ShardState.class),
+                store("models-0", ModelShard.class),
+                1,
+                AggregatorMetrics.unregistered());
         return fresh.startJob(KEY, linearJob(JOB, 2), T0).get(0);
     }
 
@@ -130,12 +147,19 @@ class ShardEngineRestoreTest {
     void shouldRebuildParametersAndMomentumFromTheSnapshotByApplyingTheClocksSinceItAgain() {
         // given: momentum SGD, a snapshot every 50 clocks (so only version 0's); clocks 0 to 2 applied
         // (offsets 10 to 15) and worker-000's clock 3 buffered (offset 16); an engine that never stops beside it
-        final JobSpec spec = JobSpec.newBuilder(linearJob(JOB, 2)).setMomentum(0.9).build();
+        final JobSpec spec =
+                JobSpec.newBuilder(linearJob(JOB, 2)).setMomentum(0.9).build();
         final ShardEngine before = startedEngine(engine(50), spec);
-        final ShardEngine neverStopped = startedEngine(new ShardEngine(store("jobs-1", JobSpec.class),
-            store("states-1", ShardState.class), store("members-1", ShardMembers.class),
-            store("snapshots-1", ShardState.class), store("models-1", ModelShard.class), 50,
-            AggregatorMetrics.unregistered()), spec);
+        final ShardEngine neverStopped = startedEngine(
+                new ShardEngine(
+                        store("jobs-1", JobSpec.class),
+                        store("states-1", ShardState.class),
+                        store("members-1", ShardMembers.class),
+                        store("snapshots-1", ShardState.class),
+                        store("models-1", ModelShard.class),
+                        50,
+                        AggregatorMetrics.unregistered()),
+                spec);
         final List<GradientShard> read = new ArrayList<>();
         for (int clock = 0; clock <= 3; clock++) {
             for (final String worker : List.of("worker-000", "worker-001")) {
@@ -148,8 +172,12 @@ class ShardEngineRestoreTest {
             before.gradient(KEY, read.get(i), 10 + i, T0 + 1 + i);
             neverStopped.gradient(KEY, read.get(i), 10 + i, T0 + 1 + i);
         }
-        assertThat(states.get(KEY).getParams().remaining()).as("a round stores no parameters").isZero();
-        assertThat(states.get(KEY).getReplay()).extracting(AppliedClock::getClock).containsExactly(0L, 1L, 2L);
+        assertThat(states.get(KEY).getParams().remaining())
+                .as("a round stores no parameters")
+                .isZero();
+        assertThat(states.get(KEY).getReplay())
+                .extracting(AppliedClock::getClock)
+                .containsExactly(0L, 1L, 2L);
 
         // when: the task starts again on the stores and reads its partition from where they say
         final ShardEngine after = engine(50);
@@ -165,10 +193,11 @@ class ShardEngineRestoreTest {
         assertThat(from).isEqualTo(10);
         final GradientShard last = gradient(JOB, 0, "worker-001", 3, 4, 4f, 3f);
         final List<ModelShard> restarted = after.gradient(KEY, last, 17, T0 + 9).published();
-        final List<ModelShard> reference = neverStopped.gradient(KEY, last, 17, T0 + 9).published();
+        final List<ModelShard> reference =
+                neverStopped.gradient(KEY, last, 17, T0 + 9).published();
         assertThat(restarted).extracting(ModelShard::getVersion).containsExactly(4L);
         assertThat(FloatPacking.unpack(restarted.get(0).getValues()))
-            .containsExactly(FloatPacking.unpack(reference.get(0).getValues()));
+                .containsExactly(FloatPacking.unpack(reference.get(0).getValues()));
     }
 
     @Test
@@ -184,8 +213,10 @@ class ShardEngineRestoreTest {
         after.restoreGradient(KEY, gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), 11, T0 + 2);
 
         // then
-        assertThatThrownBy(after::requireReplayed).isInstanceOf(IllegalStateException.class)
-            .hasMessageContaining("cannot be rebuilt").hasMessageContaining("[10, 11]");
+        assertThatThrownBy(after::requireReplayed)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("cannot be rebuilt")
+                .hasMessageContaining("[10, 11]");
     }
 
     @Test
@@ -212,9 +243,12 @@ class ShardEngineRestoreTest {
         restarted.restoreGradient(KEY, gradient(JOB, 0, "worker-000", 0, 4, 2f, 4f), 10, T0 + 1);
         restarted.requireReplayed();
         final float[] initial = FloatPacking.unpack(full.getParams());
-        assertThat(FloatPacking.unpack(restarted.gradient(KEY, gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), 11,
-            T0 + 2).published().get(0).getValues()))
-            .containsExactly(initial[0] - 0.5f * (8f / 8), initial[1] - 0.5f * (12f / 8));
+        assertThat(FloatPacking.unpack(restarted
+                        .gradient(KEY, gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), 11, T0 + 2)
+                        .published()
+                        .get(0)
+                        .getValues()))
+                .containsExactly(initial[0] - 0.5f * (8f / 8), initial[1] - 0.5f * (12f / 8));
     }
 
     /** An engine with the job started and both workers joined. */
@@ -225,8 +259,16 @@ class ShardEngineRestoreTest {
     private ShardEngine startedEngine(final ShardEngine engine, final JobSpec spec) {
         engine.startJob(KEY, spec, T0);
         for (final String worker : List.of("worker-000", "worker-001")) {
-            engine.memberEvent(KEY, WorkerStatus.newBuilder().setJob(JOB).setWorker(worker).setState(WorkerState.JOINED)
-                .setClock(0).setTimestamp(Instant.ofEpochMilli(T0)).build(), T0);
+            engine.memberEvent(
+                    KEY,
+                    WorkerStatus.newBuilder()
+                            .setJob(JOB)
+                            .setWorker(worker)
+                            .setState(WorkerState.JOINED)
+                            .setClock(0)
+                            .setTimestamp(Instant.ofEpochMilli(T0))
+                            .build(),
+                    T0);
         }
         return engine;
     }
@@ -237,13 +279,15 @@ class ShardEngineRestoreTest {
     }
 
     private ShardEngine engine(final int snapshotEveryClocks) {
-        return new ShardEngine(jobs, states, members, snapshots, models, snapshotEveryClocks,
-            AggregatorMetrics.unregistered());
+        return new ShardEngine(
+                jobs, states, members, snapshots, models, snapshotEveryClocks, AggregatorMetrics.unregistered());
     }
 
     private <V extends SpecificRecord> KeyValueStore<String, V> store(final String name, final Class<V> type) {
-        final KeyValueStore<String, V> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name),
-            Serdes.String(), serdes.valueSerde(type)).withLoggingDisabled().build();
+        final KeyValueStore<String, V> store = Stores.keyValueStoreBuilder(
+                        Stores.inMemoryKeyValueStore(name), Serdes.String(), serdes.valueSerde(type))
+                .withLoggingDisabled()
+                .build();
         store.init(context.getStateStoreContext(), store);
         return store;
     }

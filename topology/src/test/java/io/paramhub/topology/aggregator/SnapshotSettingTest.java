@@ -14,16 +14,16 @@ class SnapshotSettingTest {
     void shouldSnapshotEvery50ClocksUnlessToldOtherwise() {
         assertThat(AggregatorTopology.snapshotEveryClocks(Map.of())).isEqualTo(50);
         assertThat(AggregatorTopology.snapshotEveryClocks(Map.of(AggregatorTopology.SNAPSHOT_CLOCKS_CONFIG, " 7 ")))
-            .isEqualTo(7);
+                .isEqualTo(7);
     }
 
     @Test
     void shouldRefuseANumberBelowOneOrNotANumberNamingTheSetting() {
         for (final String value : new String[] {"0", "-3", "many", "2.5"}) {
             assertThatThrownBy(() -> AggregatorTopology.snapshotEveryClocks(
-                Map.of(AggregatorTopology.SNAPSHOT_CLOCKS_CONFIG, value)))
-                .isInstanceOf(ConfigException.class)
-                .hasMessageContaining(AggregatorTopology.SNAPSHOT_CLOCKS_CONFIG);
+                            Map.of(AggregatorTopology.SNAPSHOT_CLOCKS_CONFIG, value)))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining(AggregatorTopology.SNAPSHOT_CLOCKS_CONFIG);
         }
     }
 }

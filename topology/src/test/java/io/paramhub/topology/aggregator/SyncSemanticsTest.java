@@ -25,12 +25,17 @@ class SyncSemanticsTest {
     private static final long T0 = 1_800_000_000_000L;
 
     private static JobSpec job(final SyncMode mode, final int staleness, final int workers) {
-        return JobSpec.newBuilder(linearJob(JOB, workers)).setSyncMode(mode).setStaleness(staleness)
-            .setSessionTimeoutMs(1_000).build();
+        return JobSpec.newBuilder(linearJob(JOB, workers))
+                .setSyncMode(mode)
+                .setStaleness(staleness)
+                .setSessionTimeoutMs(1_000)
+                .build();
     }
 
     private static GradientShard at(final String worker, final long clock, final long baseVersion) {
-        return GradientShard.newBuilder(gradient(JOB, 0, worker, clock, 2, 2f, 4f)).setBaseVersion(baseVersion).build();
+        return GradientShard.newBuilder(gradient(JOB, 0, worker, clock, 2, 2f, 4f))
+                .setBaseVersion(baseVersion)
+                .build();
     }
 
     @Test
@@ -50,7 +55,7 @@ class SyncSemanticsTest {
             assertThat(shard0(first).getVersion()).isEqualTo(1);
             // one worker's share of the clock: (2, 4) / global batch 8; plain SGD, lr 0.5
             assertThat(FloatPacking.unpack(shard0(first).getValues()))
-                .containsExactly(initial[0] - 0.5f * 0.25f, initial[1] - 0.5f * 0.5f);
+                    .containsExactly(initial[0] - 0.5f * 0.25f, initial[1] - 0.5f * 0.5f);
             assertThat(shard0(second).getVersion()).isEqualTo(2);
         }
     }
@@ -59,8 +64,13 @@ class SyncSemanticsTest {
     void shouldScaleEachGradientsStepByTheScheduleAtItsOwnClockUnderSsp() {
         try (AggregatorTestBed bed = new AggregatorTestBed()) {
             // given: the rate annealed over 2 clocks, so clock 1's gradients move at half the rate
-            bed.jobs.pipeInput(JOB, JobSpec.newBuilder(job(SyncMode.SSP, 2, 2))
-                .setLearningRateSchedule(LearningRateScheduleKind.COSINE).setDecayClocks(2).build(), T0);
+            bed.jobs.pipeInput(
+                    JOB,
+                    JobSpec.newBuilder(job(SyncMode.SSP, 2, 2))
+                            .setLearningRateSchedule(LearningRateScheduleKind.COSINE)
+                            .setDecayClocks(2)
+                            .build(),
+                    T0);
             final float[] initial = FloatPacking.unpack(shard0(bed.models()).getValues());
 
             // when: worker 0's clock 1 arrives before worker 1's clock 0
@@ -71,7 +81,7 @@ class SyncSemanticsTest {
 
             // then: steps of 0.5 x (1, 1/2, 1) x (2, 4) / 8
             assertThat(FloatPacking.unpack(published.get(published.size() - 1).getValues())[0])
-                .isEqualTo((float) ((float) ((float) (initial[0] - 0.5 * 0.25f) - 0.25 * 0.25f) - 0.5 * 0.25f));
+                    .isEqualTo((float) ((float) ((float) (initial[0] - 0.5 * 0.25f) - 0.25 * 0.25f) - 0.5 * 0.25f));
         }
     }
 
@@ -101,7 +111,12 @@ class SyncSemanticsTest {
     void shouldDeadLetterGradientStalerThanTheBound() {
         try (AggregatorTestBed bed = new AggregatorTestBed()) {
             // given: bound of 1 version
-            bed.jobs.pipeInput(JOB, JobSpec.newBuilder(job(SyncMode.ASP, 0, 2)).setMaxStaleness(1).build(), T0);
+            bed.jobs.pipeInput(
+                    JOB,
+                    JobSpec.newBuilder(job(SyncMode.ASP, 0, 2))
+                            .setMaxStaleness(1)
+                            .build(),
+                    T0);
             bed.send(at("worker-000", 0, 0), T0 + 1);
             bed.send(at("worker-000", 1, 1), T0 + 2);
 
@@ -141,8 +156,10 @@ class SyncSemanticsTest {
 
             // then
             assertThat(beforeTimeout).isEmpty();
-            assertThat(afterTimeout).filteredOn(model -> model.getShard() == 0)
-                .extracting(ModelShard::getVersion).containsExactly(1L);
+            assertThat(afterTimeout)
+                    .filteredOn(model -> model.getShard() == 0)
+                    .extracting(ModelShard::getVersion)
+                    .containsExactly(1L);
         }
     }
 
@@ -168,7 +185,9 @@ class SyncSemanticsTest {
             bed.send(at("worker-002", 1, 1), T0 + 10_002);
 
             // then: clock 1 waits for, and sums, all three gradients; nobody is dead-lettered
-            assertThat(beforeHeartbeats).filteredOn(model -> model.getVersion() > 1).isEmpty();
+            assertThat(beforeHeartbeats)
+                    .filteredOn(model -> model.getVersion() > 1)
+                    .isEmpty();
             assertThat(shard0(bed.models()).getVersion()).isEqualTo(2);
             assertThat(bed.deadLetters.readValuesToList()).isEmpty();
         }
@@ -188,7 +207,9 @@ class SyncSemanticsTest {
             bed.member(JOB, "worker-001", WorkerState.LEFT, T0 + 6);
 
             // then
-            assertThat(waiting).filteredOn(model -> model.getShard() == 0 && model.getVersion() > 0).isEmpty();
+            assertThat(waiting)
+                    .filteredOn(model -> model.getShard() == 0 && model.getVersion() > 0)
+                    .isEmpty();
             assertThat(shard0(bed.models()).getVersion()).isEqualTo(1);
         }
     }
@@ -213,7 +234,10 @@ class SyncSemanticsTest {
     }
 
     private static ModelShard shard0(final List<ModelShard> models) {
-        return models.stream().filter(model -> model.getShard() == 0).reduce((a, b) -> b).orElseThrow();
+        return models.stream()
+                .filter(model -> model.getShard() == 0)
+                .reduce((a, b) -> b)
+                .orElseThrow();
     }
 
     @Test
@@ -236,24 +260,25 @@ class SyncSemanticsTest {
             assertThat(first.getPlanEpoch()).isEqualTo(4);
             assertThat(first.getShares()).containsEntry("worker-000", 0.7).containsEntry("worker-001", 0.3);
             assertThat(first.getThreads()).containsEntry("worker-000", 1).containsEntry("worker-001", 3);
-            assertThat(models).filteredOn(model -> model.getShard() == 1)
-                .allSatisfy(model -> assertThat(model.getShares()).isEmpty());
-            assertThat(models).filteredOn(model -> model.getShard() == 0 && model.getVersion() == 0)
-                .allSatisfy(model -> assertThat(model.getThreads()).isEmpty());
+            assertThat(models)
+                    .filteredOn(model -> model.getShard() == 1)
+                    .allSatisfy(model -> assertThat(model.getShares()).isEmpty());
+            assertThat(models)
+                    .filteredOn(model -> model.getShard() == 0 && model.getVersion() == 0)
+                    .allSatisfy(model -> assertThat(model.getThreads()).isEmpty());
         }
     }
 
-    private static ResourceCommand command(final String worker, final double share,
-                                                            final int threads) {
+    private static ResourceCommand command(final String worker, final double share, final int threads) {
         return ResourceCommand.newBuilder()
-            .setJob(JOB)
-            .setWorker(worker)
-            .setEpoch(4)
-            .setThreads(threads)
-            .setBatchShare(share)
-            .setReason("test plan")
-            .setSpeeds(Map.of("worker-000", 700.0, "worker-001", 300.0))
-            .setIssuedAt(Instant.ofEpochMilli(T0))
-            .build();
+                .setJob(JOB)
+                .setWorker(worker)
+                .setEpoch(4)
+                .setThreads(threads)
+                .setBatchShare(share)
+                .setReason("test plan")
+                .setSpeeds(Map.of("worker-000", 700.0, "worker-001", 300.0))
+                .setIssuedAt(Instant.ofEpochMilli(T0))
+                .build();
     }
 }

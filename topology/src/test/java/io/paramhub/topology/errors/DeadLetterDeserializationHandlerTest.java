@@ -33,8 +33,10 @@ class DeadLetterDeserializationHandlerTest {
 
     private final String scope = "dead-letter-handler-test-" + UUID.randomUUID();
     private final Map<String, Object> config = new HashMap<>(Map.of(
-        StreamsProperties.SCHEMA_REGISTRY_URL, "mock://" + scope,
-        StreamsProperties.DEAD_LETTER_TOPIC, DEAD_LETTERS));
+            StreamsProperties.SCHEMA_REGISTRY_URL,
+            "mock://" + scope,
+            StreamsProperties.DEAD_LETTER_TOPIC,
+            DEAD_LETTERS));
 
     @AfterEach
     void dropRegistry() {
@@ -49,13 +51,14 @@ class DeadLetterDeserializationHandlerTest {
         final Exception error = deserializationError(garbage);
 
         // when
-        final Response response = handler.handleError(HandlerContext.of(SOURCE, 0, 42, KEY, garbage),
-            consumerRecord(42, garbage), error);
+        final Response response =
+                handler.handleError(HandlerContext.of(SOURCE, 0, 42, KEY, garbage), consumerRecord(42, garbage), error);
 
         // then
         assertThat(response.result()).isEqualTo(Result.RESUME);
         assertThat(response.deadLetterQueueRecords()).hasSize(1);
-        final ProducerRecord<byte[], byte[]> record = response.deadLetterQueueRecords().get(0);
+        final ProducerRecord<byte[], byte[]> record =
+                response.deadLetterQueueRecords().get(0);
         assertThat(record.topic()).isEqualTo(DEAD_LETTERS);
         assertThat(record.key()).isEqualTo(KEY);
         final DeadLetter letter = deadLetter(record);
@@ -75,8 +78,8 @@ class DeadLetterDeserializationHandlerTest {
         final Exception error = deserializationError(unknownId);
 
         // when
-        final Response response = handler.handleError(HandlerContext.of(SOURCE, 0, 7, KEY, unknownId),
-            consumerRecord(7, unknownId), error);
+        final Response response = handler.handleError(
+                HandlerContext.of(SOURCE, 0, 7, KEY, unknownId), consumerRecord(7, unknownId), error);
 
         // then
         assertThat(response.result()).isEqualTo(Result.RESUME);
@@ -90,13 +93,16 @@ class DeadLetterDeserializationHandlerTest {
         // given
         final DeadLetterDeserializationHandler handler = configured(config);
         final byte[] value = concat(WireFormat.header(1), new byte[] {2, 'x'});
-        final Exception unreachable = new SerializationException("Error retrieving Avro schema id 1",
-            new SchemaRegistryException("No schema registry reachable", SchemaRegistryException.NO_RESPONSE,
-                SchemaRegistryException.NO_RESPONSE));
+        final Exception unreachable = new SerializationException(
+                "Error retrieving Avro schema id 1",
+                new SchemaRegistryException(
+                        "No schema registry reachable",
+                        SchemaRegistryException.NO_RESPONSE,
+                        SchemaRegistryException.NO_RESPONSE));
 
         // when
-        final Response response = handler.handleError(HandlerContext.of(SOURCE, 0, 3, KEY, value),
-            consumerRecord(3, value), unreachable);
+        final Response response =
+                handler.handleError(HandlerContext.of(SOURCE, 0, 3, KEY, value), consumerRecord(3, value), unreachable);
 
         // then
         assertThat(response.result()).isEqualTo(Result.FAIL);
@@ -111,8 +117,10 @@ class DeadLetterDeserializationHandlerTest {
         final byte[] garbage = {7, 1, 2, 3};
 
         // when
-        final Response response = handler.handleError(HandlerContext.of(SOURCE, 0, 1, KEY, garbage),
-            consumerRecord(1, garbage), deserializationError(garbage));
+        final Response response = handler.handleError(
+                HandlerContext.of(SOURCE, 0, 1, KEY, garbage),
+                consumerRecord(1, garbage),
+                deserializationError(garbage));
 
         // then
         assertThat(response.result()).isEqualTo(Result.FAIL);
@@ -127,7 +135,8 @@ class DeadLetterDeserializationHandlerTest {
 
     /** The exception our Avro deserializer really throws on {@code value}. */
     private Exception deserializationError(final byte[] value) {
-        final Deserializer<WorkerStatus> deserializer = AvroSerdes.of(WorkerStatus.class, config, false).deserializer();
+        final Deserializer<WorkerStatus> deserializer =
+                AvroSerdes.of(WorkerStatus.class, config, false).deserializer();
         try {
             final WorkerStatus status = deserializer.deserialize(SOURCE, value);
             throw new AssertionError("expected " + Arrays.toString(value) + " not to deserialize, got " + status);
@@ -141,7 +150,9 @@ class DeadLetterDeserializationHandlerTest {
     }
 
     private DeadLetter deadLetter(final ProducerRecord<byte[], byte[]> record) {
-        return AvroSerdes.of(DeadLetter.class, config, false).deserializer().deserialize(record.topic(), record.value());
+        return AvroSerdes.of(DeadLetter.class, config, false)
+                .deserializer()
+                .deserialize(record.topic(), record.value());
     }
 
     static byte[] bytes(final ByteBuffer buffer) {

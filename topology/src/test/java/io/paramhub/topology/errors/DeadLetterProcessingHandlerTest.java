@@ -36,8 +36,10 @@ class DeadLetterProcessingHandlerTest {
 
     private final String scope = "processing-handler-test-" + UUID.randomUUID();
     private final Map<String, Object> config = Map.of(
-        StreamsProperties.SCHEMA_REGISTRY_URL, "mock://" + scope,
-        StreamsProperties.DEAD_LETTER_TOPIC, DEAD_LETTERS);
+            StreamsProperties.SCHEMA_REGISTRY_URL,
+            "mock://" + scope,
+            StreamsProperties.DEAD_LETTER_TOPIC,
+            DEAD_LETTERS);
 
     @AfterEach
     void dropRegistry() {
@@ -51,17 +53,18 @@ class DeadLetterProcessingHandlerTest {
         final ErrorHandlerContext context = HandlerContext.of(SOURCE, 1, 99, KEY, VALUE);
 
         // when
-        final Response response = handler.handleError(context, new Record<>("job-a/1", "decoded", 5L),
-            new IllegalStateException("bug"));
+        final Response response =
+                handler.handleError(context, new Record<>("job-a/1", "decoded", 5L), new IllegalStateException("bug"));
 
         // then
         assertThat(response.result()).isEqualTo(Result.RESUME);
         assertThat(response.deadLetterQueueRecords()).hasSize(1);
-        final ProducerRecord<byte[], byte[]> record = response.deadLetterQueueRecords().get(0);
+        final ProducerRecord<byte[], byte[]> record =
+                response.deadLetterQueueRecords().get(0);
         assertThat(record.topic()).isEqualTo(DEAD_LETTERS);
         assertThat(record.key()).isEqualTo(KEY);
-        final DeadLetter letter = AvroSerdes.of(DeadLetter.class, config, false).deserializer()
-            .deserialize(DEAD_LETTERS, record.value());
+        final DeadLetter letter =
+                AvroSerdes.of(DeadLetter.class, config, false).deserializer().deserialize(DEAD_LETTERS, record.value());
         assertThat(letter.getReason()).isEqualTo(DeadLetterReason.OTHER);
         assertThat(letter.getSourceTopic()).isEqualTo(SOURCE);
         assertThat(letter.getPartition()).isEqualTo(1);
@@ -72,11 +75,13 @@ class DeadLetterProcessingHandlerTest {
 
     static Stream<Exception> environmentFailures() {
         return Stream.of(
-            new SchemaRegistryException("No schema registry reachable", SchemaRegistryException.NO_RESPONSE,
-                SchemaRegistryException.NO_RESPONSE),
-            new SerializationException("cannot register", new SchemaRegistryException("HTTP 503", 503, 50301)),
-            new ProcessorStateException("RocksDB is gone"),
-            new IllegalStateException("wrapped", new TimeoutException("broker")));
+                new SchemaRegistryException(
+                        "No schema registry reachable",
+                        SchemaRegistryException.NO_RESPONSE,
+                        SchemaRegistryException.NO_RESPONSE),
+                new SerializationException("cannot register", new SchemaRegistryException("HTTP 503", 503, 50301)),
+                new ProcessorStateException("RocksDB is gone"),
+                new IllegalStateException("wrapped", new TimeoutException("broker")));
     }
 
     @ParameterizedTest
@@ -86,8 +91,8 @@ class DeadLetterProcessingHandlerTest {
         final DeadLetterProcessingHandler handler = configured();
 
         // when
-        final Response response = handler.handleError(HandlerContext.of(SOURCE, 1, 99, KEY, VALUE),
-            new Record<>("job-a/1", "decoded", 5L), failure);
+        final Response response = handler.handleError(
+                HandlerContext.of(SOURCE, 1, 99, KEY, VALUE), new Record<>("job-a/1", "decoded", 5L), failure);
 
         // then
         assertThat(response.result()).isEqualTo(Result.FAIL);
@@ -98,8 +103,8 @@ class DeadLetterProcessingHandlerTest {
     void shouldFailWhenAPunctuationThrows() {
         // given
         final DeadLetterProcessingHandler handler = configured();
-        final ErrorHandlerContext punctuation = new HandlerContext(null, -1, -1, "gradient-aggregator",
-            new TaskId(1, 0), 5L, null, null);
+        final ErrorHandlerContext punctuation =
+                new HandlerContext(null, -1, -1, "gradient-aggregator", new TaskId(1, 0), 5L, null, null);
 
         // when
         final Response response = handler.handleError(punctuation, null, new IllegalStateException("bug"));

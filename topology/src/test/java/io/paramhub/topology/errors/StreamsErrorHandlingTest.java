@@ -80,10 +80,12 @@ class StreamsErrorHandlingTest {
 
         // then
         assertThat(defaults)
-            .containsEntry(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
-                DeadLetterDeserializationHandler.class.getName())
-            .containsEntry(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
-                DeadLetterProcessingHandler.class.getName());
+                .containsEntry(
+                        StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                        DeadLetterDeserializationHandler.class.getName())
+                .containsEntry(
+                        StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+                        DeadLetterProcessingHandler.class.getName());
         assertThat(overridden).containsEntry(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, "my.Handler");
     }
 
@@ -91,17 +93,24 @@ class StreamsErrorHandlingTest {
     void shouldDeadLetterGarbageOnMembershipAndKeepTraining() throws IOException {
         try (TopologyTestDriver driver = aggregator()) {
             // given
-            final TestInputTopic<String, byte[]> membership = rawInput(driver, topics.membership().name());
+            final TestInputTopic<String, byte[]> membership =
+                    rawInput(driver, topics.membership().name());
             final TestOutputTopic<String, DeadLetter> deadLetters = deadLetters(driver);
-            final TestOutputTopic<String, ModelShard> model = driver.createOutputTopic(topics.model().name(),
-                new StringDeserializer(), topics.model().valueSerde().deserializer());
+            final TestOutputTopic<String, ModelShard> model = driver.createOutputTopic(
+                    topics.model().name(),
+                    new StringDeserializer(),
+                    topics.model().valueSerde().deserializer());
             submit(driver, job());
             final byte[] garbage = "not avro at all".getBytes(StandardCharsets.UTF_8);
 
             // when
             membership.pipeInput(ShardKeys.worker(JOB, WORKER), garbage);
-            membership.pipeInput(ShardKeys.worker(JOB, WORKER),
-                topics.membership().valueSerde().serializer().serialize(topics.membership().name(), heartbeat()));
+            membership.pipeInput(
+                    ShardKeys.worker(JOB, WORKER),
+                    topics.membership()
+                            .valueSerde()
+                            .serializer()
+                            .serialize(topics.membership().name(), heartbeat()));
             sendGradient(driver, 0);
             sendGradient(driver, 1);
 
@@ -115,7 +124,9 @@ class StreamsErrorHandlingTest {
             assertThat(letter.getPartition()).isZero();
             assertThat(letter.getOffset()).isZero();
             assertThat(bytes(letter.getOriginalBytes())).isEqualTo(garbage);
-            assertThat(model.readValuesToList()).extracting(ModelShard::getVersion).containsExactly(0L, 0L, 1L, 1L);
+            assertThat(model.readValuesToList())
+                    .extracting(ModelShard::getVersion)
+                    .containsExactly(0L, 0L, 1L, 1L);
         }
     }
 
@@ -123,14 +134,20 @@ class StreamsErrorHandlingTest {
     void shouldDeadLetterGarbageAndUnknownSchemasOnJobsAndStillStartTheNextJob() throws IOException {
         try (TopologyTestDriver driver = aggregator()) {
             // given
-            final TestInputTopic<String, byte[]> jobs = rawInput(driver, topics.jobs().name());
+            final TestInputTopic<String, byte[]> jobs =
+                    rawInput(driver, topics.jobs().name());
             final TestOutputTopic<String, DeadLetter> deadLetters = deadLetters(driver);
-            final TestOutputTopic<String, ModelShard> model = driver.createOutputTopic(topics.model().name(),
-                new StringDeserializer(), topics.model().valueSerde().deserializer());
+            final TestOutputTopic<String, ModelShard> model = driver.createOutputTopic(
+                    topics.model().name(),
+                    new StringDeserializer(),
+                    topics.model().valueSerde().deserializer());
             final byte[] garbage = {1, 2, 3};
-            final byte[] valid = topics.jobs().valueSerde().serializer().serialize(topics.jobs().name(), job());
-            final byte[] unknownSchema = concat(WireFormat.header(987_654),
-                Arrays.copyOfRange(valid, WireFormat.HEADER_SIZE, valid.length));
+            final byte[] valid = topics.jobs()
+                    .valueSerde()
+                    .serializer()
+                    .serialize(topics.jobs().name(), job());
+            final byte[] unknownSchema =
+                    concat(WireFormat.header(987_654), Arrays.copyOfRange(valid, WireFormat.HEADER_SIZE, valid.length));
 
             // when
             jobs.pipeInput(JOB, garbage);
@@ -139,13 +156,17 @@ class StreamsErrorHandlingTest {
 
             // then
             final List<DeadLetter> letters = deadLetters.readValuesToList();
-            assertThat(letters).extracting(DeadLetter::getReason)
-                .containsExactly(DeadLetterReason.MALFORMED, DeadLetterReason.UNKNOWN_SCHEMA);
+            assertThat(letters)
+                    .extracting(DeadLetter::getReason)
+                    .containsExactly(DeadLetterReason.MALFORMED, DeadLetterReason.UNKNOWN_SCHEMA);
             assertThat(letters).extracting(DeadLetter::getOffset).containsExactly(0L, 1L);
-            assertThat(letters).allSatisfy(letter ->
-                assertThat(letter.getSourceTopic()).isEqualTo(topics.jobs().name()));
+            assertThat(letters)
+                    .allSatisfy(letter -> assertThat(letter.getSourceTopic())
+                            .isEqualTo(topics.jobs().name()));
             assertThat(bytes(letters.get(1).getOriginalBytes())).isEqualTo(unknownSchema);
-            assertThat(model.readValuesToList()).extracting(ModelShard::getShard).containsExactlyInAnyOrder(0, 1);
+            assertThat(model.readValuesToList())
+                    .extracting(ModelShard::getShard)
+                    .containsExactlyInAnyOrder(0, 1);
         }
     }
 
@@ -157,10 +178,10 @@ class StreamsErrorHandlingTest {
         topology.addProcessor("picky", Picky::new, "in-source");
         topology.addSink("out-sink", "out", new StringSerializer(), new StringSerializer(), "picky");
         try (TopologyTestDriver driver = new TopologyTestDriver(topology, properties())) {
-            final TestInputTopic<String, String> in = driver.createInputTopic("in", new StringSerializer(),
-                new StringSerializer());
-            final TestOutputTopic<String, String> out = driver.createOutputTopic("out", new StringDeserializer(),
-                new StringDeserializer());
+            final TestInputTopic<String, String> in =
+                    driver.createInputTopic("in", new StringSerializer(), new StringSerializer());
+            final TestOutputTopic<String, String> out =
+                    driver.createOutputTopic("out", new StringDeserializer(), new StringDeserializer());
             final TestOutputTopic<String, DeadLetter> deadLetters = deadLetters(driver);
 
             // when
@@ -209,7 +230,9 @@ class StreamsErrorHandlingTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsProperties.SCHEMA_REGISTRY_URL, "mock://" + scope);
         props.put(StreamsProperties.DEAD_LETTER_TOPIC, topics.deadLetters().name());
-        props.put(StreamsConfig.STATE_DIR_CONFIG, Files.createTempDirectory(stateDir, "state").toString());
+        props.put(
+                StreamsConfig.STATE_DIR_CONFIG,
+                Files.createTempDirectory(stateDir, "state").toString());
         // The driver deserializes a piped record before it starts processing, and then clears its mock
         // producer, uncommitted sends included: under exactly-once a dead letter from the deserialization
         // handler would be wiped there. A real producer keeps it in the transaction (DeadLetterIT shows it).
@@ -222,58 +245,68 @@ class StreamsErrorHandlingTest {
     }
 
     private TestOutputTopic<String, DeadLetter> deadLetters(final TopologyTestDriver driver) {
-        return driver.createOutputTopic(topics.deadLetters().name(), new StringDeserializer(),
-            topics.deadLetters().valueSerde().deserializer());
+        return driver.createOutputTopic(
+                topics.deadLetters().name(),
+                new StringDeserializer(),
+                topics.deadLetters().valueSerde().deserializer());
     }
 
     private void submit(final TopologyTestDriver driver, final JobSpec spec) {
-        driver.createInputTopic(topics.jobs().name(), new StringSerializer(), topics.jobs().valueSerde().serializer())
-            .pipeInput(spec.getJob(), spec);
+        driver.createInputTopic(
+                        topics.jobs().name(),
+                        new StringSerializer(),
+                        topics.jobs().valueSerde().serializer())
+                .pipeInput(spec.getJob(), spec);
     }
 
     private void sendGradient(final TopologyTestDriver driver, final int shard) {
         final GradientShard gradient = GradientShard.newBuilder()
-            .setJob(JOB)
-            .setShard(shard)
-            .setWorker(WORKER)
-            .setClock(0)
-            .setBaseVersion(0)
-            .setSampleCount(8)
-            .setLoss(1.0)
-            .setValues(FloatPacking.pack(new float[] {1f, 2f}))
-            .build();
-        rawInput(driver, topics.gradients().name()).pipeInput(ShardKeys.shard(JOB, shard),
-            topics.gradients().valueSerde().serializer().serialize(topics.gradients().name(), gradient));
+                .setJob(JOB)
+                .setShard(shard)
+                .setWorker(WORKER)
+                .setClock(0)
+                .setBaseVersion(0)
+                .setSampleCount(8)
+                .setLoss(1.0)
+                .setValues(FloatPacking.pack(new float[] {1f, 2f}))
+                .build();
+        rawInput(driver, topics.gradients().name())
+                .pipeInput(
+                        ShardKeys.shard(JOB, shard),
+                        topics.gradients()
+                                .valueSerde()
+                                .serializer()
+                                .serialize(topics.gradients().name(), gradient));
     }
 
     private static WorkerStatus heartbeat() {
         return WorkerStatus.newBuilder()
-            .setJob(JOB)
-            .setWorker(WORKER)
-            .setState(WorkerState.HEARTBEAT)
-            .setClock(0)
-            .setTimestamp(Instant.ofEpochMilli(1_700_000_000_000L))
-            .build();
+                .setJob(JOB)
+                .setWorker(WORKER)
+                .setState(WorkerState.HEARTBEAT)
+                .setClock(0)
+                .setTimestamp(Instant.ofEpochMilli(1_700_000_000_000L))
+                .build();
     }
 
     /** Linear regression on 3 inputs (4 parameters) in 2 shards, one worker, BSP. */
     private static JobSpec job() {
         return JobSpec.newBuilder()
-            .setJob(JOB)
-            .setModel("linear")
-            .setDataset("linear:n=64,d=3")
-            .setInputs(3)
-            .setOutputs(1)
-            .setParameters(4)
-            .setShards(2)
-            .setSyncMode(SyncMode.BSP)
-            .setOptimizer(OptimizerKind.SGD)
-            .setLearningRate(0.5)
-            .setGlobalBatch(8)
-            .setExpectedWorkers(1)
-            .setEpochs(1)
-            .setSeed(7)
-            .setCreatedAt(Instant.ofEpochMilli(1_700_000_000_000L))
-            .build();
+                .setJob(JOB)
+                .setModel("linear")
+                .setDataset("linear:n=64,d=3")
+                .setInputs(3)
+                .setOutputs(1)
+                .setParameters(4)
+                .setShards(2)
+                .setSyncMode(SyncMode.BSP)
+                .setOptimizer(OptimizerKind.SGD)
+                .setLearningRate(0.5)
+                .setGlobalBatch(8)
+                .setExpectedWorkers(1)
+                .setEpochs(1)
+                .setSeed(7)
+                .setCreatedAt(Instant.ofEpochMilli(1_700_000_000_000L))
+                .build();
     }
 }

@@ -48,20 +48,30 @@ class JobSpecsTest {
     void shouldNameTheMissingClocksWhenACosineScheduleHasNone() {
         // given
         final JobSpec.Builder spec = JobSpecs.forModel(Models.create("linear", 3, 1), 2)
-            .setJob("j").setDataset("linear").setSyncMode(SyncMode.BSP).setOptimizer(OptimizerKind.ADAM)
-            .setLearningRate(0.001).setGlobalBatch(8).setExpectedWorkers(2).setEpochs(1).setSeed(1)
-            .setCreatedAt(Instant.EPOCH);
+                .setJob("j")
+                .setDataset("linear")
+                .setSyncMode(SyncMode.BSP)
+                .setOptimizer(OptimizerKind.ADAM)
+                .setLearningRate(0.001)
+                .setGlobalBatch(8)
+                .setExpectedWorkers(2)
+                .setEpochs(1)
+                .setSeed(1)
+                .setCreatedAt(Instant.EPOCH);
 
         // when
         final List<String> without = JobSpecs.problems(spec.setLearningRateSchedule(LearningRateScheduleKind.COSINE)
-            .setDecayClocks(0).build());
+                .setDecayClocks(0)
+                .build());
         final JobSpec with = spec.setDecayClocks(10).build();
 
         // then
         assertThat(without).singleElement().asString().contains("decayClocks");
         assertThat(JobSpecs.problems(with)).isEmpty();
         assertThat(JobSpecs.schedule(with).factor(5)).isCloseTo(0.5, within(1e-12));
-        assertThat(JobSpecs.schedule(spec.setLearningRateSchedule(LearningRateScheduleKind.CONSTANT).build())
-            .factor(5)).isEqualTo(1.0);
+        assertThat(JobSpecs.schedule(spec.setLearningRateSchedule(LearningRateScheduleKind.CONSTANT)
+                                .build())
+                        .factor(5))
+                .isEqualTo(1.0);
     }
 }

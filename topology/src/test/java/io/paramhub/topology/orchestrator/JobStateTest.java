@@ -29,46 +29,53 @@ class JobStateTest {
      * 3 workers at 1000, 1000 and 250 samples/s with 10% noise ({@code new Random(7)}) after 5 clocks, one
      * plan issued, worker-002 a straggler given 3 threads.
      */
-    private static final String STORED_BY_THE_OLD_CODE
-        = "010000000000000000000000000000000000000000000000040000000000000003000a776f726b65722d303030000000"
-        + "0000000004000000013fd7b710c3ae2fc000000000000000003fd7b710c3ae2fc00000000100408f6688cf709cf90000"
-        + "00030000000000000002000001bd407e186676eec41e0000000000000003000001bd40799dae6d0ff222000000000000"
-        + "0004000001bd407b538653e01faf000a776f726b65722d3030310000000000000004000000013fd7cc80e7b4022c0000"
-        + "0000000000003fd7cc80e7b4022c000000010040901830f5ecab01000000030000000000000002000001be407a0d4467"
-        + "a1b3510000000000000003000001be407b1b742b058df10000000000000004000001be407c06c7be85ca72000a776f72"
-        + "6b65722d3030320000000000000004000000033fd07c6e549dce1500000000000000003fd07c6e549dce150000000301"
-        + "4086c3af2011be6800000003000000000000000200000135407c177374779a3e00000000000000030000013540785ccd"
-        + "476df891000000000000000400000135407b147e71de7067";
+    private static final String STORED_BY_THE_OLD_CODE =
+            "010000000000000000000000000000000000000000000000040000000000000003000a776f726b65722d303030000000"
+                    + "0000000004000000013fd7b710c3ae2fc000000000000000003fd7b710c3ae2fc00000000100408f6688cf709cf90000"
+                    + "00030000000000000002000001bd407e186676eec41e0000000000000003000001bd40799dae6d0ff222000000000000"
+                    + "0004000001bd407b538653e01faf000a776f726b65722d3030310000000000000004000000013fd7cc80e7b4022c0000"
+                    + "0000000000003fd7cc80e7b4022c000000010040901830f5ecab01000000030000000000000002000001be407a0d4467"
+                    + "a1b3510000000000000003000001be407b1b742b058df10000000000000004000001be407c06c7be85ca72000a776f72"
+                    + "6b65722d3030320000000000000004000000033fd07c6e549dce1500000000000000003fd07c6e549dce150000000301"
+                    + "4086c3af2011be6800000003000000000000000200000135407c177374779a3e00000000000000030000013540785ccd"
+                    + "476df891000000000000000400000135407b147e71de7067";
 
     private static JobStateSerde serde() {
         return new JobStateSerde(SerdeFactory.forRegistry("mock://job-state-test-" + UUID.randomUUID())
-            .valueSerde(OrchestratorJobState.class));
+                .valueSerde(OrchestratorJobState.class));
     }
 
     /** A job after a plan: one worker with a window, planned and flagged, one that has not reported usably. */
     private static JobState sample() {
-        final LoadPlan plan = new LoadPlan(new TreeMap<>(Map.of("worker-000", 900.0, "worker-001", 300.0)), 600,
-            List.of("worker-001"), new TreeMap<>(Map.of("worker-000", 0.65, "worker-001", 0.35)),
-            new TreeMap<>(Map.of("worker-000", 1, "worker-001", 3)), new TreeMap<>(), Map.of(), 1.0, 0.8);
+        final LoadPlan plan = new LoadPlan(
+                new TreeMap<>(Map.of("worker-000", 900.0, "worker-001", 300.0)),
+                600,
+                List.of("worker-001"),
+                new TreeMap<>(Map.of("worker-000", 0.65, "worker-001", 0.35)),
+                new TreeMap<>(Map.of("worker-000", 1, "worker-001", 3)),
+                new TreeMap<>(),
+                Map.of(),
+                1.0,
+                0.8);
         return JobState.EMPTY
-            .reported("worker-001", 13, 64, 80, 2, 0.3, 1, 3)
-            .reported("worker-001", 14, 64, 90, 2, 0.3, 2, 3)
-            .reported("worker-000", 14, 0, 0, 1, 0.7, 2, 3)
-            .evaluatedAt(14)
-            .judged(List.of("worker-001"))
-            .gainHeld()
-            .planIssued(12, plan)
-            .gainHeld()
-            .gainHeld();
+                .reported("worker-001", 13, 64, 80, 2, 0.3, 1, 3)
+                .reported("worker-001", 14, 64, 90, 2, 0.3, 2, 3)
+                .reported("worker-000", 14, 0, 0, 1, 0.7, 2, 3)
+                .evaluatedAt(14)
+                .judged(List.of("worker-001"))
+                .gainHeld()
+                .planIssued(12, plan)
+                .gainHeld()
+                .gainHeld();
     }
 
     @Test
     void shouldKeepOnlyLastWindowWhenComputingSpeed() {
         // when
         final JobState state = JobState.EMPTY
-            .reported("worker-000", 0, 100, 1000, 1, 0.5, -1, 2)
-            .reported("worker-000", 1, 100, 100, 1, 0.5, -1, 2)
-            .reported("worker-000", 2, 300, 100, 1, 0.5, -1, 2);
+                .reported("worker-000", 0, 100, 1000, 1, 0.5, -1, 2)
+                .reported("worker-000", 1, 100, 100, 1, 0.5, -1, 2)
+                .reported("worker-000", 2, 300, 100, 1, 0.5, -1, 2);
 
         // then 400 samples in 0.2 compute-seconds
         final JobState.Worker worker = state.workers().get("worker-000");
@@ -98,12 +105,18 @@ class JobStateTest {
     void shouldLeaveAStateAsItWasWhenATransitionMakesTheNext() {
         // given
         final JobState before = sample();
-        final JobState copy = new JobState(before.workers(), before.planVersion(), before.lastPlanRound(),
-            before.lastEvaluatedRound(), before.gainStreak());
+        final JobState copy = new JobState(
+                before.workers(),
+                before.planVersion(),
+                before.lastPlanRound(),
+                before.lastEvaluatedRound(),
+                before.gainStreak());
 
         // when
-        final JobState after = before.reported("worker-000", 15, 64, 70, 1, 0.65, 0, 3).judged(List.of())
-            .evaluatedAt(15).gainMissed();
+        final JobState after = before.reported("worker-000", 15, 64, 70, 1, 0.65, 0, 3)
+                .judged(List.of())
+                .evaluatedAt(15)
+                .gainMissed();
 
         // then
         assertThat(before).isEqualTo(copy);
@@ -111,9 +124,9 @@ class JobStateTest {
         assertThat(after.workers().get("worker-001").straggler()).isFalse();
         assertThat(before.workers().get("worker-001").straggler()).isTrue();
         assertThatThrownBy(() -> before.workers().put("worker-009", JobState.Worker.UNSEEN))
-            .isInstanceOf(UnsupportedOperationException.class);
+                .isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> before.workers().get("worker-001").window().clear())
-            .isInstanceOf(UnsupportedOperationException.class);
+                .isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test
@@ -157,7 +170,8 @@ class JobStateTest {
         final JobState state = JobState.EMPTY.reported("worker-000", 0, 10, 5, 1, 1.0, -1, 3);
 
         // when
-        final JobState copy = serde.deserializer().deserialize(TOPIC, serde.serializer().serialize(TOPIC, state));
+        final JobState copy =
+                serde.deserializer().deserialize(TOPIC, serde.serializer().serialize(TOPIC, state));
 
         // then
         assertThat(copy).isEqualTo(state);
@@ -187,8 +201,11 @@ class JobStateTest {
         assertThat(slow.straggler()).isTrue();
         assertThat(slow.speed()).isEqualTo(728.4605103861077);
         assertThat(slow.noise()).isEqualTo(0.043326167600561155);
-        assertThat(slow.window()).containsExactly(new JobState.Iteration(2, 309, 449.46568724364977),
-            new JobState.Iteration(3, 309, 389.8001169486752), new JobState.Iteration(4, 309, 433.28087031259787));
+        assertThat(slow.window())
+                .containsExactly(
+                        new JobState.Iteration(2, 309, 449.46568724364977),
+                        new JobState.Iteration(3, 309, 389.8001169486752),
+                        new JobState.Iteration(4, 309, 433.28087031259787));
         final JobState.Worker fast = state.workers().get("worker-000");
         assertThat(fast.straggler()).isFalse();
         assertThat(fast.threads()).isEqualTo(1);
@@ -214,9 +231,11 @@ class JobStateTest {
         assertThat(rewritten[0]).isZero();
         assertThat(serde.deserializer().deserialize(TOPIC, rewritten)).isEqualTo(state);
         final JobState noPlan = JobState.EMPTY.reported("worker-000", 0, 10, 5, 1, 1.0, -1, 3);
-        assertThat(serde.deserializer().deserialize(TOPIC, OldWriter.write(noPlan))).isEqualTo(noPlan);
+        assertThat(serde.deserializer().deserialize(TOPIC, OldWriter.write(noPlan)))
+                .isEqualTo(noPlan);
         assertThat(OldWriter.write(JobStateSerde.readLegacy(HexFormat.of().parseHex(STORED_BY_THE_OLD_CODE))))
-            .as("the writer kept here is the old one").isEqualTo(HexFormat.of().parseHex(STORED_BY_THE_OLD_CODE));
+                .as("the writer kept here is the old one")
+                .isEqualTo(HexFormat.of().parseHex(STORED_BY_THE_OLD_CODE));
     }
 
     @Test
@@ -226,7 +245,7 @@ class JobStateTest {
 
         // then
         assertThatThrownBy(() -> serde().deserializer().deserialize(TOPIC, neither))
-            .isInstanceOf(SerializationException.class);
+                .isInstanceOf(SerializationException.class);
     }
 
     /** The orchestrator's job state writer before {@code OrchestratorJobState}, field for field. */

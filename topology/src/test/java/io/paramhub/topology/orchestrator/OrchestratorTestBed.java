@@ -59,12 +59,18 @@ final class OrchestratorTestBed implements AutoCloseable {
         props.put(StreamsProperties.SCHEMA_REGISTRY_URL, "mock://" + scope);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir().toString());
         driver = new TopologyTestDriver(OrchestratorTopology.build(topics, serdes, settings, metrics), props);
-        telemetry = driver.createInputTopic(topics.telemetry().name(), new StringSerializer(),
-            topics.telemetry().valueSerde().serializer());
-        jobs = driver.createInputTopic(topics.jobs().name(), new StringSerializer(),
-            topics.jobs().valueSerde().serializer());
-        commands = driver.createOutputTopic(topics.commands().name(), new StringDeserializer(),
-            topics.commands().valueSerde().deserializer());
+        telemetry = driver.createInputTopic(
+                topics.telemetry().name(),
+                new StringSerializer(),
+                topics.telemetry().valueSerde().serializer());
+        jobs = driver.createInputTopic(
+                topics.jobs().name(),
+                new StringSerializer(),
+                topics.jobs().valueSerde().serializer());
+        commands = driver.createOutputTopic(
+                topics.commands().name(),
+                new StringDeserializer(),
+                topics.commands().valueSerde().deserializer());
     }
 
     private static Path stateDir() {
@@ -80,12 +86,28 @@ final class OrchestratorTestBed implements AutoCloseable {
     }
 
     void submit(final int workers) {
-        jobs.pipeInput(JOB, JobSpec.newBuilder()
-            .setJob(JOB).setModel("linear").setDataset("linear:n=64,d=3").setInputs(3).setOutputs(1)
-            .setParameters(4).setShards(1).setSyncMode(SyncMode.BSP).setStaleness(0)
-            .setOptimizer(OptimizerKind.SGD).setLearningRate(0.1).setMomentum(0.0).setGlobalBatch(GLOBAL_BATCH)
-            .setExpectedWorkers(workers).setEpochs(1).setSeed(7)
-            .setCreatedAt(Instant.ofEpochMilli(1_700_000_000_000L)).build(), 0L);
+        jobs.pipeInput(
+                JOB,
+                JobSpec.newBuilder()
+                        .setJob(JOB)
+                        .setModel("linear")
+                        .setDataset("linear:n=64,d=3")
+                        .setInputs(3)
+                        .setOutputs(1)
+                        .setParameters(4)
+                        .setShards(1)
+                        .setSyncMode(SyncMode.BSP)
+                        .setStaleness(0)
+                        .setOptimizer(OptimizerKind.SGD)
+                        .setLearningRate(0.1)
+                        .setMomentum(0.0)
+                        .setGlobalBatch(GLOBAL_BATCH)
+                        .setExpectedWorkers(workers)
+                        .setEpochs(1)
+                        .setSeed(7)
+                        .setCreatedAt(Instant.ofEpochMilli(1_700_000_000_000L))
+                        .build(),
+                0L);
     }
 
     /** One BSP clock: every worker reports; then the commands it caused are applied. */
@@ -112,13 +134,30 @@ final class OrchestratorTestBed implements AutoCloseable {
         }
     }
 
-    void send(final String name, final int samples, final double computeMs, final int threads, final double share,
-              final long planVersion) {
+    void send(
+            final String name,
+            final int samples,
+            final double computeMs,
+            final int threads,
+            final double share,
+            final long planVersion) {
         final long timestamp = 1_700_000_000_000L + clock * 1000;
-        telemetry.pipeInput(ShardKeys.worker(JOB, name), IterationTelemetry.newBuilder()
-            .setJob(JOB).setWorker(name).setClock(clock).setSamples(samples).setComputeMs(computeMs)
-            .setWaitMs(0).setThreads(threads).setBatchShare(share).setCommandEpoch(planVersion).setLoss(1.0)
-            .setTimestamp(Instant.ofEpochMilli(timestamp)).build(), timestamp);
+        telemetry.pipeInput(
+                ShardKeys.worker(JOB, name),
+                IterationTelemetry.newBuilder()
+                        .setJob(JOB)
+                        .setWorker(name)
+                        .setClock(clock)
+                        .setSamples(samples)
+                        .setComputeMs(computeMs)
+                        .setWaitMs(0)
+                        .setThreads(threads)
+                        .setBatchShare(share)
+                        .setCommandEpoch(planVersion)
+                        .setLoss(1.0)
+                        .setTimestamp(Instant.ofEpochMilli(timestamp))
+                        .build(),
+                timestamp);
     }
 
     long clock() {

@@ -31,20 +31,23 @@ class OrchestratorTopologyTest {
             // then
             assertThat(bed.state().workers().get(worker(2)).straggler()).isTrue();
             assertThat(bed.state().workers().get(worker(0)).straggler()).isFalse();
-            assertThat(bed.issued).extracting(ResourceCommand::getWorker)
-                .containsExactlyInAnyOrder(worker(0), worker(1), worker(2), worker(3));
+            assertThat(bed.issued)
+                    .extracting(ResourceCommand::getWorker)
+                    .containsExactlyInAnyOrder(worker(0), worker(1), worker(2), worker(3));
             assertThat(bed.metrics.issuedCount(OrchestratorTestBed.JOB)).isEqualTo(bed.issued.size());
             final ResourceCommand slow = bed.newest().get(worker(2));
             assertThat(slow.getEpoch()).isZero();
             assertThat(slow.getReason()).startsWith("worker-002 is a straggler: 333 samples/s vs median 1000");
-            assertThat(slow.getBatchShare()).isLessThan(bed.newest().get(worker(0)).getBatchShare());
+            assertThat(slow.getBatchShare())
+                    .isLessThan(bed.newest().get(worker(0)).getBatchShare());
             assertThat(slow.getSpeeds()).containsKeys(worker(0), worker(1), worker(2), worker(3));
         }
     }
 
     @Test
     void shouldFlagStragglerButIssueNoCommandWhenObserveOnly() {
-        try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS.withMinGain(0).observeOnly())) {
+        try (OrchestratorTestBed bed =
+                new OrchestratorTestBed(DEFAULTS.withMinGain(0).observeOnly())) {
             // given
             bed.submit(4);
 
@@ -77,7 +80,9 @@ class OrchestratorTopologyTest {
 
             // then
             assertThat(beforeAll).isEmpty();
-            assertThat(afterAll).hasSize(4).allSatisfy(c -> assertThat(c.getEpoch()).isZero());
+            assertThat(afterAll)
+                    .hasSize(4)
+                    .allSatisfy(c -> assertThat(c.getEpoch()).isZero());
         }
     }
 
@@ -100,8 +105,10 @@ class OrchestratorTopologyTest {
                 final double expected = speeds[w] / total;
                 assertThat(newest.get(worker(w)).getBatchShare()).isCloseTo(expected, within(0.05 * expected));
             }
-            assertThat(newest.values().stream().mapToDouble(ResourceCommand::getBatchShare).sum())
-                .isCloseTo(1.0, within(1e-9));
+            assertThat(newest.values().stream()
+                            .mapToDouble(ResourceCommand::getBatchShare)
+                            .sum())
+                    .isCloseTo(1.0, within(1e-9));
         }
     }
 
@@ -165,11 +172,14 @@ class OrchestratorTopologyTest {
             long previous = -1;
             for (int i = 0; i < bed.issued.size(); i += 4) {
                 final List<ResourceCommand> plan = bed.issued.subList(i, i + 4);
-                assertThat(plan).extracting(ResourceCommand::getEpoch).containsOnly(plan.get(0).getEpoch());
+                assertThat(plan)
+                        .extracting(ResourceCommand::getEpoch)
+                        .containsOnly(plan.get(0).getEpoch());
                 assertThat(plan.get(0).getEpoch()).isGreaterThan(previous);
                 previous = plan.get(0).getEpoch();
             }
-            assertThat(bed.newest().values()).allSatisfy(c -> assertThat(c.getBatchShare()).isCloseTo(0.25, within(0.02)));
+            assertThat(bed.newest().values())
+                    .allSatisfy(c -> assertThat(c.getBatchShare()).isCloseTo(0.25, within(0.02)));
         }
     }
 
@@ -193,7 +203,8 @@ class OrchestratorTopologyTest {
 
     @Test
     void shouldKeepSharesWhenOnlyResourceLeverIsOn() {
-        try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS.withLoadLever(false).withThreadBudget(8))) {
+        try (OrchestratorTestBed bed =
+                new OrchestratorTestBed(DEFAULTS.withLoadLever(false).withThreadBudget(8))) {
             // given
             bed.submit(4);
 
@@ -201,7 +212,9 @@ class OrchestratorTopologyTest {
             bed.round(1000, 1000, 500, 1000);
 
             // then
-            assertThat(bed.newest().values()).extracting(ResourceCommand::getBatchShare).containsOnly(0.25);
+            assertThat(bed.newest().values())
+                    .extracting(ResourceCommand::getBatchShare)
+                    .containsOnly(0.25);
             assertThat(bed.newest().get(worker(2)).getThreads()).isEqualTo(2);
         }
     }
@@ -213,12 +226,19 @@ class OrchestratorTopologyTest {
         final TopicCatalog topics = TopicCatalog.create(TopicCatalog.DEFAULT_PREFIX, serdes);
 
         // when
-        final TopologyDescription description = OrchestratorTopology.build(topics, serdes, DEFAULTS).describe();
+        final TopologyDescription description =
+                OrchestratorTopology.build(topics, serdes, DEFAULTS).describe();
 
         // then
-        assertThat(description.toString()).contains(OrchestratorTopology.JOB_STATE_STORE,
-            OrchestratorTopology.JOB_SPEC_STORE, OrchestratorTopology.REPARTITION_NAME + "-repartition", "planner",
-            "telemetry-source", "commands-sink", "job-spec-loader");
+        assertThat(description.toString())
+                .contains(
+                        OrchestratorTopology.JOB_STATE_STORE,
+                        OrchestratorTopology.JOB_SPEC_STORE,
+                        OrchestratorTopology.REPARTITION_NAME + "-repartition",
+                        "planner",
+                        "telemetry-source",
+                        "commands-sink",
+                        "job-spec-loader");
         assertThat(description.toString()).doesNotContain("KSTREAM-", "KTABLE-");
         assertThat(description.globalStores()).hasSize(1);
     }

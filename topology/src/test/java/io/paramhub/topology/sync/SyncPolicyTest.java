@@ -21,23 +21,23 @@ class SyncPolicyTest {
 
     private static JobSpec.Builder spec(final SyncMode mode, final int staleness, final int workers) {
         return JobSpec.newBuilder()
-            .setJob("job-p")
-            .setModel("linear")
-            .setDataset("linear:n=64,d=3")
-            .setInputs(3)
-            .setOutputs(1)
-            .setParameters(4)
-            .setShards(2)
-            .setSyncMode(mode)
-            .setStaleness(staleness)
-            .setOptimizer(OptimizerKind.SGD)
-            .setLearningRate(0.5)
-            .setGlobalBatch(8)
-            .setExpectedWorkers(workers)
-            .setEpochs(1)
-            .setSeed(7)
-            .setSessionTimeoutMs(TIMEOUT_MS)
-            .setCreatedAt(Instant.ofEpochMilli(T0));
+                .setJob("job-p")
+                .setModel("linear")
+                .setDataset("linear:n=64,d=3")
+                .setInputs(3)
+                .setOutputs(1)
+                .setParameters(4)
+                .setShards(2)
+                .setSyncMode(mode)
+                .setStaleness(staleness)
+                .setOptimizer(OptimizerKind.SGD)
+                .setLearningRate(0.5)
+                .setGlobalBatch(8)
+                .setExpectedWorkers(workers)
+                .setEpochs(1)
+                .setSeed(7)
+                .setSessionTimeoutMs(TIMEOUT_MS)
+                .setCreatedAt(Instant.ofEpochMilli(T0));
     }
 
     @Test
@@ -129,15 +129,20 @@ class SyncPolicyTest {
         assertThat(ssp.versionBound()).isEqualTo(32);
         assertThat(ssp.tooStale(132, 100)).isFalse();
         assertThat(ssp.tooStale(133, 100)).isTrue();
-        assertThat(ssp.tooStale(100, 101)).as("a base version ahead of the shard").isFalse();
+        assertThat(ssp.tooStale(100, 101))
+                .as("a base version ahead of the shard")
+                .isFalse();
     }
 
     @Test
     void shouldTakeTheJobsMaxStalenessOverTheModesDefault() {
         // when
-        final SyncPolicy bsp = SyncPolicy.of(spec(SyncMode.BSP, 0, 4).setMaxStaleness(2).build());
-        final SyncPolicy ssp = SyncPolicy.of(spec(SyncMode.SSP, 3, 4).setMaxStaleness(0).build());
-        final SyncPolicy asp = SyncPolicy.of(spec(SyncMode.ASP, 0, 4).setMaxStaleness(5).build());
+        final SyncPolicy bsp =
+                SyncPolicy.of(spec(SyncMode.BSP, 0, 4).setMaxStaleness(2).build());
+        final SyncPolicy ssp =
+                SyncPolicy.of(spec(SyncMode.SSP, 3, 4).setMaxStaleness(0).build());
+        final SyncPolicy asp =
+                SyncPolicy.of(spec(SyncMode.ASP, 0, 4).setMaxStaleness(5).build());
 
         // then: only the server's bound changes; the workers' is the mode's
         assertThat(bsp.versionBound()).isEqualTo(2);
@@ -156,12 +161,16 @@ class SyncPolicyTest {
         final long now = T0 + TIMEOUT_MS;
 
         // then
-        assertThat(bsp.barrierPassed(Set.of("w0", "w1"), now, T0, () -> 3, () -> Set.of("w0", "w1", "w2"))).isFalse();
+        assertThat(bsp.barrierPassed(Set.of("w0", "w1"), now, T0, () -> 3, () -> Set.of("w0", "w1", "w2")))
+                .isFalse();
         assertThat(bsp.barrierPassed(Set.of("w0", "w1", "w2"), now, T0, () -> 3, () -> Set.of("w0", "w1", "w2")))
-            .isTrue();
+                .isTrue();
         assertThat(bsp.barrierPassed(Set.of("w0", "w1"), now, T0, () -> 3, () -> Set.of("w0", "w1")))
-            .as("w2 left the live set").isTrue();
-        assertThat(bsp.barrierPassed(Set.of(), now, T0, () -> 3, Set::of)).as("no gradient").isFalse();
+                .as("w2 left the live set")
+                .isTrue();
+        assertThat(bsp.barrierPassed(Set.of(), now, T0, () -> 3, Set::of))
+                .as("no gradient")
+                .isFalse();
     }
 
     @Test
@@ -171,10 +180,13 @@ class SyncPolicyTest {
         final Set<String> two = Set.of("w0", "w1");
 
         // then: within one session timeout of the first gradient it waits, after it it goes on
-        assertThat(bsp.barrierPassed(two, T0 + TIMEOUT_MS - 1, T0, () -> 2, () -> two)).isFalse();
-        assertThat(bsp.barrierPassed(two, T0 + TIMEOUT_MS, T0, () -> 2, () -> two)).isTrue();
+        assertThat(bsp.barrierPassed(two, T0 + TIMEOUT_MS - 1, T0, () -> 2, () -> two))
+                .isFalse();
+        assertThat(bsp.barrierPassed(two, T0 + TIMEOUT_MS, T0, () -> 2, () -> two))
+                .isTrue();
         assertThat(bsp.barrierPassed(Set.of("w0", "w1", "w2"), T0 + 1, T0, () -> 3, () -> Set.of("w0", "w1", "w2")))
-            .as("all expected in").isTrue();
+                .as("all expected in")
+                .isTrue();
     }
 
     @Test
