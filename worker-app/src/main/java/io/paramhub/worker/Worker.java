@@ -1,5 +1,7 @@
 package io.paramhub.worker;
 
+import io.paramhub.avro.DeadLetter;
+import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
@@ -20,8 +22,11 @@ import io.paramhub.topology.client.ClientProperties;
 import io.paramhub.topology.client.JobLookup;
 import io.paramhub.topology.client.ModelView;
 import io.paramhub.topology.client.TopicReader;
+import io.paramhub.topology.client.UndecodableRecordHandler;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.sync.SyncPolicy;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -121,38 +126,79 @@ public final class Worker implements Runnable, AutoCloseable {
                 (long) spec.getEpochs() * batches.iterationsPerEpoch(),
                 SyncPolicy.of(spec));
         final ModelView view = new ModelView(spec.getJob(), spec.getShards());
-        final long startClock;
-        final Map<TopicPartition, Long> joinedAt;
-        try (TopicReader<String, ModelShard> committed = new TopicReader<>(topics.model(), clientProperties)) {
-            startClock = joinAt(committed, view, job.sync());
-            joinedAt = committed.positions();
-        }
-
         try (ParallelGradient compute = new ParallelGradient(settings.threads());
                 KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
                         ClientProperties.producer(clientProperties),
                         new StringSerializer(),
-                        new ByteArraySerializer());
-                TopicReader<String, ModelShard> models = new TopicReader<>(
-                        topics.model(), ClientProperties.uncommittedReads(clientProperties), joinedAt)) {
-            currentClock.set(startClock);
-            firstClock.set(startClock);
-            announce(producer, WorkerState.JOINED, startClock);
-            final ScheduledExecutorService heartbeats = startHeartbeats(producer, spec);
-            log.info(
-                    "{} joined job {} at clock {} of {}", settings.workerId(), spec.getJob(), startClock, job.clocks());
-            try {
-                for (long clock = startClock; clock < job.clocks() && !stopping.get(); clock++) {
-                    iterate(producer, models, view, job, compute, clock);
-                }
-            } finally {
-                heartbeats.shutdownNow();
+                        new ByteArraySerializer())) {
+            final UndecodableRecordHandler deadLetters = deadLetters(producer);
+            final long startClock;
+            final Map<TopicPartition, Long> joinedAt;
+            try (TopicReader<String, ModelShard> committed =
+                    new TopicReader<>(topics.model(), clientProperties, Map.of(), deadLetters)) {
+                startClock = joinAt(committed, view, job.sync());
+                joinedAt = committed.positions();
             }
-            announce(producer, WorkerState.LEFT, currentClock.get());
-            producer.flush();
-            failIfSendFailed();
+            try (TopicReader<String, ModelShard> models = new TopicReader<>(
+                    topics.model(), ClientProperties.uncommittedReads(clientProperties), joinedAt, deadLetters)) {
+                train(producer, models, view, job, compute, startClock);
+            }
         }
         log.info("{} finished job {}", settings.workerId(), spec.getJob());
+    }
+
+    /** From joining at {@code startClock} to leaving: the clocks, the heartbeats, the announcements. */
+    private void train(
+            final KafkaProducer<String, byte[]> producer,
+            final TopicReader<String, ModelShard> models,
+            final ModelView view,
+            final PreparedJob job,
+            final ParallelGradient compute,
+            final long startClock) {
+        final JobSpec spec = job.spec();
+        currentClock.set(startClock);
+        firstClock.set(startClock);
+        announce(producer, WorkerState.JOINED, startClock);
+        final ScheduledExecutorService heartbeats = startHeartbeats(producer, spec);
+        log.info("{} joined job {} at clock {} of {}", settings.workerId(), spec.getJob(), startClock, job.clocks());
+        try {
+            for (long clock = startClock; clock < job.clocks() && !stopping.get(); clock++) {
+                iterate(producer, models, view, job, compute, clock);
+            }
+        } finally {
+            heartbeats.shutdownNow();
+        }
+        announce(producer, WorkerState.LEFT, currentClock.get());
+        producer.flush();
+        failIfSendFailed();
+    }
+
+    /**
+     * Model records that do not deserialize: logged, set aside on {@code dead-letters} (reason
+     * {@code MALFORMED}, with the bytes and who could not read them) and skipped, so that a bad record on
+     * {@code model} cannot stop the job's workers.
+     */
+    private UndecodableRecordHandler deadLetters(final KafkaProducer<String, byte[]> producer) {
+        return error -> {
+            UndecodableRecordHandler.LOG.accept(error);
+            final ByteBuffer key = error.keyBuffer();
+            final DeadLetter letter = DeadLetter.newBuilder()
+                    .setSourceTopic(error.topicPartition().topic())
+                    .setPartition(error.topicPartition().partition())
+                    .setOffset(error.offset())
+                    .setReason(DeadLetterReason.MALFORMED)
+                    .setError(settings.workerId() + " could not deserialize it: " + error.getMessage())
+                    .setOriginalBytes(error.valueBuffer())
+                    .setTimestamp(Instant.ofEpochMilli(error.timestamp()))
+                    .build();
+            send(
+                    producer,
+                    topics.deadLetters(),
+                    key == null
+                            ? ""
+                            : StandardCharsets.UTF_8.decode(key.duplicate()).toString(),
+                    letter);
+        };
     }
 
     /** One clock: wait for the model the sync mode requires, compute, publish gradient and telemetry. */

@@ -8,19 +8,26 @@ import java.util.Properties;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
 
 /**
  * Reads every partition of one topic from the beginning (or from given positions) without a consumer
  * group, as a replica of a compacted topic ({@code jobs}, {@code model}) needs; committed records only,
  * unless the given properties set {@code isolation.level=read_uncommitted}.
+ *
+ * <p>A record that does not deserialize (anyone with write access can put bytes on a topic) is handed to
+ * the reader's {@link UndecodableRecordHandler}, which by default logs it, and skipped: one bad record
+ * must not stop every reader of the topic.
  */
 public final class TopicReader<K, V> implements AutoCloseable {
 
     private static final Duration CATCH_UP_POLL = Duration.ofMillis(50);
 
     private final KafkaConsumer<K, V> consumer;
+    private final UndecodableRecordHandler undecodable;
 
     public TopicReader(final Topic<K, V> topic, final Properties clientProperties) {
         this(topic, clientProperties, Map.of());
@@ -29,6 +36,16 @@ public final class TopicReader<K, V> implements AutoCloseable {
     /** A reader that starts each partition at its offset in {@code startAt}, and those it lacks at the beginning. */
     public TopicReader(
             final Topic<K, V> topic, final Properties clientProperties, final Map<TopicPartition, Long> startAt) {
+        this(topic, clientProperties, startAt, UndecodableRecordHandler.LOG);
+    }
+
+    /** As {@link #TopicReader(Topic, Properties, Map)}, handing records that do not deserialize to {@code undecodable}. */
+    public TopicReader(
+            final Topic<K, V> topic,
+            final Properties clientProperties,
+            final Map<TopicPartition, Long> startAt,
+            final UndecodableRecordHandler undecodable) {
+        this.undecodable = undecodable;
         this.consumer = new KafkaConsumer<>(
                 ClientProperties.assignedConsumer(clientProperties),
                 topic.keySerde().deserializer(),
@@ -54,10 +71,21 @@ public final class TopicReader<K, V> implements AutoCloseable {
         return consumer.assignment().stream().collect(Collectors.toMap(partition -> partition, consumer::position));
     }
 
-    /** Polls once for at most {@code timeout}, handing each record to {@code sink}; returns the count. */
+    /**
+     * Polls once for at most {@code timeout}, handing each record to {@code sink}; returns the count. A record
+     * that does not deserialize goes to the {@link UndecodableRecordHandler} and is skipped (not counted).
+     */
     public int poll(final Duration timeout, final Consumer<ConsumerRecord<K, V>> sink) {
+        final ConsumerRecords<K, V> records;
+        try {
+            records = consumer.poll(timeout);
+        } catch (final RecordDeserializationException e) {
+            undecodable.accept(e);
+            consumer.seek(e.topicPartition(), e.offset() + 1);
+            return 0;
+        }
         int count = 0;
-        for (final ConsumerRecord<K, V> record : consumer.poll(timeout)) {
+        for (final ConsumerRecord<K, V> record : records) {
             sink.accept(record);
             count++;
         }
