@@ -6,24 +6,16 @@ import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
-import io.paramhub.avro.OptimizerKind;
-import io.paramhub.avro.SyncMode;
-import io.paramhub.ml.BatchPlan;
-import io.paramhub.ml.DataSources;
 import io.paramhub.ml.LinearProblem;
-import io.paramhub.ml.LinearRegression;
-import io.paramhub.ml.ReferenceTrainer;
 import io.paramhub.registry.SchemaRegistryServer;
 import io.paramhub.testing.KafkaTestCluster;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.ShardKeys;
 import io.paramhub.topology.TopicCatalog;
-import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.worker.WorkerSettings;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -56,7 +48,6 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ModelPoisonIT {
 
-    private static final String DATASET = "linear:n=4096,d=16,noise=0.1,seed=7";
     private static final String JOB = "model-poison-it";
     private static final int WORKERS = 3;
     private static final int SHARDS = 2;
@@ -76,8 +67,8 @@ class ModelPoisonIT {
     void trainWithGarbageOnModel(@TempDir final Path stateDir) throws InterruptedException {
         kafka = KafkaTestCluster.start();
         registry = SchemaRegistryServer.start(kafka.bootstrapServers(), "127.0.0.1", 0);
-        problem = DataSources.linearProblem(DATASET);
-        spec = linearJob();
+        problem = LinearJobs.problem();
+        spec = LinearJobs.job(JOB, WORKERS, SHARDS, 2);
         topics = TopicCatalog.create(TopicCatalog.DEFAULT_PREFIX, SerdeFactory.forRegistry(registry.url()));
         final String poisoner = WorkerSettings.of(JOB, 0, WORKERS).workerId();
         try (KafkaProducer<String, byte[]> producer = garbageProducer()) {
@@ -102,20 +93,9 @@ class ModelPoisonIT {
 
     @Test
     void shouldFinishWithTheParametersOfTheRunWithoutGarbageBitForBit() {
-        final BatchPlan plan = new BatchPlan(problem.data().train().size(), spec.getGlobalBatch(), spec.getSeed());
-        final long iterations = (long) plan.iterationsPerEpoch() * spec.getEpochs();
-        final float[] reference = ReferenceTrainer.trainSharded(
-                new LinearRegression(16),
-                problem.data().train(),
-                plan,
-                JobSpecs.optimizer(spec),
-                JobSpecs.layout(spec),
-                WORKERS,
-                iterations,
-                spec.getSeed());
         assertThat(poisoned).hasSize(SHARDS);
         assertThat(result.epochs()).hasSize(spec.getEpochs());
-        assertThat(result.finalParameters()).containsExactly(reference);
+        assertThat(result.finalParameters()).containsExactly(LinearJobs.bspReference(spec, problem));
     }
 
     @Test
@@ -174,27 +154,5 @@ class ModelPoisonIT {
         final Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         return new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
-    }
-
-    private static JobSpec linearJob() {
-        return JobSpec.newBuilder()
-                .setJob(JOB)
-                .setModel("linear")
-                .setDataset(DATASET)
-                .setInputs(16)
-                .setOutputs(1)
-                .setParameters(17)
-                .setShards(SHARDS)
-                .setSyncMode(SyncMode.BSP)
-                .setStaleness(0)
-                .setOptimizer(OptimizerKind.SGD)
-                .setLearningRate(0.01)
-                .setMomentum(0.9)
-                .setGlobalBatch(128)
-                .setExpectedWorkers(WORKERS)
-                .setEpochs(2)
-                .setSeed(3)
-                .setCreatedAt(Instant.now())
-                .build();
     }
 }
