@@ -102,7 +102,10 @@ final class AggregatorReplay {
                 Target.recorded(recording));
     }
 
-    /** Replays {@code recording} until the aggregator reaches {@code target}. */
+    /**
+     * Replays {@code recording} until the aggregator reaches {@code target}, feeding it as the recording goes
+     * (the time runs from the first gradient sent to the last model version).
+     */
     static Outcome run(
             final Recording recording,
             final String bootstrapServers,
@@ -111,6 +114,25 @@ final class AggregatorReplay {
             final String applicationId,
             final Path stateDir,
             final Target target)
+            throws InterruptedException {
+        return run(recording, bootstrapServers, registryUrl, topicPrefix, applicationId, stateDir, target, false);
+    }
+
+    /**
+     * As {@link #run(Recording, String, String, String, String, Path, Target)}; with {@code preFed}, the
+     * aggregator is paused once version 0 is out while the whole recording is written, and the time runs from
+     * its resumption to the last model version: what it applies when its input is already in Kafka, not how
+     * fast a producer can feed it (no per-barrier latencies then).
+     */
+    static Outcome run(
+            final Recording recording,
+            final String bootstrapServers,
+            final String registryUrl,
+            final String topicPrefix,
+            final String applicationId,
+            final Path stateDir,
+            final Target target,
+            final boolean preFed)
             throws InterruptedException {
         final JobSpec spec = recording.job();
         final TopicCatalog topics = recording.catalog(topicPrefix, registryUrl);
@@ -138,6 +160,9 @@ final class AggregatorReplay {
                     // would take the first gradients for an unknown job's
                     producer.flush();
                     awaitVersion(models, replayed, spec.getJob(), seen, 0, failure);
+                    if (preFed) {
+                        aggregator.streams().pause();
+                    }
                     jobKnown = true;
                     // from here a thread of its own reads model, so that reading never slows the feed
                     reader = new Thread(
@@ -182,6 +207,10 @@ final class AggregatorReplay {
                 }
             }
             producer.flush();
+            if (preFed && reader != null) {
+                firstSend = System.nanoTime();
+                aggregator.streams().resume();
+            }
             if (reader == null) {
                 throw new IllegalArgumentException("the recording of job " + spec.getJob() + " holds no gradient");
             }
@@ -206,7 +235,7 @@ final class AggregatorReplay {
                     gradients,
                     gradientBytes,
                     (lastModel - firstSend) / 1e9,
-                    spec.getSyncMode() == SyncMode.BSP ? latencies(seen, acked) : List.of(),
+                    spec.getSyncMode() == SyncMode.BSP && !preFed ? latencies(seen, acked) : List.of(),
                     targetVersion,
                     replayed.minVersion(),
                     differing,

@@ -86,7 +86,8 @@ public final class JobReplay {
                 prefix,
                 "paramhub-replay-aggregator-" + stamp,
                 stateDir.resolve("aggregator"),
-                new AggregatorReplay.Target(clocks, expected));
+                new AggregatorReplay.Target(clocks, expected),
+                true);
         final KafkaComparison kafka =
                 KafkaComparison.measure(recording, outcome, bootstrapServers, prefix, outcome.gradients(), stateDir);
         return new Outcome(
