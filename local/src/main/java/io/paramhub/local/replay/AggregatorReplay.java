@@ -99,30 +99,16 @@ final class AggregatorReplay {
                 topicPrefix,
                 applicationId,
                 stateDir,
-                Target.recorded(recording));
+                Target.recorded(recording),
+                false);
     }
 
     /**
-     * Replays {@code recording} until the aggregator reaches {@code target}, feeding it as the recording goes
-     * (the time runs from the first gradient sent to the last model version).
-     */
-    static Outcome run(
-            final Recording recording,
-            final String bootstrapServers,
-            final String registryUrl,
-            final String topicPrefix,
-            final String applicationId,
-            final Path stateDir,
-            final Target target)
-            throws InterruptedException {
-        return run(recording, bootstrapServers, registryUrl, topicPrefix, applicationId, stateDir, target, false);
-    }
-
-    /**
-     * As {@link #run(Recording, String, String, String, String, Path, Target)}; with {@code preFed}, the
-     * aggregator is paused once version 0 is out while the whole recording is written, and the time runs from
-     * its resumption to the last model version: what it applies when its input is already in Kafka, not how
-     * fast a producer can feed it (no per-barrier latencies then).
+     * Replays {@code recording} until the aggregator reaches {@code target}. Without {@code preFed} it is fed
+     * as the recording goes, and the time runs from the first gradient sent to the last model version. With
+     * {@code preFed} it is paused once version 0 is out while the whole recording is written, and the time runs
+     * from its resumption to the last model version: what it applies when its input is already in Kafka, not
+     * how fast a producer can feed it (no per-barrier latencies then).
      */
     static Outcome run(
             final Recording recording,
