@@ -31,6 +31,10 @@ public final class ClientProperties {
         props.putIfAbsent(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.putIfAbsent(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
+        // a read_committed fetch waiting at the broker is answered at fetch.max.wait.ms, not when a commit
+        // marker makes records readable: 500 ms by default, which a worker waited for the committed
+        // model it joins at
+        props.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
         return props;
     }
 
