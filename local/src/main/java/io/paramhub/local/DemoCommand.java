@@ -1,5 +1,6 @@
 package io.paramhub.local;
 
+import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.LearningRateScheduleKind;
 import io.paramhub.avro.OptimizerKind;
@@ -113,6 +114,14 @@ final class DemoCommand implements Callable<Integer> {
             defaultValue = "" + DemoJobs.SESSION_TIMEOUT_MS,
             description = "A worker silent this long leaves the live set (default: ${DEFAULT-VALUE}).")
     private long sessionTimeoutMs;
+
+    @Option(
+            names = "--gradient-encoding",
+            defaultValue = "float32",
+            description = "How workers ship gradients: float32 (exact) or bfloat16 (half the bytes, rounded with "
+                    + "error feedback; the model is no longer bit-identical to the in-process run) "
+                    + "(default: ${DEFAULT-VALUE}).")
+    private String gradientEncoding;
 
     @Option(
             names = "--policy",
@@ -397,6 +406,7 @@ final class DemoCommand implements Callable<Integer> {
                 .setStaleness(syncMode == SyncMode.SSP ? jobSpec.staleness() : 0)
                 .setMaxStaleness(maxStaleness)
                 .setSessionTimeoutMs(sessionTimeoutMs)
+                .setGradientEncoding(gradientEncoding())
                 .setOptimizer(optimizerKind)
                 .setLearningRate(
                         jobSpec.learningRate() != null ? jobSpec.learningRate() : recipe.learningRate(optimizerKind))
@@ -405,5 +415,13 @@ final class DemoCommand implements Callable<Integer> {
                                 ? jobSpec.momentum()
                                 : syncMode == SyncMode.BSP ? DemoJobs.BSP_MOMENTUM : DemoJobs.ASYNC_MOMENTUM)
                 .build();
+    }
+
+    private GradientEncoding gradientEncoding() {
+        try {
+            return JobSpecs.gradientEncoding(gradientEncoding);
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), "--" + e.getMessage());
+        }
     }
 }

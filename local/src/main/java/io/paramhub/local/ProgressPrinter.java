@@ -1,5 +1,6 @@
 package io.paramhub.local;
 
+import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.IterationTelemetry;
 import java.io.PrintStream;
 import java.util.Locale;
@@ -43,6 +44,12 @@ public final class ProgressPrinter implements RunListener {
                 started.spec().getOptimizer().name().toLowerCase(Locale.ROOT),
                 started.spec().getLearningRate(),
                 started.spec().getLearningRateSchedule().name().toLowerCase(Locale.ROOT));
+        if (started.spec().getGradientEncoding() != GradientEncoding.FLOAT32) {
+            out.printf(
+                    Locale.ROOT,
+                    "gradients travel as %s with error feedback: half the bytes, not bit-identical to float32%n",
+                    started.spec().getGradientEncoding().name().toLowerCase(Locale.ROOT));
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.paramhub.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.ml.Evaluation;
 import io.paramhub.ml.LinearProblem;
@@ -55,5 +56,32 @@ class BspTrainingIT extends ClusterTestBase {
 
         // then
         assertThat(result.finalParameters()).containsExactly(LinearJobs.bspReference(spec, problem));
+    }
+
+    @Test
+    void shouldMatchTheInProcessRunBitForBitWhenGradientsTravelAsBfloat16(@TempDir final Path stateDir)
+            throws InterruptedException {
+        // given
+        final LinearProblem problem = LinearJobs.problem();
+        final JobSpec exact = LinearJobs.job("bsp-linear-bfloat16", 3, 4, 10);
+        final JobSpec spec = JobSpec.newBuilder(exact)
+                .setGradientEncoding(GradientEncoding.BFLOAT16)
+                .build();
+
+        // when
+        final TrainingRun.Result result = new TrainingRun(
+                        kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, stateDir)
+                .run(spec, problem.data(), RunListener.NONE);
+
+        // then the workers' rounding and error feedback are what the in-process run does, bit for bit
+        assertThat(result.finalParameters()).containsExactly(LinearJobs.bspReference(spec, problem));
+        // and the rounding did happen: not the float32 run's bits, but as close to the optimum
+        assertThat(result.finalParameters()).isNotEqualTo(LinearJobs.bspReference(exact, problem));
+        final double rmse = Evaluation.rmse(
+                new LinearRegression(16),
+                result.finalParameters(),
+                problem.data().train());
+        assertThat(rmse).isLessThanOrEqualTo(problem.optimalRmse() * 1.01);
+        assertThat(result.deadLetters()).isZero();
     }
 }

@@ -45,7 +45,10 @@ final class LinearJobs {
                 .build();
     }
 
-    /** The final parameters of {@code spec}'s BSP run, computed in this process without Kafka. */
+    /**
+     * The final parameters of {@code spec}'s BSP run, computed in this process without Kafka, gradients
+     * shipped in the spec's encoding.
+     */
     static float[] bspReference(final JobSpec spec, final LinearProblem problem) {
         final BatchPlan plan = new BatchPlan(problem.data().train().size(), spec.getGlobalBatch(), spec.getSeed());
         return ReferenceTrainer.trainSharded(
@@ -53,9 +56,13 @@ final class LinearJobs {
                 problem.data().train(),
                 plan,
                 JobSpecs.optimizer(spec),
+                JobSpecs.schedule(spec),
                 JobSpecs.layout(spec),
                 spec.getExpectedWorkers(),
                 (long) plan.iterationsPerEpoch() * spec.getEpochs(),
-                spec.getSeed());
+                spec.getSeed(),
+                JobSpecs.gradientPrecision(spec),
+                Runnable::run,
+                (clock, params, loss) -> {});
     }
 }

@@ -97,6 +97,40 @@ public final class ReferenceTrainer {
             final long seed,
             final Executor compute,
             final ClockListener listener) {
+        return trainSharded(
+                model,
+                train,
+                plan,
+                optimizer,
+                schedule,
+                layout,
+                workers,
+                iterations,
+                seed,
+                GradientPrecision.FLOAT32,
+                compute,
+                listener);
+    }
+
+    /**
+     * The same, each worker shipping its gradient in {@code precision} (with its own rounding state, as
+     * each worker process keeps one).
+     *
+     * @return the final parameters
+     */
+    public static float[] trainSharded(
+            final Model model,
+            final Dataset train,
+            final BatchPlan plan,
+            final Optimizer optimizer,
+            final LearningRateSchedule schedule,
+            final ShardLayout layout,
+            final int workers,
+            final long iterations,
+            final long seed,
+            final GradientPrecision precision,
+            final Executor compute,
+            final ClockListener listener) {
         requireCommon(model, train, plan, iterations);
         if (layout.parameters() != model.parameterCount()) {
             throw new IllegalArgumentException(
@@ -113,6 +147,10 @@ public final class ReferenceTrainer {
         }
         final float[][] partials = new float[workers][];
         final int[] counts = new int[workers];
+        final GradientRounding[] roundings = new GradientRounding[workers];
+        for (int w = 0; w < workers; w++) {
+            roundings[w] = precision.rounding(model.parameterCount());
+        }
         for (long clock = 0; clock < iterations; clock++) {
             final int[] batch = plan.batch(clock);
             final long at = clock;
@@ -126,7 +164,7 @@ public final class ReferenceTrainer {
             double loss = 0;
             for (int w = 0; w < workers; w++) {
                 final WorkerGradient gradient = gradients.get(w).join();
-                partials[w] = gradient.wire();
+                partials[w] = counts[w] > 0 ? roundings[w].round(gradient.wire()) : gradient.wire();
                 loss += gradient.loss();
             }
             for (int s = 0; s < layout.shards(); s++) {

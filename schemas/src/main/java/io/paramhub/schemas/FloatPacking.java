@@ -5,7 +5,8 @@ import java.nio.ByteOrder;
 
 /**
  * Packs parameter and gradient vectors into the Avro {@code bytes} fields of {@code gradients} and
- * {@code model}: little-endian IEEE-754 float32, four bytes a value, no header.
+ * {@code model}: little-endian IEEE-754 float32, four bytes a value, no header; or, for gradients whose
+ * {@code encoding} is {@code BFLOAT16}, the upper two bytes of each float32, little-endian.
  */
 public final class FloatPacking {
 
@@ -44,5 +45,38 @@ public final class FloatPacking {
     public static int count(final ByteBuffer packed) {
         final int bytes = packed.remaining();
         return bytes % Float.BYTES == 0 ? bytes / Float.BYTES : -1;
+    }
+
+    /**
+     * Packs {@code values} as bfloat16: the upper 16 bits of each float32. Values that are not bfloat16
+     * already lose their lower 16 bits; round them first (the worker's error feedback does).
+     */
+    public static ByteBuffer packBfloat16(final float[] values) {
+        final ByteBuffer buffer =
+                ByteBuffer.allocate(values.length * Short.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        for (final float value : values) {
+            buffer.putShort((short) (Float.floatToRawIntBits(value) >>> 16));
+        }
+        return buffer.flip();
+    }
+
+    /** Unpacks bfloat16 values to float32, exactly, without moving the position of {@code packed}. */
+    public static float[] unpackBfloat16(final ByteBuffer packed) {
+        final ByteBuffer view = packed.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        if (view.remaining() % Short.BYTES != 0) {
+            throw new IllegalArgumentException(
+                    "packed bfloat16 vector has " + view.remaining() + " bytes, not a multiple of 2");
+        }
+        final float[] values = new float[view.remaining() / Short.BYTES];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = Float.intBitsToFloat((view.getShort() & 0xFFFF) << 16);
+        }
+        return values;
+    }
+
+    /** Number of bfloat16 values in {@code packed}, or -1 when its length is odd. */
+    public static int countBfloat16(final ByteBuffer packed) {
+        final int bytes = packed.remaining();
+        return bytes % Short.BYTES == 0 ? bytes / Short.BYTES : -1;
     }
 }

@@ -1,5 +1,6 @@
 package io.paramhub.worker;
 
+import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.OptimizerKind;
 import io.paramhub.avro.SyncMode;
@@ -69,6 +70,13 @@ public final class SubmitJobApp implements Callable<Integer> {
             description = "A worker silent this long leaves the live set (default: ${DEFAULT-VALUE}).")
     private long sessionTimeoutMs;
 
+    @Option(
+            names = "--gradient-encoding",
+            defaultValue = "float32",
+            description = "How workers ship gradients: float32 (exact) or bfloat16 (half the bytes, rounded with "
+                    + "error feedback) (default: ${DEFAULT-VALUE}).")
+    private String gradientEncoding;
+
     @Override
     public Integer call() {
         SettingException.requireOption(job, "--job");
@@ -102,6 +110,7 @@ public final class SubmitJobApp implements Callable<Integer> {
                 .setSyncMode(mode)
                 .setStaleness(mode == SyncMode.SSP ? jobSpec.staleness() : 0)
                 .setSessionTimeoutMs(sessionTimeoutMs)
+                .setGradientEncoding(encoding())
                 .setOptimizer(OptimizerKind.SGD)
                 .setLearningRate(or(jobSpec.learningRate(), JobSpecOptions.DEFAULT_LEARNING_RATE))
                 .setMomentum(or(jobSpec.momentum(), JobSpecOptions.DEFAULT_MOMENTUM))
@@ -119,5 +128,13 @@ public final class SubmitJobApp implements Callable<Integer> {
 
     public static void main(final String[] args) {
         System.exit(AppCommandLine.run(new SubmitJobApp(), args));
+    }
+
+    private GradientEncoding encoding() {
+        try {
+            return JobSpecs.gradientEncoding(gradientEncoding);
+        } catch (final IllegalArgumentException e) {
+            throw new SettingException("--gradient-encoding", "--" + e.getMessage());
+        }
     }
 }

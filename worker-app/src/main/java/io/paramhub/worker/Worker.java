@@ -2,6 +2,7 @@ package io.paramhub.worker;
 
 import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.DeadLetterReason;
+import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
@@ -11,6 +12,7 @@ import io.paramhub.avro.WorkerStatus;
 import io.paramhub.ml.BatchPlan;
 import io.paramhub.ml.DataSources;
 import io.paramhub.ml.Dataset;
+import io.paramhub.ml.GradientRounding;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.ShardLayout;
 import io.paramhub.ml.TrainTest;
@@ -109,7 +111,8 @@ public final class Worker implements Runnable, AutoCloseable {
             ShardLayout layout,
             BatchPlan batches,
             long clocks,
-            SyncPolicy sync) {}
+            SyncPolicy sync,
+            GradientRounding rounding) {}
 
     @Override
     public void run() {
@@ -124,7 +127,8 @@ public final class Worker implements Runnable, AutoCloseable {
                 JobSpecs.layout(spec),
                 batches,
                 (long) spec.getEpochs() * batches.iterationsPerEpoch(),
-                SyncPolicy.of(spec));
+                SyncPolicy.of(spec),
+                JobSpecs.gradientPrecision(spec).rounding(spec.getParameters()));
         final ModelView view = new ModelView(spec.getJob(), spec.getShards());
         try (ParallelGradient compute = new ParallelGradient(settings.threads());
                 KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
@@ -255,7 +259,7 @@ public final class Worker implements Runnable, AutoCloseable {
                 .setLoss(loss)
                 .setTimestamp(Instant.now())
                 .build();
-        publishGradient(producer, spec, job.layout(), clock, baseVersions, share.length, loss, gradient);
+        publishGradient(producer, job, clock, baseVersions, share.length, loss, gradient);
         // the telemetry rides in the gradients' request: one produce request a clock, sent now rather than
         // after the producer's linger
         send(producer, topics.telemetry(), ShardKeys.worker(spec.getJob(), settings.workerId()), telemetry);
@@ -363,18 +367,28 @@ public final class Worker implements Runnable, AutoCloseable {
         return view.minClock();
     }
 
+    /**
+     * Sends one {@code GradientShard} a shard: the gradient rounded to float32, then as the job's encoding
+     * asks ({@code BFLOAT16}: with this worker's error feedback, which a clock without samples leaves alone).
+     */
     private void publishGradient(
             final KafkaProducer<String, byte[]> producer,
-            final JobSpec spec,
-            final ShardLayout layout,
+            final PreparedJob job,
             final long clock,
             final long[] baseVersions,
             final int samples,
             final double loss,
             final double[] gradient) {
+        final JobSpec spec = job.spec();
+        final ShardLayout layout = job.layout();
+        final boolean bfloat16 = spec.getGradientEncoding() == GradientEncoding.BFLOAT16;
+        final float[] float32 = new float[gradient.length];
+        for (int i = 0; i < gradient.length; i++) {
+            float32[i] = (float) gradient[i];
+        }
+        final float[] wire = samples > 0 ? job.rounding().round(float32) : float32;
         for (int shard = 0; shard < layout.shards(); shard++) {
-            final double[] slice =
-                    Arrays.copyOfRange(gradient, layout.first(shard), layout.first(shard) + layout.length(shard));
+            final float[] slice = layout.slice(wire, shard);
             final GradientShard record = GradientShard.newBuilder()
                     .setJob(spec.getJob())
                     .setShard(shard)
@@ -383,7 +397,8 @@ public final class Worker implements Runnable, AutoCloseable {
                     .setBaseVersion(baseVersions[shard])
                     .setSampleCount(samples)
                     .setLoss(loss)
-                    .setValues(FloatPacking.pack(slice))
+                    .setValues(bfloat16 ? FloatPacking.packBfloat16(slice) : FloatPacking.pack(slice))
+                    .setEncoding(spec.getGradientEncoding())
                     .build();
             send(producer, topics.gradients(), ShardKeys.shard(spec.getJob(), shard), record);
         }

@@ -1,12 +1,16 @@
 package io.paramhub.topology.aggregator;
 
 import io.paramhub.avro.DeadLetterReason;
+import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.schemas.FloatPacking;
 import io.paramhub.topology.jobs.JobSpecs;
 
-/** Checks a decoded gradient against its job: length of its shard, sample count, finite values. */
+/**
+ * Checks a decoded gradient against its job (length of its shard, sample count, finite values) and unpacks
+ * it, float32 or bfloat16 as its {@code encoding} says.
+ */
 final class GradientChecks {
 
     private GradientChecks() {}
@@ -16,14 +20,17 @@ final class GradientChecks {
 
     static Checked check(final JobSpec spec, final GradientShard gradient) {
         final int expected = JobSpecs.layout(spec).length(gradient.getShard());
-        final int actual = FloatPacking.count(gradient.getValues());
+        final boolean bfloat16 = gradient.getEncoding() == GradientEncoding.BFLOAT16;
+        final int actual =
+                bfloat16 ? FloatPacking.countBfloat16(gradient.getValues()) : FloatPacking.count(gradient.getValues());
         if (actual != expected) {
             return reject(
                     DeadLetterReason.WRONG_LENGTH,
                     "shard " + gradient.getShard() + " has " + expected
                             + " parameters but the gradient has "
                             + (actual < 0
-                                    ? gradient.getValues().remaining() + " bytes, not a multiple of 4"
+                                    ? gradient.getValues().remaining() + " bytes, not a multiple of "
+                                            + (bfloat16 ? 2 : 4)
                                     : actual + " values"));
         }
         if (gradient.getSampleCount() < 1) {
@@ -32,7 +39,9 @@ final class GradientChecks {
         if (!Double.isFinite(gradient.getLoss())) {
             return reject(DeadLetterReason.NON_FINITE, "loss is " + gradient.getLoss());
         }
-        final float[] values = FloatPacking.unpack(gradient.getValues());
+        final float[] values = bfloat16
+                ? FloatPacking.unpackBfloat16(gradient.getValues())
+                : FloatPacking.unpack(gradient.getValues());
         for (int i = 0; i < values.length; i++) {
             if (!Float.isFinite(values[i])) {
                 return reject(DeadLetterReason.NON_FINITE, "value " + i + " is " + values[i]);

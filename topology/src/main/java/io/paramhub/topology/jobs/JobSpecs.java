@@ -1,8 +1,10 @@
 package io.paramhub.topology.jobs;
 
+import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.LearningRateScheduleKind;
 import io.paramhub.avro.OptimizerKind;
+import io.paramhub.ml.GradientPrecision;
 import io.paramhub.ml.LearningRateSchedule;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.Models;
@@ -107,5 +109,26 @@ public final class JobSpecs {
         return spec.getOptimizer() == OptimizerKind.ADAM
                 ? Optimizers.adam(spec.getLearningRate(), spec.getBeta1(), spec.getBeta2(), spec.getEpsilon())
                 : Optimizers.sgd(spec.getLearningRate(), spec.getMomentum());
+    }
+
+    /** The precision {@code spec}'s workers ship gradients in. */
+    public static GradientPrecision gradientPrecision(final JobSpec spec) {
+        return spec.getGradientEncoding() == GradientEncoding.BFLOAT16
+                ? GradientPrecision.BFLOAT16
+                : GradientPrecision.FLOAT32;
+    }
+
+    /**
+     * The encoding named {@code name} ({@code float32} or {@code bfloat16}, any case).
+     *
+     * @throws IllegalArgumentException naming the choices, for any other name
+     */
+    public static GradientEncoding gradientEncoding(final String name) {
+        for (final GradientEncoding encoding : GradientEncoding.values()) {
+            if (encoding.name().equalsIgnoreCase(name)) {
+                return encoding;
+            }
+        }
+        throw new IllegalArgumentException("gradient encoding must be float32 or bfloat16, not " + name);
     }
 }
