@@ -99,8 +99,7 @@ class BrokerLossIT {
         };
         final CompletableFuture<TrainingRun.Result> run = CompletableFuture.supplyAsync(() -> {
             try {
-                return new TrainingRun(
-                                kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, stateDir)
+                return new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, stateDir)
                         .withTopicSetup(replicated)
                         .withEmulation(Map.of(0, paced, 1, paced, 2, paced))
                         .run(spec, problem.data(), watch);
@@ -130,15 +129,20 @@ class BrokerLossIT {
         assertThat(result.last().version()).isEqualTo(result.job().iterations());
         assertThat(result.finalParameters()).containsExactly(LinearJobs.bspReference(spec, problem));
         assertThat(result.deadLetters()).isZero();
-        final TopicCatalog topics = TopicCatalog.create(TopicCatalog.DEFAULT_PREFIX, SerdeFactory.forRegistry(registry.url()));
-        try (Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+        final TopicCatalog topics =
+                TopicCatalog.create(TopicCatalog.DEFAULT_PREFIX, SerdeFactory.forRegistry(registry.url()));
+        try (Admin admin =
+                Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
             final String changelog = admin.listTopics().names().get().stream()
                     .filter(name -> name.startsWith("paramhub-aggregator-") && name.endsWith("-changelog"))
                     .findFirst()
                     .orElseThrow();
-            for (final String topic : List.of(topics.gradients().name(), topics.model().name(), changelog)) {
-                final TopicDescription description =
-                        admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+            for (final String topic :
+                    List.of(topics.gradients().name(), topics.model().name(), changelog)) {
+                final TopicDescription description = admin.describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get()
+                        .get(topic);
                 assertThat(description.partitions().get(0).replicas()).as(topic).hasSize(3);
                 final ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
                 final Config config =

@@ -141,13 +141,15 @@ public final class KafkaTestCluster implements AutoCloseable {
             final Set<String> names = admin.listTopics(new ListTopicsOptions().listInternal(true))
                     .names()
                     .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            return admin.describeTopics(names)
+            return admin
+                    .describeTopics(names)
                     .allTopicNames()
                     .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
                     .values()
                     .stream()
                     .flatMap(topic -> topic.partitions().stream())
-                    .allMatch(partition -> partition.isr().size() == partition.replicas().size());
+                    .allMatch(partition ->
+                            partition.isr().size() == partition.replicas().size());
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted describing topics", e);

@@ -57,8 +57,8 @@ public final class RetentionCheck {
         required.put(topics.gradients().name(), RetentionRequirement.gradients());
         required.put(
                 topics.model().name(),
-                RetentionRequirement.compactedState("model replicas and restarted workers need each shard's newest"
-                        + " version"));
+                RetentionRequirement.compactedState(
+                        "model replicas and restarted workers need each shard's newest" + " version"));
         for (final String name : call(() -> admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS))) {
             if (name.startsWith(applicationId + "-") && name.endsWith(CHANGELOG_SUFFIX)) {
                 required.put(

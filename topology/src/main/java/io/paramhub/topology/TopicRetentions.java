@@ -25,11 +25,16 @@ public final class TopicRetentions {
 
     /** ParamHub's defaults, by role. */
     public static final Map<String, TopicRetention> DEFAULTS = Map.of(
-            GRADIENTS, new TopicRetention(TopicRetention.DAY_MS, TopicRetention.GIB),
-            "telemetry", new TopicRetention(3 * TopicRetention.DAY_MS, 256 * TopicRetention.MIB),
-            "dead-letters", new TopicRetention(7 * TopicRetention.DAY_MS, 256 * TopicRetention.MIB),
-            "shard-membership", new TopicRetention(7 * TopicRetention.DAY_MS, 256 * TopicRetention.MIB),
-            "shard-commands", new TopicRetention(7 * TopicRetention.DAY_MS, 256 * TopicRetention.MIB));
+            GRADIENTS,
+            new TopicRetention(TopicRetention.DAY_MS, TopicRetention.GIB),
+            "telemetry",
+            new TopicRetention(3 * TopicRetention.DAY_MS, 256 * TopicRetention.MIB),
+            "dead-letters",
+            new TopicRetention(7 * TopicRetention.DAY_MS, 256 * TopicRetention.MIB),
+            "shard-membership",
+            new TopicRetention(7 * TopicRetention.DAY_MS, 256 * TopicRetention.MIB),
+            "shard-commands",
+            new TopicRetention(7 * TopicRetention.DAY_MS, 256 * TopicRetention.MIB));
 
     private static final String MS_SUFFIX = ".retention.ms";
     private static final String BYTES_SUFFIX = ".retention.bytes";
@@ -58,15 +63,21 @@ public final class TopicRetentions {
             }
             final boolean ms = key.endsWith(MS_SUFFIX);
             if (!ms && !key.endsWith(BYTES_SUFFIX)) {
-                throw new ConfigException(key, value, "expected " + KEY_PREFIX + "<topic>" + MS_SUFFIX + " or "
-                        + KEY_PREFIX + "<topic>" + BYTES_SUFFIX);
+                throw new ConfigException(
+                        key,
+                        value,
+                        "expected " + KEY_PREFIX + "<topic>" + MS_SUFFIX + " or " + KEY_PREFIX + "<topic>"
+                                + BYTES_SUFFIX);
             }
-            final String role = key.substring(
-                    KEY_PREFIX.length(), key.length() - (ms ? MS_SUFFIX : BYTES_SUFFIX).length());
+            final String role =
+                    key.substring(KEY_PREFIX.length(), key.length() - (ms ? MS_SUFFIX : BYTES_SUFFIX).length());
             final TopicRetention current = byRole.get(role);
             if (current == null) {
-                throw new ConfigException(key, value, "topics with a retention: " + DEFAULTS.keySet()
-                        + " (the others are compacted and keep each key's newest record)");
+                throw new ConfigException(
+                        key,
+                        value,
+                        "topics with a retention: " + DEFAULTS.keySet()
+                                + " (the others are compacted and keep each key's newest record)");
             }
             final long parsed = parse(key, value);
             byRole.put(role, ms ? current.withRetentionMs(parsed) : current.withRetentionBytes(parsed));

@@ -12,8 +12,8 @@ class RetentionRequirementTest {
     @Test
     void shouldAcceptGradientsWithTheDefaultRetention() {
         // given
-        final Map<String, String> configs = Map.of(
-                "cleanup.policy", "delete", "retention.ms", "86400000", "retention.bytes", "1073741824");
+        final Map<String, String> configs =
+                Map.of("cleanup.policy", "delete", "retention.ms", "86400000", "retention.bytes", "1073741824");
 
         // when
         final List<String> problems = RetentionRequirement.gradients().problems("paramhub.gradients", configs);
@@ -32,7 +32,9 @@ class RetentionRequirementTest {
         final List<String> problems = RetentionRequirement.gradients().problems("paramhub.gradients", configs);
 
         // then
-        assertThat(problems).singleElement().asString()
+        assertThat(problems)
+                .singleElement()
+                .asString()
                 .contains("paramhub.gradients")
                 .contains("retention.ms is 600000")
                 .contains("minimum is 3600000");
@@ -48,7 +50,9 @@ class RetentionRequirementTest {
         final List<String> problems = RetentionRequirement.gradients().problems("paramhub.gradients", configs);
 
         // then
-        assertThat(problems).singleElement().asString()
+        assertThat(problems)
+                .singleElement()
+                .asString()
                 .contains("retention.bytes is 1048576")
                 .contains("minimum is " + RetentionRequirement.GRADIENTS_MIN_RETENTION_BYTES);
     }
@@ -77,7 +81,9 @@ class RetentionRequirementTest {
                 RetentionRequirement.compactedState("state").problems("app-store-changelog", configs);
 
         // then
-        assertThat(problems).singleElement().asString()
+        assertThat(problems)
+                .singleElement()
+                .asString()
                 .contains("app-store-changelog")
                 .contains("retention.ms is 86400000")
                 .contains("-1 (unlimited)");

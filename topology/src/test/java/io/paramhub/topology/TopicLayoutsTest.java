@@ -40,7 +40,8 @@ class TopicLayoutsTest {
         final Map<String, TopicLayout> layouts = byName(TOPICS.layouts(8, 4));
 
         // when
-        final Map<String, String> telemetry = layouts.get("paramhub.telemetry").configs(TopicReplication.BROKER_DEFAULTS);
+        final Map<String, String> telemetry =
+                layouts.get("paramhub.telemetry").configs(TopicReplication.BROKER_DEFAULTS);
         final Map<String, String> deadLetters =
                 layouts.get("paramhub.dead-letters").configs(TopicReplication.BROKER_DEFAULTS);
 
@@ -55,7 +56,8 @@ class TopicLayoutsTest {
         final Map<String, TopicLayout> layouts = byName(TOPICS.layouts(8, 4));
 
         // when / then
-        for (final String name : List.of("paramhub.model", "paramhub.jobs", "paramhub.membership", "paramhub.commands")) {
+        for (final String name :
+                List.of("paramhub.model", "paramhub.jobs", "paramhub.membership", "paramhub.commands")) {
             assertThat(layouts.get(name).configs(TopicReplication.BROKER_DEFAULTS))
                     .as(name)
                     .containsEntry("cleanup.policy", "compact")
