@@ -2,10 +2,12 @@ package io.paramhub.aggregator;
 
 import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.launcher.TopicSetup;
+import io.paramhub.topology.RetentionCheck;
 import io.paramhub.topology.aggregator.AggregatorMetrics;
 import io.paramhub.topology.aggregator.AggregatorTopology;
 import java.time.Duration;
 import java.util.Properties;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -13,7 +15,9 @@ import org.apache.kafka.streams.Topology;
 
 /**
  * Builds and runs the aggregator topology: {@code jobs} and {@code gradients} in, {@code model}
- * and {@code dead-letters} out. Checks the topics first and can create the missing ones.
+ * and {@code dead-letters} out. Checks the topics first and can create the missing ones, then refuses to start
+ * when the retention of {@code gradients}, {@code model} or its changelogs is too short to restore from
+ * ({@link RetentionCheck}; a warning with {@code --accept-short-retention}).
  */
 public final class AggregatorRunner implements AutoCloseable {
 
@@ -58,6 +62,13 @@ public final class AggregatorRunner implements AutoCloseable {
                                 + "partition, so that one task sees a job and all of its workers");
                     }
                 });
+        try (Admin admin = Admin.create(StreamsAppLauncher.connection(prepared.properties()))) {
+            new RetentionCheck(admin)
+                    .enforce(
+                            prepared.topics(),
+                            String.valueOf(prepared.properties().get(StreamsConfig.APPLICATION_ID_CONFIG)),
+                            topicSetup.acceptShortRetention());
+        }
         final Topology topology = AggregatorTopology.build(prepared.topics(), prepared.serdes(), metrics);
         return new AggregatorRunner(StreamsAppLauncher.start(prepared, topology));
     }

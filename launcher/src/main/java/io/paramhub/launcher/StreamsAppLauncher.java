@@ -4,6 +4,8 @@ import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.TopicProvisioner;
+import io.paramhub.topology.TopicReplication;
+import io.paramhub.topology.TopicRetentions;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -16,6 +18,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
@@ -56,6 +59,8 @@ public final class StreamsAppLauncher {
             final TopicSetup topicSetup,
             final BiConsumer<TopicProvisioner, TopicCatalog> checks) {
         final Properties props = settings(defaultApplicationId, given);
+        replicateInternalTopics(props, topicSetup.replication());
+        final TopicRetentions retentions = TopicRetentions.from(props);
         final SerdeFactory serdes = new SerdeFactory(registryConfig(props));
         final TopicCatalog topics = TopicCatalog.create(topicPrefix, serdes);
         // where Streams' own error handlers (poison pills) write their dead letters
@@ -64,12 +69,27 @@ public final class StreamsAppLauncher {
             final TopicProvisioner provisioner = new TopicProvisioner(admin);
             if (topicSetup.create()) {
                 provisioner.ensure(
-                        topics.layouts(topicSetup.shardPartitions(), topicSetup.otherPartitions()),
-                        topicSetup.replicationFactor());
+                        topics.layouts(topicSetup.shardPartitions(), topicSetup.otherPartitions(), retentions),
+                        topicSetup.replication());
             }
             checks.accept(provisioner, topics);
         }
         return new Prepared(props, serdes, topics);
+    }
+
+    /**
+     * The Streams app's internal topics (changelogs, repartition topics) replicated as ParamHub's own:
+     * {@code replication.factor} and {@code topic.min.insync.replicas}, unless {@code props} sets them.
+     */
+    static void replicateInternalTopics(final Properties props, final TopicReplication replication) {
+        if (!replication.brokerFactor()) {
+            props.putIfAbsent(StreamsConfig.REPLICATION_FACTOR_CONFIG, Short.toString(replication.factor()));
+        }
+        if (!replication.brokerMinInSyncReplicas()) {
+            props.putIfAbsent(
+                    StreamsConfig.topicPrefix(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG),
+                    Integer.toString(replication.minInSyncReplicas()));
+        }
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.paramhub.launcher;
 
+import io.paramhub.topology.RetentionCheck;
+import io.paramhub.topology.TopicReplication;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -40,8 +42,23 @@ public final class StreamsAppOptions {
     @Option(
             names = "--replication-factor",
             defaultValue = "-1",
-            description = "Replication factor of created topics; -1 = the broker default (default: ${DEFAULT-VALUE}).")
+            description = "Replication factor of created topics and of the Streams app's internal topics; "
+                    + "-1 = the broker default (default: ${DEFAULT-VALUE}).")
     private short replicationFactor;
+
+    @Option(
+            names = "--min-insync-replicas",
+            defaultValue = "-1",
+            description = "min.insync.replicas of created topics and of the Streams app's internal topics; "
+                    + "-1 = 2 when the replication factor is above 1, else the broker default "
+                    + "(default: ${DEFAULT-VALUE}).")
+    private int minInSyncReplicas;
+
+    @Option(
+            names = RetentionCheck.ACCEPT_OPTION,
+            description = "Start the aggregator even when the retention of gradients, model or its changelogs is "
+                    + "too short to restore from: warn instead of refusing.")
+    private boolean acceptShortRetention;
 
     /** The app's Kafka settings, layered as {@link Settings} says, with {@code defaultApplicationId} below all. */
     public Properties properties(final KafkaOptions kafka, final String defaultApplicationId) {
@@ -58,7 +75,17 @@ public final class StreamsAppOptions {
             throw new SettingException(
                     "--shard-partitions", "--shard-partitions must be at least 1, not " + shardPartitions);
         }
+        final TopicReplication replication;
+        try {
+            replication = TopicReplication.of(replicationFactor, minInSyncReplicas);
+        } catch (final IllegalArgumentException e) {
+            throw new SettingException("--min-insync-replicas", e.getMessage());
+        }
         return new TopicSetup(
-                createTopics, shardPartitions, TopicSetup.defaults().otherPartitions(), replicationFactor);
+                createTopics,
+                shardPartitions,
+                TopicSetup.defaults().otherPartitions(),
+                replication,
+                acceptShortRetention);
     }
 }

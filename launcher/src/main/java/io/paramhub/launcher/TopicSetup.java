@@ -1,15 +1,29 @@
 package io.paramhub.launcher;
 
+import io.paramhub.topology.TopicReplication;
+
 /**
  * Whether an app creates missing topics, and how: partitions of the shard-keyed topics
- * ({@code gradients}, {@code model}, {@code shard-jobs}), of the others, and the replication factor
- * (below 1: the broker's default).
+ * ({@code gradients}, {@code model}, {@code shard-jobs}), of the others, their replication (also that of
+ * the Streams app's internal topics), and whether the aggregator only warns about a retention too short to
+ * restore from ({@code --accept-short-retention}) instead of refusing to start.
  */
-public record TopicSetup(boolean create, int shardPartitions, int otherPartitions, short replicationFactor) {
+public record TopicSetup(
+        boolean create,
+        int shardPartitions,
+        int otherPartitions,
+        TopicReplication replication,
+        boolean acceptShortRetention) {
 
     public static final int DEFAULT_SHARD_PARTITIONS = 8;
 
+    /** Created when missing, 8 and 4 partitions, the broker's replication, short retention refused. */
     public static TopicSetup defaults() {
-        return new TopicSetup(true, DEFAULT_SHARD_PARTITIONS, 4, (short) -1);
+        return new TopicSetup(true, DEFAULT_SHARD_PARTITIONS, 4, TopicReplication.BROKER_DEFAULTS, false);
+    }
+
+    /** The same setup with {@code replication}. */
+    public TopicSetup withReplication(final TopicReplication replication) {
+        return new TopicSetup(create, shardPartitions, otherPartitions, replication, acceptShortRetention);
     }
 }

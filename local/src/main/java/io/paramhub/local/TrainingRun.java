@@ -87,10 +87,22 @@ public final class TrainingRun {
     private final int workerThreads;
     private final OrchestratorSettings orchestrator;
     private final int dashboardPort;
+    private final TopicSetup topicSetup;
 
     public TrainingRun(
             final String bootstrapServers, final String registryUrl, final String topicPrefix, final Path stateDir) {
-        this(bootstrapServers, registryUrl, topicPrefix, stateDir, 1, null, Map.of(), 1, null, NO_DASHBOARD);
+        this(
+                bootstrapServers,
+                registryUrl,
+                topicPrefix,
+                stateDir,
+                1,
+                null,
+                Map.of(),
+                1,
+                null,
+                NO_DASHBOARD,
+                TopicSetup.defaults());
     }
 
     private TrainingRun(
@@ -103,7 +115,8 @@ public final class TrainingRun {
             final Map<Integer, ComputeEmulation> emulations,
             final int threads,
             final OrchestratorSettings orchestrator,
-            final int dashboardPort) {
+            final int dashboardPort,
+            final TopicSetup topicSetup) {
         this.bootstrapServers = bootstrapServers;
         this.registryUrl = registryUrl;
         this.topicPrefix = topicPrefix;
@@ -114,6 +127,7 @@ public final class TrainingRun {
         this.workerThreads = threads;
         this.orchestrator = orchestrator;
         this.dashboardPort = dashboardPort;
+        this.topicSetup = topicSetup;
     }
 
     /** The same run with {@code count} aggregator instances in this JVM; 0 when one runs elsewhere. */
@@ -128,7 +142,8 @@ public final class TrainingRun {
                 emulations,
                 workerThreads,
                 orchestrator,
-                dashboardPort);
+                dashboardPort,
+                topicSetup);
     }
 
     /** The same run, restarting a worker that fails after {@code delay} (it rejoins at the current model). */
@@ -143,7 +158,8 @@ public final class TrainingRun {
                 emulations,
                 workerThreads,
                 orchestrator,
-                dashboardPort);
+                dashboardPort,
+                topicSetup);
     }
 
     /** The same run with emulated compute cost or slowdown for the workers of the given indices. */
@@ -158,7 +174,24 @@ public final class TrainingRun {
                 byWorker,
                 workerThreads,
                 orchestrator,
-                dashboardPort);
+                dashboardPort,
+                topicSetup);
+    }
+
+    /** The same run creating topics, and replicating the Streams apps' internal ones, as {@code setup} says. */
+    public TrainingRun withTopicSetup(final TopicSetup setup) {
+        return new TrainingRun(
+                bootstrapServers,
+                registryUrl,
+                topicPrefix,
+                stateDir,
+                aggregators,
+                workerRestartDelay,
+                emulations,
+                workerThreads,
+                orchestrator,
+                dashboardPort,
+                setup);
     }
 
     /** The same run with {@code count} compute threads on every worker. */
@@ -173,7 +206,8 @@ public final class TrainingRun {
                 emulations,
                 count,
                 orchestrator,
-                dashboardPort);
+                dashboardPort,
+                topicSetup);
     }
 
     /** The same run with an orchestrator in this JVM, planning with {@code settings}. */
@@ -188,7 +222,8 @@ public final class TrainingRun {
                 emulations,
                 workerThreads,
                 settings,
-                dashboardPort);
+                dashboardPort,
+                topicSetup);
     }
 
     /**
@@ -207,7 +242,8 @@ public final class TrainingRun {
                 emulations,
                 workerThreads,
                 orchestrator,
-                port);
+                port,
+                topicSetup);
     }
 
     public Result run(final JobSpec spec, final TrainTest data, final RunListener listener)
@@ -306,7 +342,7 @@ public final class TrainingRun {
         return OrchestratorRunner.start(
                 props,
                 topicPrefix,
-                TopicSetup.defaults(),
+                topicSetup,
                 orchestrator != null
                         ? orchestrator
                         : OrchestratorSettings.defaults().observeOnly());
@@ -317,7 +353,10 @@ public final class TrainingRun {
         if (aggregators == 0) {
             try (Admin admin = Admin.create(clientProperties())) {
                 final TopicCatalog topics = topics();
-                new TopicProvisioner(admin).ensure(topics.layouts(TopicSetup.DEFAULT_SHARD_PARTITIONS, 4), (short) -1);
+                new TopicProvisioner(admin)
+                        .ensure(
+                                topics.layouts(topicSetup.shardPartitions(), topicSetup.otherPartitions()),
+                                topicSetup.replication());
             }
         }
         for (int instance = 0; instance < aggregators; instance++) {
@@ -325,7 +364,7 @@ public final class TrainingRun {
             props.put(
                     StreamsConfig.STATE_DIR_CONFIG,
                     stateDir.resolve("aggregator-" + instance).toString());
-            runners.add(AggregatorRunner.start(props, topicPrefix, TopicSetup.defaults(), metrics));
+            runners.add(AggregatorRunner.start(props, topicPrefix, topicSetup, metrics));
         }
         return runners;
     }

@@ -48,19 +48,34 @@ public record TopicCatalog(
                 new Topic<>(prefix + "shard-commands", Serdes.String(), serdes.valueSerde(ResourceCommand.class)));
     }
 
-    /** How each topic is laid out when {@link TopicProvisioner} creates it. */
+    /** How each topic is laid out when {@link TopicProvisioner} creates it, with ParamHub's default retentions. */
     public List<TopicLayout> layouts(final int shardPartitions, final int otherPartitions) {
+        return layouts(shardPartitions, otherPartitions, TopicRetentions.defaults());
+    }
+
+    /** How each topic is laid out when {@link TopicProvisioner} creates it, the {@code delete} ones kept as given. */
+    public List<TopicLayout> layouts(
+            final int shardPartitions, final int otherPartitions, final TopicRetentions retentions) {
         return List.of(
                 TopicLayout.compacted(jobs.name(), 1),
-                TopicLayout.deleted(gradients.name(), shardPartitions),
+                deleted(gradients, shardPartitions, retentions),
                 TopicLayout.compacted(model.name(), shardPartitions),
                 TopicLayout.compacted(shardJobs.name(), shardPartitions),
-                TopicLayout.deleted(shardMembership.name(), shardPartitions),
-                TopicLayout.deleted(shardCommands.name(), shardPartitions),
-                TopicLayout.deleted(telemetry.name(), otherPartitions),
+                deleted(shardMembership, shardPartitions, retentions),
+                deleted(shardCommands, shardPartitions, retentions),
+                deleted(telemetry, otherPartitions, retentions),
                 TopicLayout.compacted(commands.name(), 1),
                 TopicLayout.compacted(membership.name(), 1),
-                TopicLayout.deleted(deadLetters.name(), otherPartitions));
+                deleted(deadLetters, otherPartitions, retentions));
+    }
+
+    /** A topic's name without the prefix: {@code gradients}, {@code dead-letters}, ... */
+    public String role(final Topic<?, ?> topic) {
+        return topic.name().substring(prefix.length());
+    }
+
+    private TopicLayout deleted(final Topic<?, ?> topic, final int partitions, final TopicRetentions retentions) {
+        return TopicLayout.deleted(topic.name(), partitions, retentions.of(role(topic)));
     }
 
     /** Topics that must have the same partition count, because one task reads a shard from each. */

@@ -13,7 +13,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
-import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
@@ -35,22 +34,18 @@ public final class TopicProvisioner {
     }
 
     /**
-     * Creates what is missing; returns the names it created. A replication factor below 1 means the
-     * broker's {@code default.replication.factor}.
+     * Creates what is missing, each with its layout's configs under {@code replication}; returns the names it
+     * created. Existing topics are left as they are.
      */
-    public List<String> ensure(final List<TopicLayout> layouts, final short replicationFactor) {
+    public List<String> ensure(final List<TopicLayout> layouts, final TopicReplication replication) {
         final Set<String> existing = call(() -> admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        final Optional<Short> replicas =
+                replication.brokerFactor() ? Optional.empty() : Optional.of(replication.factor());
         final List<NewTopic> missing = new ArrayList<>();
         for (final TopicLayout layout : layouts) {
             if (!existing.contains(layout.name())) {
-                final Map<String, String> configs = new HashMap<>();
-                configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, layout.cleanupPolicy());
-                if (replicationFactor > 1) {
-                    configs.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "2");
-                }
-                final Optional<Short> replicas =
-                        replicationFactor < 1 ? Optional.empty() : Optional.of(replicationFactor);
-                missing.add(new NewTopic(layout.name(), Optional.of(layout.partitions()), replicas).configs(configs));
+                missing.add(new NewTopic(layout.name(), Optional.of(layout.partitions()), replicas)
+                        .configs(layout.configs(replication)));
             }
         }
         // one request for all of them, where one a topic waited for a controller round trip each
@@ -62,10 +57,11 @@ public final class TopicProvisioner {
                 results.get(topic.name()).get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
                 created.add(topic.name());
                 log.info(
-                        "created topic {} ({} partitions, cleanup {})",
+                        "created topic {} ({} partitions, replication factor {}, configs {})",
                         topic.name(),
                         topic.numPartitions(),
-                        topic.configs().get(TopicConfig.CLEANUP_POLICY_CONFIG));
+                        replication.brokerFactor() ? "broker default" : replication.factor(),
+                        topic.configs());
             } catch (final ExecutionException e) {
                 if (!(e.getCause() instanceof TopicExistsException)) {
                     throw new IllegalStateException(
