@@ -124,6 +124,14 @@ final class DemoCommand implements Callable<Integer> {
     private String gradientEncoding;
 
     @Option(
+            names = "--pipeline-depth",
+            defaultValue = "0",
+            description = "BSP only: compute clock c on model version c - D, so that the next clock's compute overlaps "
+                    + "this one's round trip; deterministic, but a different model from plain BSP's (default: "
+                    + "${DEFAULT-VALUE}, plain BSP; at most " + JobSpecs.MAX_PIPELINE_DEPTH + ").")
+    private int pipelineDepth;
+
+    @Option(
             names = "--policy",
             defaultValue = "none",
             description =
@@ -407,6 +415,7 @@ final class DemoCommand implements Callable<Integer> {
                 .setMaxStaleness(maxStaleness)
                 .setSessionTimeoutMs(sessionTimeoutMs)
                 .setGradientEncoding(gradientEncoding())
+                .setPipelineDepth(pipelineDepth)
                 .setOptimizer(optimizerKind)
                 .setLearningRate(
                         jobSpec.learningRate() != null ? jobSpec.learningRate() : recipe.learningRate(optimizerKind))

@@ -44,6 +44,12 @@ public final class ProgressPrinter implements RunListener {
                 started.spec().getOptimizer().name().toLowerCase(Locale.ROOT),
                 started.spec().getLearningRate(),
                 started.spec().getLearningRateSchedule().name().toLowerCase(Locale.ROOT));
+        if (started.spec().getPipelineDepth() > 0) {
+            out.printf(
+                    Locale.ROOT,
+                    "pipelined BSP: clock c computes on model version c - %d%n",
+                    started.spec().getPipelineDepth());
+        }
         if (started.spec().getGradientEncoding() != GradientEncoding.FLOAT32) {
             out.printf(
                     Locale.ROOT,

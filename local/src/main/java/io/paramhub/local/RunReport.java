@@ -45,6 +45,7 @@ final class RunReport {
         root.put("sync", spec.getSyncMode().name().toLowerCase(Locale.ROOT));
         root.put("staleness_bound_clocks", spec.getStaleness());
         root.put("gradient_encoding", spec.getGradientEncoding().name().toLowerCase(Locale.ROOT));
+        root.put("pipeline_depth", spec.getPipelineDepth());
         root.put("workers", spec.getExpectedWorkers());
         root.put("shards", spec.getShards());
         root.put("batch", spec.getGlobalBatch());

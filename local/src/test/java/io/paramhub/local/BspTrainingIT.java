@@ -84,4 +84,29 @@ class BspTrainingIT extends ClusterTestBase {
         assertThat(rmse).isLessThanOrEqualTo(problem.optimalRmse() * 1.01);
         assertThat(result.deadLetters()).isZero();
     }
+
+    @Test
+    void shouldMatchTheInProcessPipelinedRunBitForBit(@TempDir final Path stateDir) throws InterruptedException {
+        // given: clock c computed on version c - 1, so a worker computes the next clock while this one's
+        // round trip is in flight
+        final LinearProblem problem = LinearJobs.problem();
+        final JobSpec plain = LinearJobs.job("bsp-linear-pipelined", 3, 4, 10);
+        final JobSpec spec = JobSpec.newBuilder(plain).setPipelineDepth(1).build();
+
+        // when
+        final TrainingRun.Result result = new TrainingRun(
+                        kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, stateDir)
+                .run(spec, problem.data(), RunListener.NONE);
+
+        // then every worker computed each clock on exactly the pinned version: the in-process pipelined run's bits
+        assertThat(result.finalParameters()).containsExactly(LinearJobs.bspReference(spec, problem));
+        assertThat(result.finalParameters()).isNotEqualTo(LinearJobs.bspReference(plain, problem));
+        final double rmse = Evaluation.rmse(
+                new LinearRegression(16),
+                result.finalParameters(),
+                problem.data().train());
+        assertThat(rmse).isLessThanOrEqualTo(problem.optimalRmse() * 1.01);
+        assertThat(result.deadLetters()).isZero();
+        assertThat(result.stalenessMax()).isEqualTo(1.0);
+    }
 }

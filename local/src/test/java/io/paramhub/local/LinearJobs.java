@@ -47,7 +47,7 @@ final class LinearJobs {
 
     /**
      * The final parameters of {@code spec}'s BSP run, computed in this process without Kafka, gradients
-     * shipped in the spec's encoding.
+     * shipped in the spec's encoding and pipelined as the spec says.
      */
     static float[] bspReference(final JobSpec spec, final LinearProblem problem) {
         final BatchPlan plan = new BatchPlan(problem.data().train().size(), spec.getGlobalBatch(), spec.getSeed());
@@ -61,7 +61,7 @@ final class LinearJobs {
                 spec.getExpectedWorkers(),
                 (long) plan.iterationsPerEpoch() * spec.getEpochs(),
                 spec.getSeed(),
-                JobSpecs.gradientPrecision(spec),
+                JobSpecs.bspVariant(spec),
                 Runnable::run,
                 (clock, params, loss) -> {});
     }

@@ -107,14 +107,15 @@ public final class ReferenceTrainer {
                 workers,
                 iterations,
                 seed,
-                GradientPrecision.FLOAT32,
+                BspVariant.PLAIN,
                 compute,
                 listener);
     }
 
     /**
-     * The same, each worker shipping its gradient in {@code precision} (with its own rounding state, as
-     * each worker process keeps one).
+     * The same, run as {@code variant} says: each worker shipping its gradient in the variant's precision
+     * (with its own rounding state, as each worker process keeps one), and clock c computed on the
+     * parameters of version {@link BspVariant#baseVersion}(c).
      *
      * @return the final parameters
      */
@@ -128,7 +129,7 @@ public final class ReferenceTrainer {
             final int workers,
             final long iterations,
             final long seed,
-            final GradientPrecision precision,
+            final BspVariant variant,
             final Executor compute,
             final ClockListener listener) {
         requireCommon(model, train, plan, iterations);
@@ -149,17 +150,21 @@ public final class ReferenceTrainer {
         final int[] counts = new int[workers];
         final GradientRounding[] roundings = new GradientRounding[workers];
         for (int w = 0; w < workers; w++) {
-            roundings[w] = precision.rounding(model.parameterCount());
+            roundings[w] = variant.precision().rounding(model.parameterCount());
         }
+        // the parameters of the last pipelineDepth + 1 versions, version v at index v % (depth + 1)
+        final float[][] versionParams = new float[variant.pipelineDepth() + 1][];
+        versionParams[0] = params.clone();
         for (long clock = 0; clock < iterations; clock++) {
             final int[] batch = plan.batch(clock);
             final long at = clock;
+            final float[] base = versionParams[(int) (variant.baseVersion(clock) % versionParams.length)];
             final List<CompletableFuture<WorkerGradient>> gradients = new ArrayList<>(workers);
             for (int w = 0; w < workers; w++) {
                 final int[] share = BatchPlan.roundRobinShare(batch, w, workers);
                 counts[w] = share.length;
                 gradients.add(CompletableFuture.supplyAsync(
-                        () -> workerGradient(model, params, train, share, seed, at), compute));
+                        () -> workerGradient(model, base, train, share, seed, at), compute));
             }
             double loss = 0;
             for (int w = 0; w < workers; w++) {
@@ -179,6 +184,7 @@ public final class ReferenceTrainer {
                 versions[s]++;
                 layout.place(params, s, shard);
             }
+            versionParams[(int) ((clock + 1) % versionParams.length)] = params.clone();
             listener.afterClock(clock, params, loss);
         }
         return params;

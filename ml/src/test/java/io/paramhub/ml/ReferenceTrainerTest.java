@@ -38,6 +38,44 @@ class ReferenceTrainerTest {
     }
 
     @Test
+    void shouldConvergeToTheSameModelWhenPipelinedOrShippingBfloat16() {
+        // given
+        final LinearProblem problem = LinearProblem.generate(4096, 16, 0.1, 7);
+        final Dataset train = problem.data().train();
+        final Model model = new LinearRegression(16);
+        final BatchPlan plan = new BatchPlan(train.size(), 128, 11);
+
+        // when
+        final float[] plain = train(model, train, plan, BspVariant.PLAIN);
+        final float[] pipelined = train(model, train, plan, new BspVariant(GradientPrecision.FLOAT32, 1));
+        final float[] bfloat16 = train(model, train, plan, new BspVariant(GradientPrecision.BFLOAT16, 0));
+
+        // then: other bits, the same optimum
+        assertThat(pipelined).isNotEqualTo(plain);
+        assertThat(bfloat16).isNotEqualTo(plain);
+        assertThat(relativeDifference(pipelined, plain)).isLessThan(1e-2);
+        assertThat(relativeDifference(bfloat16, plain)).isLessThan(1e-2);
+        assertThat(Evaluation.rmse(model, pipelined, train)).isLessThanOrEqualTo(problem.optimalRmse() * 1.01);
+        assertThat(Evaluation.rmse(model, bfloat16, train)).isLessThanOrEqualTo(problem.optimalRmse() * 1.01);
+    }
+
+    private static float[] train(final Model model, final Dataset train, final BatchPlan plan, final BspVariant variant) {
+        return ReferenceTrainer.trainSharded(
+                model,
+                train,
+                plan,
+                Optimizers.sgd(0.05, 0.9),
+                LearningRateSchedule.constant(),
+                ShardLayout.of(17, 4),
+                3,
+                300,
+                5,
+                variant,
+                Runnable::run,
+                (clock, params, loss) -> {});
+    }
+
+    @Test
     void shouldMatchSingleProcessTrainingWhenSomeWorkersGetNoSamplesWithAdam() {
         // given: 5 workers share batches of 3, so two of them idle every iteration
         final LinearProblem problem = LinearProblem.generate(300, 4, 0.1, 2);

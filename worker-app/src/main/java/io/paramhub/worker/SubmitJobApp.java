@@ -77,6 +77,13 @@ public final class SubmitJobApp implements Callable<Integer> {
                     + "error feedback) (default: ${DEFAULT-VALUE}).")
     private String gradientEncoding;
 
+    @Option(
+            names = "--pipeline-depth",
+            defaultValue = "0",
+            description = "BSP only: compute clock c on model version c - D (pipelined BSP), at most "
+                    + JobSpecs.MAX_PIPELINE_DEPTH + " (default: ${DEFAULT-VALUE}, plain BSP).")
+    private int pipelineDepth;
+
     @Override
     public Integer call() {
         SettingException.requireOption(job, "--job");
@@ -111,6 +118,7 @@ public final class SubmitJobApp implements Callable<Integer> {
                 .setStaleness(mode == SyncMode.SSP ? jobSpec.staleness() : 0)
                 .setSessionTimeoutMs(sessionTimeoutMs)
                 .setGradientEncoding(encoding())
+                .setPipelineDepth(pipelineDepth)
                 .setOptimizer(OptimizerKind.SGD)
                 .setLearningRate(or(jobSpec.learningRate(), JobSpecOptions.DEFAULT_LEARNING_RATE))
                 .setMomentum(or(jobSpec.momentum(), JobSpecOptions.DEFAULT_MOMENTUM))

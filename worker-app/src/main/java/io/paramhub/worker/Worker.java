@@ -129,7 +129,9 @@ public final class Worker implements Runnable, AutoCloseable {
                 (long) spec.getEpochs() * batches.iterationsPerEpoch(),
                 SyncPolicy.of(spec),
                 JobSpecs.gradientPrecision(spec).rounding(spec.getParameters()));
-        final ModelView view = new ModelView(spec.getJob(), spec.getShards());
+        // pipelined BSP computes clock c on version c - d while versions up to c may be in: keep d + 1
+        final ModelView view =
+                new ModelView(spec.getJob(), spec.getShards(), job.sync().pipelineDepth() + 1);
         try (ParallelGradient compute = new ParallelGradient(settings.threads());
                 KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
                         ClientProperties.producer(clientProperties),
@@ -220,17 +222,19 @@ public final class Worker implements Runnable, AutoCloseable {
             return;
         }
         final double waitMs = (System.nanoTime() - waitStart) / 1e6;
-        final float[] params = view.assemble(spec.getParameters());
-        final long[] baseVersions = view.versions();
-        final double[] planned = plannedShares(job.sync(), view);
-        final Integer plannedThreads = view.planThreads().get(settings.workerId());
+        final long pinnedVersion = job.sync().pinnedVersion(clock);
+        final ModelView model = pinnedVersion < 0 ? view : view.at(pinnedVersion);
+        final float[] params = model.assemble(spec.getParameters());
+        final long[] baseVersions = model.versions();
+        final double[] planned = plannedShares(job.sync(), model);
+        final Integer plannedThreads = model.planThreads().get(settings.workerId());
         if (plannedThreads != null && plannedThreads > 0 && plannedThreads != compute.threads()) {
             log.info(
                     "{} resizes its compute pool from {} to {} threads (plan version {}) at clock {}",
                     settings.workerId(),
                     compute.threads(),
                     plannedThreads,
-                    view.planVersion(),
+                    model.planVersion(),
                     clock);
             compute.resize(plannedThreads);
         }
@@ -255,7 +259,7 @@ public final class Worker implements Runnable, AutoCloseable {
                 .setWaitMs(waitMs)
                 .setThreads(compute.threads())
                 .setBatchShare((double) share.length / spec.getGlobalBatch())
-                .setCommandEpoch(planned == null && plannedThreads == null ? -1 : view.planVersion())
+                .setCommandEpoch(planned == null && plannedThreads == null ? -1 : model.planVersion())
                 .setLoss(loss)
                 .setTimestamp(Instant.now())
                 .build();

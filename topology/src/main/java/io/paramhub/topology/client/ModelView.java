@@ -2,17 +2,37 @@ package io.paramhub.topology.client;
 
 import io.paramhub.avro.ModelShard;
 import io.paramhub.schemas.FloatPacking;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
-/** The newest version seen of each shard of one job's model, assembled into one vector on demand. */
+/**
+ * The newest version seen of each shard of one job's model, assembled into one vector on demand; for
+ * pipelined BSP it also keeps each shard's few versions before the newest, so that a worker computes a
+ * clock on exactly the version the clock is pinned to ({@link #at}).
+ */
 public final class ModelView {
 
     private final String job;
-    private final ModelShard[] shards;
+    /** Per shard, the versions kept, oldest first, the newest last. */
+    private final List<List<ModelShard>> held;
+    private final int versionsKept;
 
     public ModelView(final String job, final int shardCount) {
+        this(job, shardCount, 1);
+    }
+
+    /** A view keeping the newest {@code versionsKept} versions of each shard (1 or more). */
+    public ModelView(final String job, final int shardCount, final int versionsKept) {
+        if (versionsKept < 1) {
+            throw new IllegalArgumentException("must keep at least one version, not " + versionsKept);
+        }
         this.job = job;
-        this.shards = new ModelShard[shardCount];
+        this.versionsKept = versionsKept;
+        this.held = new ArrayList<>(shardCount);
+        for (int s = 0; s < shardCount; s++) {
+            held.add(new ArrayList<>(versionsKept + 1));
+        }
     }
 
     /**
@@ -21,21 +41,58 @@ public final class ModelView {
      * says whether it was kept.
      */
     public boolean offer(final ModelShard shard) {
-        if (shard == null || !job.equals(shard.getJob()) || shard.getShard() < 0 || shard.getShard() >= shards.length) {
+        if (shard == null || !job.equals(shard.getJob()) || shard.getShard() < 0 || shard.getShard() >= held.size()) {
             return false;
         }
-        final ModelShard held = shards[shard.getShard()];
-        if (held != null
-                && (held.getVersion() > shard.getVersion()
-                        || held.getVersion() == shard.getVersion() && held.getMinClock() >= shard.getMinClock())) {
+        final List<ModelShard> versions = held.get(shard.getShard());
+        final ModelShard newest = versions.isEmpty() ? null : versions.get(versions.size() - 1);
+        if (newest != null
+                && (newest.getVersion() > shard.getVersion()
+                        || newest.getVersion() == shard.getVersion()
+                                && newest.getMinClock() >= shard.getMinClock())) {
             return false;
         }
-        shards[shard.getShard()] = shard;
+        if (newest != null && newest.getVersion() == shard.getVersion()) {
+            versions.set(versions.size() - 1, shard);
+        } else {
+            versions.add(shard);
+            if (versions.size() > versionsKept) {
+                versions.remove(0);
+            }
+        }
         return true;
     }
 
+    /**
+     * The model at {@code version}: each shard's record of that version, or, where the shard no longer
+     * holds it (a worker that joined late never saw it), the oldest the shard holds. Every shard must be
+     * present.
+     */
+    public ModelView at(final long version) {
+        final ModelView pinned = new ModelView(job, held.size());
+        for (final List<ModelShard> versions : held) {
+            if (versions.isEmpty()) {
+                throw new IllegalStateException("model of job " + job + " is incomplete");
+            }
+            ModelShard chosen = versions.get(0);
+            for (final ModelShard candidate : versions) {
+                if (candidate.getVersion() == version) {
+                    chosen = candidate;
+                }
+            }
+            pinned.offer(chosen);
+        }
+        return pinned;
+    }
+
+    private ModelShard newest(final int shard) {
+        final List<ModelShard> versions = held.get(shard);
+        return versions.isEmpty() ? null : versions.get(versions.size() - 1);
+    }
+
     public boolean complete() {
-        for (final ModelShard shard : shards) {
+        for (int s = 0; s < held.size(); s++) {
+            final ModelShard shard = newest(s);
             if (shard == null) {
                 return false;
             }
@@ -46,7 +103,8 @@ public final class ModelView {
     /** Smallest {@code minClock} over the shards, -1 until every shard has been seen. */
     public long minClock() {
         long min = Long.MAX_VALUE;
-        for (final ModelShard shard : shards) {
+        for (int s = 0; s < held.size(); s++) {
+            final ModelShard shard = newest(s);
             if (shard == null) {
                 return -1;
             }
@@ -58,7 +116,8 @@ public final class ModelView {
     /** Smallest version over the shards, -1 until every shard has been seen. */
     public long minVersion() {
         long min = Long.MAX_VALUE;
-        for (final ModelShard shard : shards) {
+        for (int s = 0; s < held.size(); s++) {
+            final ModelShard shard = newest(s);
             if (shard == null) {
                 return -1;
             }
@@ -70,7 +129,8 @@ public final class ModelView {
     /** How many clocks of {@code worker} every shard includes, -1 until every shard has been seen. */
     public long appliedClocks(final String worker) {
         long min = Long.MAX_VALUE;
-        for (final ModelShard shard : shards) {
+        for (int s = 0; s < held.size(); s++) {
+            final ModelShard shard = newest(s);
             if (shard == null) {
                 return -1;
             }
@@ -81,24 +141,24 @@ public final class ModelView {
 
     /** The orchestrator's batch shares carried by shard 0's newest version; empty when there are none. */
     public Map<String, Double> planShares() {
-        return shards[0] == null ? Map.of() : shards[0].getShares();
+        return newest(0) == null ? Map.of() : newest(0).getShares();
     }
 
     /** The orchestrator's compute threads per worker carried by shard 0's newest version; empty when there are none. */
     public Map<String, Integer> planThreads() {
-        return shards[0] == null ? Map.of() : shards[0].getThreads();
+        return newest(0) == null ? Map.of() : newest(0).getThreads();
     }
 
     /** Version of the plan {@link #planShares()} comes from (the shard's {@code planEpoch}), -1 when there is none. */
     public long planVersion() {
-        return shards[0] == null ? -1 : shards[0].getPlanEpoch();
+        return newest(0) == null ? -1 : newest(0).getPlanEpoch();
     }
 
     /** Version of each shard, -1 where none has been seen. */
     public long[] versions() {
-        final long[] versions = new long[shards.length];
-        for (int s = 0; s < shards.length; s++) {
-            versions[s] = shards[s] == null ? -1 : shards[s].getVersion();
+        final long[] versions = new long[held.size()];
+        for (int s = 0; s < held.size(); s++) {
+            versions[s] = newest(s) == null ? -1 : newest(s).getVersion();
         }
         return versions;
     }
@@ -106,7 +166,8 @@ public final class ModelView {
     /** The full parameter vector of {@code parameters} values; every shard must be present. */
     public float[] assemble(final int parameters) {
         final float[] full = new float[parameters];
-        for (final ModelShard shard : shards) {
+        for (int s = 0; s < held.size(); s++) {
+            final ModelShard shard = newest(s);
             if (shard == null) {
                 throw new IllegalStateException("model of job " + job + " is incomplete");
             }

@@ -4,6 +4,8 @@ import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.LearningRateScheduleKind;
 import io.paramhub.avro.OptimizerKind;
+import io.paramhub.avro.SyncMode;
+import io.paramhub.ml.BspVariant;
 import io.paramhub.ml.GradientPrecision;
 import io.paramhub.ml.LearningRateSchedule;
 import io.paramhub.ml.Model;
@@ -18,6 +20,9 @@ import java.util.regex.Pattern;
 
 /** Checks a {@link JobSpec} and derives from it the model, shard layout and optimizer it names. */
 public final class JobSpecs {
+
+    /** Deepest pipelined BSP a job may ask for: each level is one more version of staleness. */
+    public static final int MAX_PIPELINE_DEPTH = 4;
 
     private static final Pattern JOB_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
 
@@ -78,6 +83,13 @@ public final class JobSpecs {
         if (spec.getEpochs() < 1) {
             problems.add("epochs must be >= 1, not " + spec.getEpochs());
         }
+        if (spec.getPipelineDepth() < 0 || spec.getPipelineDepth() > MAX_PIPELINE_DEPTH) {
+            problems.add("pipelineDepth must be between 0 and " + MAX_PIPELINE_DEPTH + ", not "
+                    + spec.getPipelineDepth());
+        } else if (spec.getPipelineDepth() > 0 && spec.getSyncMode() != SyncMode.BSP) {
+            problems.add("pipelineDepth " + spec.getPipelineDepth() + " needs BSP, not " + spec.getSyncMode()
+                    + " (SSP and ASP never wait for a barrier to pipeline)");
+        }
         return problems;
     }
 
@@ -109,6 +121,11 @@ public final class JobSpecs {
         return spec.getOptimizer() == OptimizerKind.ADAM
                 ? Optimizers.adam(spec.getLearningRate(), spec.getBeta1(), spec.getBeta2(), spec.getEpsilon())
                 : Optimizers.sgd(spec.getLearningRate(), spec.getMomentum());
+    }
+
+    /** How {@code spec}'s workers depart from plain BSP: gradient precision and pipeline depth. */
+    public static BspVariant bspVariant(final JobSpec spec) {
+        return new BspVariant(gradientPrecision(spec), Math.max(0, spec.getPipelineDepth()));
     }
 
     /** The precision {@code spec}'s workers ship gradients in. */

@@ -16,13 +16,14 @@ import java.util.function.Supplier;
  * <p>Two bounds, in two units:
  * <ul>
  *   <li>{@link #clockBound()}, in clocks, enforced by the worker on itself: how far it may run ahead of
- *   the slowest live worker, the {@code minClock} of the model it reads. BSP 0, SSP s, ASP
+ *   the slowest live worker, the {@code minClock} of the model it reads. BSP 0 (pipelined BSP d), SSP s, ASP
  *   {@link #UNBOUNDED}. SSP and ASP workers also read their own writes: a worker starts a clock only
  *   once the model includes its own previous clock (not at the clock it joined at, which has none).</li>
  *   <li>{@link #versionBound()}, in shard versions, enforced by the aggregator: a gradient computed on
  *   version v_b reaching a shard at version V is applied while V - v_b is at most the bound, and is
  *   {@code STALE} past it. The job's {@code maxStaleness} when set (0 or more); by default 0 under BSP
- *   (every gradient of clock c is computed on version c), (2s + 2) x workers under SSP(s), and
+ *   (every gradient of clock c is computed on version c; d under pipelined BSP, version c - d), (2s + 2) x
+ *   workers under SSP(s), and
  *   {@link #UNBOUNDED} under ASP.</li>
  * </ul>
  *
@@ -41,25 +42,29 @@ public final class SyncPolicy {
     private final long versionBound;
     private final int expectedWorkers;
     private final long sessionTimeoutMs;
+    private final int pipelineDepth;
 
     private SyncPolicy(
             final SyncMode mode,
             final long clockBound,
             final long versionBound,
             final int expectedWorkers,
-            final long sessionTimeoutMs) {
+            final long sessionTimeoutMs,
+            final int pipelineDepth) {
         this.mode = mode;
         this.clockBound = clockBound;
         this.versionBound = versionBound;
         this.expectedWorkers = expectedWorkers;
         this.sessionTimeoutMs = sessionTimeoutMs;
+        this.pipelineDepth = pipelineDepth;
     }
 
     /** The policy of {@code spec}'s sync mode, staleness and server bound. */
     public static SyncPolicy of(final JobSpec spec) {
         final SyncMode mode = spec.getSyncMode();
+        final int depth = mode == SyncMode.BSP ? Math.max(0, spec.getPipelineDepth()) : 0;
         final long clockBound = switch (mode) {
-            case BSP -> 0;
+            case BSP -> depth;
             case SSP -> spec.getStaleness();
             case ASP -> UNBOUNDED;
         };
@@ -68,26 +73,41 @@ public final class SyncPolicy {
             versionBound = spec.getMaxStaleness();
         } else {
             versionBound = switch (mode) {
-                case BSP -> 0;
+                case BSP -> depth;
                 case SSP -> (2L * spec.getStaleness() + 2) * spec.getExpectedWorkers();
                 case ASP -> UNBOUNDED;
             };
         }
-        return new SyncPolicy(mode, clockBound, versionBound, spec.getExpectedWorkers(), spec.getSessionTimeoutMs());
+        return new SyncPolicy(
+                mode, clockBound, versionBound, spec.getExpectedWorkers(), spec.getSessionTimeoutMs(), depth);
+    }
+
+    /** Pipelined BSP's depth d (clock c computed on version c - d); 0 for plain BSP, SSP and ASP. */
+    public int pipelineDepth() {
+        return pipelineDepth;
+    }
+
+    /**
+     * Worker: the model version {@code clock} must be computed on, exactly, or -1 for the newest it has.
+     * Pipelined BSP: max(0, clock - d), the same for every worker, so the run is deterministic although a
+     * newer version may already be in; -1 otherwise (under plain BSP the newest is version {@code clock}).
+     */
+    public long pinnedVersion(final long clock) {
+        return pipelineDepth > 0 ? Math.max(0, clock - pipelineDepth) : -1;
     }
 
     public SyncMode mode() {
         return mode;
     }
 
-    /** Clocks a worker may run ahead of the model's {@code minClock}: BSP 0, SSP s, ASP {@link #UNBOUNDED}. */
+    /** Clocks a worker may run ahead of the model's {@code minClock}: BSP 0 (pipelined BSP d), SSP s, ASP {@link #UNBOUNDED}. */
     public long clockBound() {
         return clockBound;
     }
 
     /**
      * Shard versions a gradient's base version may lag the shard's and still be applied: the job's
-     * {@code maxStaleness}, or BSP 0, SSP (2s + 2) x workers, ASP {@link #UNBOUNDED}.
+     * {@code maxStaleness}, or BSP 0 (pipelined BSP d), SSP (2s + 2) x workers, ASP {@link #UNBOUNDED}.
      */
     public long versionBound() {
         return versionBound;
@@ -176,7 +196,8 @@ public final class SyncPolicy {
 
     @Override
     public String toString() {
-        return mode + (mode == SyncMode.SSP ? "(" + clockBound + ")" : "") + ", version bound "
+        return mode + (mode == SyncMode.SSP ? "(" + clockBound + ")" : "")
+                + (pipelineDepth > 0 ? " pipelined " + pipelineDepth : "") + ", version bound "
                 + (versionBound == UNBOUNDED ? "none" : versionBound);
     }
 }

@@ -57,6 +57,28 @@ class SyncPolicyTest {
     }
 
     @Test
+    void shouldPinEachPipelinedClockToTheVersionDClocksBehindAndBoundStalenessByD() {
+        // given
+        final SyncPolicy pipelined =
+                SyncPolicy.of(spec(SyncMode.BSP, 0, 2).setPipelineDepth(1).build());
+        final SyncPolicy plain = policy(SyncMode.BSP, 0, 2);
+
+        // then: clock c starts on minClock c - 1 and computes on exactly version c - 1 (0 for clocks 0 and 1)
+        assertThat(pipelined.pipelineDepth()).isEqualTo(1);
+        assertThat(pipelined.mayStart(5, 0, 4, 0)).isTrue();
+        assertThat(pipelined.mayStart(5, 0, 3, 0)).isFalse();
+        assertThat(pipelined.pinnedVersion(0)).isZero();
+        assertThat(pipelined.pinnedVersion(1)).isZero();
+        assertThat(pipelined.pinnedVersion(5)).isEqualTo(4);
+        assertThat(pipelined.tooStale(5, 4)).isFalse();
+        assertThat(pipelined.tooStale(5, 3)).isTrue();
+        assertThat(pipelined.waitsForBarrier()).isTrue();
+        // and plain BSP computes on the newest, which is then version c
+        assertThat(plain.pinnedVersion(5)).isEqualTo(-1);
+        assertThat(plain.mayStart(5, 0, 4, 0)).isFalse();
+    }
+
+    @Test
     void shouldNotMakeABspWorkerWaitForItsOwnClocksBeyondTheBarrier() {
         // given
         final SyncPolicy bsp = policy(SyncMode.BSP, 0, 2);
