@@ -59,7 +59,8 @@ public record TopicCatalog(
                 TopicLayout.deleted(shardCommands.name(), shardPartitions),
                 TopicLayout.deleted(telemetry.name(), otherPartitions),
                 TopicLayout.compacted(commands.name(), 1),
-                TopicLayout.compacted(membership.name(), 1),
+                // liveness is judged by membership record times: the broker's, so that none can be post-dated
+                TopicLayout.compacted(membership.name(), 1).withBrokerTimestamps(),
                 TopicLayout.deleted(deadLetters.name(), otherPartitions));
     }
 

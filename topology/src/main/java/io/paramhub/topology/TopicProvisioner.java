@@ -45,6 +45,9 @@ public final class TopicProvisioner {
             if (!existing.contains(layout.name())) {
                 final Map<String, String> configs = new HashMap<>();
                 configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, layout.cleanupPolicy());
+                if (layout.brokerTimestamps()) {
+                    configs.put(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
+                }
                 if (replicationFactor > 1) {
                     configs.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, "2");
                 }
