@@ -7,7 +7,7 @@ import io.paramhub.schemas.FloatPacking;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.jobs.WorkerIds;
 
-/** Checks a decoded gradient against its job: a worker of the job, length of its shard, sample count, finite values. */
+/** Checks a decoded gradient against its job: length of its shard, sample count, finite values, and last a worker of the job. */
 final class GradientChecks {
 
     private GradientChecks() {}
@@ -16,13 +16,6 @@ final class GradientChecks {
     record Checked(float[] values, Rejection rejection) {}
 
     static Checked check(final JobSpec spec, final GradientShard gradient) {
-        if (!WorkerIds.belongsTo(spec, gradient.getWorker())) {
-            return reject(
-                    DeadLetterReason.UNKNOWN_WORKER,
-                    "worker '" + gradient.getWorker() + "' is not one of the " + spec.getExpectedWorkers()
-                            + " workers of job " + spec.getJob() + " (" + WorkerIds.of(0) + " to "
-                            + WorkerIds.of(spec.getExpectedWorkers() - 1) + ")");
-        }
         final int expected = JobSpecs.layout(spec).length(gradient.getShard());
         final int actual = FloatPacking.count(gradient.getValues());
         if (actual != expected) {
@@ -45,6 +38,13 @@ final class GradientChecks {
             if (!Float.isFinite(values[i])) {
                 return reject(DeadLetterReason.NON_FINITE, "value " + i + " is " + values[i]);
             }
+        }
+        if (!WorkerIds.belongsTo(spec, gradient.getWorker())) {
+            return reject(
+                    DeadLetterReason.UNKNOWN_WORKER,
+                    "worker '" + gradient.getWorker() + "' is not one of the " + spec.getExpectedWorkers()
+                            + " workers of job " + spec.getJob() + " (" + WorkerIds.of(0) + " to "
+                            + WorkerIds.of(spec.getExpectedWorkers() - 1) + ")");
         }
         return new Checked(values, null);
     }
