@@ -113,7 +113,9 @@ class HostileInputIT {
         final List<DeadLetter> letters = lettersOf(injection("model-garbage"));
         assertThat(letters).hasSize(WORKERS);
         assertThat(letters).allSatisfy(letter -> assertThat(letter.getReason()).isEqualTo(DeadLetterReason.MALFORMED));
-        assertThat(letters.stream().map(letter -> letter.getError().substring(0, letter.getError().indexOf(' '))))
+        assertThat(letters.stream()
+                        .map(letter ->
+                                letter.getError().substring(0, letter.getError().indexOf(' '))))
                 .containsExactlyInAnyOrder(WorkerIds.of(0), WorkerIds.of(1), WorkerIds.of(2), WorkerIds.of(3));
     }
 
@@ -178,7 +180,8 @@ class HostileInputIT {
                         .containsAll(aggregatorReads));
     }
 
-    private static Injection.Planned planned(final String kind, final String topic, final String key, final byte[] value) {
+    private static Injection.Planned planned(
+            final String kind, final String topic, final String key, final byte[] value) {
         return new Injection.Planned(kind, topic, null, key, value, Set.of());
     }
 
@@ -198,7 +201,10 @@ class HostileInputIT {
                 kind,
                 topics.gradients().name(),
                 ShardKeys.shard(JOB, 0),
-                topics.gradients().valueSerde().serializer().serialize(topics.gradients().name(), gradient));
+                topics.gradients()
+                        .valueSerde()
+                        .serializer()
+                        .serialize(topics.gradients().name(), gradient));
     }
 
     /** worker-002's heartbeat, stamped {@code ahead} of now; the broker stamps the record with its own time. */
@@ -214,7 +220,10 @@ class HostileInputIT {
                 "heartbeat-ahead",
                 topics.membership().name(),
                 ShardKeys.worker(JOB, WorkerIds.of(2)),
-                topics.membership().valueSerde().serializer().serialize(topics.membership().name(), status));
+                topics.membership()
+                        .valueSerde()
+                        .serializer()
+                        .serialize(topics.membership().name(), status));
     }
 
     private Injection injection(final String kind) {

@@ -57,15 +57,14 @@ public final class AggregatorTopology {
     public static final int DEFAULT_SNAPSHOT_CLOCKS = 50;
 
     /**
-     * Streams setting: how far, in ms, a {@code membership} record's timestamp may be from the broker's time
-     * (and from the aggregator's clock) before it goes to {@code dead-letters} as {@code CLOCK_SKEW}.
+     * Streams setting: how far, in ms, the timestamp a worker puts in a {@code membership} record may be from
+     * the record's (the broker's) time before the record goes to {@code dead-letters} as {@code CLOCK_SKEW}.
      */
     public static final String MEMBERSHIP_CLOCK_TOLERANCE_CONFIG = "paramhub.aggregator.membership.clock.tolerance.ms";
 
     /**
-     * 30 s: far beyond the skew of clocks kept by NTP and the time a heartbeat spends in a producer's buffer,
-     * and far below the minutes by which a record would have to be off to drop every other worker of a job
-     * with the default 10 s session timeout.
+     * 30 s: far beyond the skew of clocks kept by NTP and the time a heartbeat normally spends in a producer's
+     * buffer, and within a few of the default 10 s session timeouts.
      */
     public static final long DEFAULT_MEMBERSHIP_CLOCK_TOLERANCE_MS = 30_000;
 

@@ -136,7 +136,8 @@ class JobSpecsTest {
         final List<Path> roots = List.of(Path.of("/data/sets"));
 
         // when / then
-        assertThat(DatasetChecks.problems("fashion-mnist:/data/sets/fashion", roots)).isEmpty();
+        assertThat(DatasetChecks.problems("fashion-mnist:/data/sets/fashion", roots))
+                .isEmpty();
         assertThat(DatasetChecks.problems("fashion-mnist", roots)).isEmpty();
         assertThat(DatasetChecks.problems("fashion-mnist:/data/sets/../../etc", roots))
                 .singleElement()
