@@ -70,7 +70,7 @@ class ModelQueryIT {
     private static final String HOST = "127.0.0.1";
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final int SHARDS = 4;
-    private static final List<String> WORKERS = List.of("w0", "w1", "w2");
+    private static final List<String> WORKERS = List.of("worker-000", "worker-001", "worker-002");
 
     @TempDir
     static Path stateRoot;

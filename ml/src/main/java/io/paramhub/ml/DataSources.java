@@ -43,6 +43,19 @@ public final class DataSources {
      * @throws IllegalArgumentException for any other spec, an unknown key or a malformed value
      */
     public static LinearProblem linearProblem(final String spec) {
+        final LinearShape shape = linearShape(spec);
+        return LinearProblem.generate(shape.samples(), shape.features(), shape.noise(), shape.seed());
+    }
+
+    /** What a {@code linear[:key=value,...]} spec asks for, read without generating anything. */
+    public record LinearShape(int samples, int features, double noise, long seed) {}
+
+    /**
+     * The shape a {@code linear[:key=value,...]} spec names, without generating the data.
+     *
+     * @throws IllegalArgumentException for any other spec, an unknown key or a malformed value
+     */
+    public static LinearShape linearShape(final String spec) {
         final String trimmed = spec == null ? "" : spec.trim();
         if (!kindOf(trimmed).equals(LINEAR)) {
             throw new IllegalArgumentException("unknown data spec '" + spec + "', expected one of: " + FORMS);
@@ -74,7 +87,17 @@ public final class DataSources {
                         "data spec '" + spec + "': bad value for " + key + ": '" + value + "'", e);
             }
         }
-        return LinearProblem.generate(samples, features, noise, seed);
+        return new LinearShape(samples, features, noise, seed);
+    }
+
+    /** Whether {@code spec} names Fashion-MNIST, with or without a directory. */
+    public static boolean isFashionMnist(final String spec) {
+        return kindOf(spec == null ? "" : spec.trim()).equals(FASHION_MNIST);
+    }
+
+    /** The directory a {@code fashion-mnist:<dir>} spec names, or empty for plain {@code fashion-mnist}. */
+    public static String fashionMnistDir(final String spec) {
+        return argumentOf(spec == null ? "" : spec.trim());
     }
 
     private static String kindOf(final String spec) {

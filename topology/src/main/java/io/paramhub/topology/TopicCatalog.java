@@ -65,7 +65,8 @@ public record TopicCatalog(
                 deleted(shardCommands, shardPartitions, retentions),
                 deleted(telemetry, otherPartitions, retentions),
                 TopicLayout.compacted(commands.name(), 1),
-                TopicLayout.compacted(membership.name(), 1),
+                // liveness is judged by membership record times: the broker's, so that none can be post-dated
+                TopicLayout.compacted(membership.name(), 1).withBrokerTimestamps(),
                 deleted(deadLetters, otherPartitions, retentions));
     }
 

@@ -5,10 +5,18 @@ import java.util.Map;
 import org.apache.kafka.common.config.TopicConfig;
 
 /**
- * Name, partition count, cleanup policy and retention of a topic to create. A compacted topic keeps the
- * newest record of each key for ever ({@link TopicRetention#UNLIMITED}, not written to the topic).
+ * Name, partition count, cleanup policy and retention of a topic to create, and whether the broker stamps its
+ * records with its own time ({@code message.timestamp.type=LogAppendTime}) instead of keeping the producers'.
+ * A compacted topic keeps the newest record of each key for ever ({@link TopicRetention#UNLIMITED}, not
+ * written to the topic).
  */
-public record TopicLayout(String name, int partitions, String cleanupPolicy, TopicRetention retention) {
+public record TopicLayout(
+        String name, int partitions, String cleanupPolicy, TopicRetention retention, boolean brokerTimestamps) {
+
+    public TopicLayout(
+            final String name, final int partitions, final String cleanupPolicy, final TopicRetention retention) {
+        this(name, partitions, cleanupPolicy, retention, false);
+    }
 
     public static TopicLayout compacted(final String name, final int partitions) {
         return new TopicLayout(name, partitions, TopicConfig.CLEANUP_POLICY_COMPACT, TopicRetention.UNLIMITED);
@@ -29,9 +37,17 @@ public record TopicLayout(String name, int partitions, String cleanupPolicy, Top
         if (!isCompacted()) {
             configs.putAll(retention.configs());
         }
+        if (brokerTimestamps) {
+            configs.put(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
+        }
         if (!replication.brokerMinInSyncReplicas()) {
             configs.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(replication.minInSyncReplicas()));
         }
         return configs;
+    }
+
+    /** This layout with records stamped by the broker, so that no producer can date a record as it likes. */
+    public TopicLayout withBrokerTimestamps() {
+        return new TopicLayout(name, partitions, cleanupPolicy, retention, true);
     }
 }

@@ -116,28 +116,29 @@ public final class Worker implements Runnable, AutoCloseable {
 
     @Override
     public void run() {
-        final JobSpec spec = JobLookup.await(topics.jobs(), clientProperties, settings.job(), settings.jobTimeout());
-        JobSpecs.requireValid(spec);
-        final Dataset train = dataLoader.apply(spec).train();
-        final BatchPlan batches = new BatchPlan(train.size(), spec.getGlobalBatch(), spec.getSeed());
-        final PreparedJob job = new PreparedJob(
-                spec,
-                train,
-                JobSpecs.model(spec),
-                JobSpecs.layout(spec),
-                batches,
-                (long) spec.getEpochs() * batches.iterationsPerEpoch(),
-                SyncPolicy.of(spec),
-                JobSpecs.gradientPrecision(spec).rounding(spec.getParameters()));
-        // pipelined BSP computes clock c on version c - d while versions up to c may be in: keep d + 1
-        final ModelView view =
-                new ModelView(spec.getJob(), spec.getShards(), job.sync().pipelineDepth() + 1);
         try (ParallelGradient compute = new ParallelGradient(settings.threads());
                 KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
                         ClientProperties.producer(clientProperties),
                         new StringSerializer(),
                         new ByteArraySerializer())) {
             final UndecodableRecordHandler deadLetters = deadLetters(producer);
+            final JobSpec spec = JobLookup.await(
+                    topics.jobs(), clientProperties, settings.job(), settings.jobTimeout(), deadLetters);
+            JobSpecs.requireValid(spec);
+            final Dataset train = dataLoader.apply(spec).train();
+            final BatchPlan batches = new BatchPlan(train.size(), spec.getGlobalBatch(), spec.getSeed());
+            final PreparedJob job = new PreparedJob(
+                    spec,
+                    train,
+                    JobSpecs.model(spec),
+                    JobSpecs.layout(spec),
+                    batches,
+                    (long) spec.getEpochs() * batches.iterationsPerEpoch(),
+                    SyncPolicy.of(spec),
+                    JobSpecs.gradientPrecision(spec).rounding(spec.getParameters()));
+            // pipelined BSP computes clock c on version c - d while versions up to c may be in: keep d + 1
+            final ModelView view =
+                    new ModelView(spec.getJob(), spec.getShards(), job.sync().pipelineDepth() + 1);
             final long startClock;
             final Map<TopicPartition, Long> joinedAt;
             try (TopicReader<String, ModelShard> committed =
@@ -150,7 +151,7 @@ public final class Worker implements Runnable, AutoCloseable {
                 train(producer, models, view, job, compute, startClock);
             }
         }
-        log.info("{} finished job {}", settings.workerId(), spec.getJob());
+        log.info("{} finished job {}", settings.workerId(), settings.job());
     }
 
     /** From joining at {@code startClock} to leaving: the clocks, the heartbeats, the announcements. */
@@ -180,9 +181,9 @@ public final class Worker implements Runnable, AutoCloseable {
     }
 
     /**
-     * Model records that do not deserialize: logged, set aside on {@code dead-letters} (reason
-     * {@code MALFORMED}, with the bytes and who could not read them) and skipped, so that a bad record on
-     * {@code model} cannot stop the job's workers.
+     * Records of {@code jobs} and {@code model} that do not deserialize: logged, set aside on
+     * {@code dead-letters} (reason {@code MALFORMED}, with the bytes and who could not read them) and
+     * skipped, so that a bad record cannot stop the job's workers.
      */
     private UndecodableRecordHandler deadLetters(final KafkaProducer<String, byte[]> producer) {
         return error -> {

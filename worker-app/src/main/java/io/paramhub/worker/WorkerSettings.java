@@ -1,5 +1,6 @@
 package io.paramhub.worker;
 
+import io.paramhub.topology.jobs.WorkerIds;
 import java.time.Duration;
 
 /**
@@ -49,9 +50,8 @@ public record WorkerSettings(
         return workerId(index);
     }
 
-    /** The id of the worker with {@code index}. Called several times a clock, so no {@code String.format}. */
+    /** The id of the worker with {@code index}, as {@link WorkerIds#of} builds it. */
     public static String workerId(final int index) {
-        final String digits = Integer.toString(index);
-        return digits.length() >= 3 ? "worker-" + digits : "worker-" + "000".substring(digits.length()) + digits;
+        return WorkerIds.of(index);
     }
 }

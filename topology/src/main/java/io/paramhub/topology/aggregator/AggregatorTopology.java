@@ -22,7 +22,8 @@ import org.apache.kafka.streams.state.Stores;
  * The aggregator, in two sub-topologies:
  * <ol>
  *   <li>{@code jobs} + {@code membership} + {@code commands} → {@code shard-jobs} +
- *   {@code shard-membership} (one record per shard) + {@code shard-commands} (shard 0)
+ *   {@code shard-membership} (one record per shard) + {@code shard-commands} (shard 0), and invalid jobs
+ *   and membership records stamped far from the broker's time → {@code dead-letters}
  *   ({@link ControlFanout});</li>
  *   <li>per shard, {@code shard-jobs} + {@code shard-membership} + {@code shard-commands} +
  *   {@code gradients} → {@code model} and {@code dead-letters} (one {@link ShardTask} per task,
@@ -54,8 +55,26 @@ public final class AggregatorTopology {
     public static final String SNAPSHOT_CLOCKS_CONFIG = "paramhub.aggregator.snapshot.clocks";
 
     public static final int DEFAULT_SNAPSHOT_CLOCKS = 50;
+
+    /**
+     * Streams setting: how far, in ms, the timestamp a worker puts in a {@code membership} record may be from
+     * the record's (the broker's) time before the record goes to {@code dead-letters} as {@code CLOCK_SKEW}.
+     */
+    public static final String MEMBERSHIP_CLOCK_TOLERANCE_CONFIG = "paramhub.aggregator.membership.clock.tolerance.ms";
+
+    /**
+     * 30 s: far beyond the skew of clocks kept by NTP and the time a heartbeat normally spends in a producer's
+     * buffer, and within a few of the default 10 s session timeouts.
+     */
+    public static final long DEFAULT_MEMBERSHIP_CLOCK_TOLERANCE_MS = 30_000;
+
     static final String MODEL_SINK = "model-sink";
     static final String DEAD_LETTER_SINK = "dead-letter-sink";
+    static final String SHARD_JOBS_SINK = "shard-jobs-sink";
+    static final String SHARD_MEMBERSHIP_SINK = "shard-membership-sink";
+    /** The fan-out's own sink to {@code dead-letters}: one shared with the shard tasks would join the two sub-topologies. */
+    static final String FANOUT_DEAD_LETTER_SINK = "fanout-dead-letter-sink";
+
     static final String SHARD_PROCESSOR = "shard-task";
 
     private AggregatorTopology() {}
@@ -80,13 +99,16 @@ public final class AggregatorTopology {
                 keys,
                 topics.membership().valueSerde().deserializer(),
                 topics.membership().name());
-        topology.addProcessor("job-fanout", ControlFanout.Jobs::new, "jobs-source");
+        topology.addProcessor("job-fanout", () -> new ControlFanout.Jobs(topics.jobs(), metrics), "jobs-source");
         topology.addSource(
                 "commands-source",
                 keys,
                 topics.commands().valueSerde().deserializer(),
                 topics.commands().name());
-        topology.addProcessor("membership-fanout", ControlFanout.Members::new, "membership-source");
+        topology.addProcessor(
+                "membership-fanout",
+                () -> new ControlFanout.Members(topics.membership(), metrics),
+                "membership-source");
         topology.addProcessor("commands-fanout", ControlFanout.Commands::new, "commands-source");
         topology.addStateStore(
                 store(JOB_SPEC_STORE, serdes.valueSerde(JobSpec.class)),
@@ -94,13 +116,13 @@ public final class AggregatorTopology {
                 "membership-fanout",
                 "commands-fanout");
         topology.addSink(
-                "shard-jobs-sink",
+                SHARD_JOBS_SINK,
                 topics.shardJobs().name(),
                 keyWriter,
                 topics.shardJobs().valueSerde().serializer(),
                 "job-fanout");
         topology.addSink(
-                "shard-membership-sink",
+                SHARD_MEMBERSHIP_SINK,
                 topics.shardMembership().name(),
                 keyWriter,
                 topics.shardMembership().valueSerde().serializer(),
@@ -111,6 +133,13 @@ public final class AggregatorTopology {
                 keyWriter,
                 topics.shardCommands().valueSerde().serializer(),
                 "commands-fanout");
+        topology.addSink(
+                FANOUT_DEAD_LETTER_SINK,
+                topics.deadLetters().name(),
+                keyWriter,
+                topics.deadLetters().valueSerde().serializer(),
+                "job-fanout",
+                "membership-fanout");
 
         topology.addSource(
                 "shard-jobs-source",
@@ -184,6 +213,27 @@ public final class AggregatorTopology {
             throw new ConfigException(SNAPSHOT_CLOCKS_CONFIG, value, "must be at least 1");
         }
         return clocks;
+    }
+
+    /**
+     * {@link #MEMBERSHIP_CLOCK_TOLERANCE_CONFIG} from the app's settings, or its default; at least 0. Throws
+     * Kafka's {@code ConfigException} naming the setting otherwise.
+     */
+    public static long membershipClockToleranceMs(final Map<?, ?> appConfigs) {
+        final Object value = appConfigs.get(MEMBERSHIP_CLOCK_TOLERANCE_CONFIG);
+        if (value == null) {
+            return DEFAULT_MEMBERSHIP_CLOCK_TOLERANCE_MS;
+        }
+        final long toleranceMs;
+        try {
+            toleranceMs = Long.parseLong(value.toString().trim());
+        } catch (final NumberFormatException e) {
+            throw new ConfigException(MEMBERSHIP_CLOCK_TOLERANCE_CONFIG, value, "must be a whole number of ms");
+        }
+        if (toleranceMs < 0) {
+            throw new ConfigException(MEMBERSHIP_CLOCK_TOLERANCE_CONFIG, value, "must be at least 0");
+        }
+        return toleranceMs;
     }
 
     private static <V> StoreBuilder<KeyValueStore<String, V>> store(final String name, final Serde<V> values) {

@@ -1,12 +1,16 @@
 package io.paramhub.topology.aggregator;
 
+import io.paramhub.avro.DeadLetter;
+import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ResourceCommand;
 import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.topology.ShardKeys;
+import io.paramhub.topology.Topic;
 import io.paramhub.topology.jobs.JobSpecs;
 import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -18,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * Fans {@code jobs} and {@code membership} out to one record per shard, keyed {@code job/shard}, for
  * {@code shard-jobs} and {@code shard-membership}, and {@code commands} to shard 0: partitioned like {@code gradients}, so each
  * shard's task learns its job and its workers. Both sources have one partition, so this task knows
- * every job (in {@code job-spec-store}) when its workers' records come.
+ * every job (in {@code job-spec-store}) when its workers' records come. Invalid jobs and membership records
+ * stamped far from the broker's time go to {@code dead-letters} instead.
  */
 final class ControlFanout {
 
@@ -26,13 +31,20 @@ final class ControlFanout {
 
     private ControlFanout() {}
 
-    /** {@code jobs} → {@code shard-jobs}; an invalid job is logged and skipped. */
-    static final class Jobs implements Processor<String, JobSpec, String, JobSpec> {
-        private ProcessorContext<String, JobSpec> context;
+    /** {@code jobs} → {@code shard-jobs}; an invalid job goes to {@code dead-letters} ({@code INVALID_JOB}) instead. */
+    static final class Jobs implements Processor<String, JobSpec, String, SpecificRecord> {
+        private final Topic<String, JobSpec> source;
+        private final AggregatorMetrics metrics;
+        private ProcessorContext<String, SpecificRecord> context;
         private KeyValueStore<String, JobSpec> specs;
 
+        Jobs(final Topic<String, JobSpec> source, final AggregatorMetrics metrics) {
+            this.source = source;
+            this.metrics = metrics;
+        }
+
         @Override
-        public void init(final ProcessorContext<String, JobSpec> context) {
+        public void init(final ProcessorContext<String, SpecificRecord> context) {
             this.context = context;
             this.specs = context.getStateStore(AggregatorTopology.JOB_SPEC_STORE);
         }
@@ -45,12 +57,21 @@ final class ControlFanout {
             }
             final List<String> problems = JobSpecs.problems(spec);
             if (!problems.isEmpty()) {
-                log.error("skipping invalid job {}: {}", spec.getJob(), String.join("; ", problems));
+                deadLetter(
+                        context,
+                        metrics,
+                        source,
+                        record,
+                        new Rejection(
+                                DeadLetterReason.INVALID_JOB,
+                                "invalid job " + spec.getJob() + ": " + String.join("; ", problems)));
                 return;
             }
             specs.put(spec.getJob(), spec);
             for (int shard = 0; shard < spec.getShards(); shard++) {
-                context.forward(record.withKey(ShardKeys.shard(spec.getJob(), shard)));
+                context.forward(
+                        record.withKey(ShardKeys.shard(spec.getJob(), shard)).withValue((SpecificRecord) spec),
+                        AggregatorTopology.SHARD_JOBS_SINK);
             }
             context.commit();
         }
@@ -80,15 +101,31 @@ final class ControlFanout {
         }
     }
 
-    /** {@code membership} → {@code shard-membership}, for jobs already known. */
-    static final class Members implements Processor<String, WorkerStatus, String, WorkerStatus> {
-        private ProcessorContext<String, WorkerStatus> context;
+    /**
+     * {@code membership} → {@code shard-membership}, for jobs already known. A record whose worker's stamp
+     * ({@code WorkerStatus.timestamp}) is more than the tolerance
+     * ({@link AggregatorTopology#membershipClockToleranceMs}) from the record's time, the broker's append time
+     * ({@code membership} is a {@code LogAppendTime} topic), goes to {@code dead-letters} ({@code CLOCK_SKEW})
+     * instead. The shards judge liveness by record time, so no producer can post-date a record to drop the
+     * other workers; the check tells of a client whose clock, or intent, is off.
+     */
+    static final class Members implements Processor<String, WorkerStatus, String, SpecificRecord> {
+        private final Topic<String, WorkerStatus> source;
+        private final AggregatorMetrics metrics;
+        private ProcessorContext<String, SpecificRecord> context;
         private KeyValueStore<String, JobSpec> specs;
+        private long toleranceMs;
+
+        Members(final Topic<String, WorkerStatus> source, final AggregatorMetrics metrics) {
+            this.source = source;
+            this.metrics = metrics;
+        }
 
         @Override
-        public void init(final ProcessorContext<String, WorkerStatus> context) {
+        public void init(final ProcessorContext<String, SpecificRecord> context) {
             this.context = context;
             this.specs = context.getStateStore(AggregatorTopology.JOB_SPEC_STORE);
+            this.toleranceMs = AggregatorTopology.membershipClockToleranceMs(context.appConfigs());
         }
 
         @Override
@@ -102,8 +139,15 @@ final class ControlFanout {
                 log.debug("membership of unknown job {} from {} ignored", status.getJob(), status.getWorker());
                 return;
             }
+            final Rejection skew = skew(status, record.timestamp());
+            if (skew != null) {
+                deadLetter(context, metrics, source, record, skew);
+                return;
+            }
             for (int shard = 0; shard < spec.getShards(); shard++) {
-                context.forward(record.withKey(ShardKeys.shard(spec.getJob(), shard)));
+                context.forward(
+                        record.withKey(ShardKeys.shard(spec.getJob(), shard)).withValue((SpecificRecord) status),
+                        AggregatorTopology.SHARD_MEMBERSHIP_SINK);
             }
             // a join or departure can complete a clock the others wait for; a heartbeat waits for the
             // next commit (a round's, or the commit interval), which is well within a session timeout
@@ -111,5 +155,36 @@ final class ControlFanout {
                 context.commit();
             }
         }
+
+        private Rejection skew(final WorkerStatus status, final long recordTime) {
+            final long stamped = status.getTimestamp().toEpochMilli();
+            if (Math.abs(stamped - recordTime) <= toleranceMs) {
+                return null;
+            }
+            return new Rejection(
+                    DeadLetterReason.CLOCK_SKEW,
+                    status.getWorker() + " stamped its " + status.getState() + " " + (stamped - recordTime)
+                            + " ms from the broker's time; the tolerance is " + toleranceMs + " ms");
+        }
+    }
+
+    /** Sends {@code record} of {@code source} to {@code dead-letters} with its bytes, logged and counted. */
+    private static <V extends SpecificRecord> void deadLetter(
+            final ProcessorContext<String, SpecificRecord> context,
+            final AggregatorMetrics metrics,
+            final Topic<String, V> source,
+            final Record<String, V> record,
+            final Rejection rejection) {
+        final byte[] bytes = source.valueSerde().serializer().serialize(source.name(), record.value());
+        final DeadLetter letter = rejection.letter(context, source.name(), bytes, record.timestamp());
+        log.warn(
+                "dead-lettered topic: {}, partition: {}, offset: {}, reason: {}: {}",
+                source.name(),
+                letter.getPartition(),
+                letter.getOffset(),
+                rejection.reason(),
+                rejection.message());
+        metrics.deadLetter(rejection.reason());
+        context.forward(record.withValue((SpecificRecord) letter), AggregatorTopology.FANOUT_DEAD_LETTER_SINK);
     }
 }

@@ -6,10 +6,11 @@ import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.schemas.FloatPacking;
 import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.topology.jobs.WorkerIds;
 
 /**
- * Checks a decoded gradient against its job (length of its shard, sample count, finite values) and unpacks
- * it, float32 or bfloat16 as its {@code encoding} says.
+ * Checks a decoded gradient against its job (length of its shard, sample count, finite values, and last that
+ * it comes from a worker of the job) and unpacks it, float32 or bfloat16 as its {@code encoding} says.
  */
 final class GradientChecks {
 
@@ -46,6 +47,13 @@ final class GradientChecks {
             if (!Float.isFinite(values[i])) {
                 return reject(DeadLetterReason.NON_FINITE, "value " + i + " is " + values[i]);
             }
+        }
+        if (!WorkerIds.belongsTo(spec, gradient.getWorker())) {
+            return reject(
+                    DeadLetterReason.UNKNOWN_WORKER,
+                    "worker '" + gradient.getWorker() + "' is not one of the " + spec.getExpectedWorkers()
+                            + " workers of job " + spec.getJob() + " (" + WorkerIds.of(0) + " to "
+                            + WorkerIds.of(spec.getExpectedWorkers() - 1) + ")");
         }
         return new Checked(values, null);
     }

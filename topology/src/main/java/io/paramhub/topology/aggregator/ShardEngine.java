@@ -43,7 +43,9 @@ import org.slf4j.LoggerFactory;
  *   updates of one clock's gradients add up to one BSP step); {@code minClock} is the smallest clock
  *   among live workers. Workers enforce the staleness bound s on themselves by waiting.</li>
  *   <li>All: a gradient whose base version lags the shard by more than {@link SyncPolicy#versionBound()} is
- *   {@code STALE}; one of a clock already applied or buffered for its worker is {@code DUPLICATE}.</li>
+ *   {@code STALE}; one of a clock already applied or buffered for its worker is {@code DUPLICATE}; one
+ *   from a worker id outside the job is {@code UNKNOWN_WORKER}; one whose clock is beyond
+ *   {@link SyncPolicy#aheadBound()} of the shard's {@code minClock} is {@code CLOCK_AHEAD}.</li>
  * </ul>
  * Time is record time, so a replay of the same records decides the same way. Liveness is judged by
  * the shard's heartbeat clock, the newest membership timestamp it has read, and not by stream time:
@@ -195,6 +197,7 @@ final class ShardEngine {
         if (offset < hot.restoreFrom
                 || gradient.getClock() < hot.appliedClocks(gradient.getWorker())
                 || hot.pending.contains(gradient.getClock(), gradient.getWorker())
+                || hot.sync.tooFarAhead(hot.minClock, gradient.getClock())
                 || hot.sync.tooStale(hot.version, gradient.getBaseVersion())) {
             return false;
         }
@@ -308,6 +311,13 @@ final class ShardEngine {
                     DeadLetterReason.DUPLICATE,
                     "clock " + gradient.getClock() + " of worker " + worker + " is already "
                             + (buffered ? "buffered" : "applied"));
+        }
+        if (hot.sync.tooFarAhead(hot.minClock, gradient.getClock())) {
+            return Outcome.rejected(
+                    DeadLetterReason.CLOCK_AHEAD,
+                    "clock " + gradient.getClock() + " of worker " + worker + " is more than "
+                            + hot.sync.aheadBound() + " clocks ahead of shard " + gradient.getShard()
+                            + ", whose minClock is " + hot.minClock);
         }
         final long lag = hot.version - gradient.getBaseVersion();
         if (hot.sync.tooStale(hot.version, gradient.getBaseVersion())) {

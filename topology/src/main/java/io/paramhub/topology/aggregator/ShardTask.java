@@ -8,8 +8,6 @@ import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ResourceCommand;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.topology.ShardKeys;
-import java.nio.ByteBuffer;
-import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.avro.specific.SpecificRecord;
@@ -181,26 +179,15 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
     }
 
     private void deadLetter(final Record<String, Object> record, final byte[] bytes, final Rejection rejection) {
-        final RecordMetadata metadata = context.recordMetadata().orElse(null);
-        final int partition = metadata == null ? -1 : metadata.partition();
-        final long offset = metadata == null ? -1 : metadata.offset();
+        final DeadLetter letter = rejection.letter(context, gradientsTopic, bytes, record.timestamp());
         log.warn(
                 "dead-lettered gradient topic: {}, partition: {}, offset: {}, reason: {}: {}",
                 gradientsTopic,
-                partition,
-                offset,
+                letter.getPartition(),
+                letter.getOffset(),
                 rejection.reason(),
                 rejection.message());
         metrics.deadLetter(rejection.reason());
-        final DeadLetter letter = DeadLetter.newBuilder()
-                .setSourceTopic(gradientsTopic)
-                .setPartition(partition)
-                .setOffset(offset)
-                .setReason(rejection.reason())
-                .setError(rejection.message())
-                .setOriginalBytes(bytes == null ? null : ByteBuffer.wrap(bytes))
-                .setTimestamp(Instant.ofEpochMilli(record.timestamp()))
-                .build();
         context.forward(record.withValue((SpecificRecord) letter), AggregatorTopology.DEAD_LETTER_SINK);
     }
 }

@@ -14,15 +14,39 @@ import io.paramhub.ml.Optimizer;
 import io.paramhub.ml.Optimizers;
 import io.paramhub.ml.ShardLayout;
 import io.paramhub.ml.ShardSizing;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
-/** Checks a {@link JobSpec} and derives from it the model, shard layout and optimizer it names. */
+/**
+ * Checks a {@link JobSpec} and derives from it the model, shard layout and optimizer it names. A spec is
+ * checked against upper bounds too, since anyone who can write to {@code jobs} can ask every worker and
+ * aggregator for memory and files: those below, and the data set's ({@link DatasetChecks}).
+ */
 public final class JobSpecs {
 
     /** Deepest pipelined BSP a job may ask for: each level is one more version of staleness. */
     public static final int MAX_PIPELINE_DEPTH = 4;
+
+    /** Model inputs: 2^20, a 1024 x 1024 image. */
+    public static final int MAX_INPUTS = 1 << 20;
+    /** Model outputs (classes): 2^16. */
+    public static final int MAX_OUTPUTS = 1 << 16;
+    /** Parameters: 2^26, 256 MiB of float32, which an aggregator holds with its optimizer's moments. */
+    public static final int MAX_PARAMETERS = 1 << 26;
+    /** Shards: 4096, four times the fewest that {@link ShardSizing} cuts {@link #MAX_PARAMETERS} into. */
+    public static final int MAX_SHARDS = 4096;
+    /** Workers: 1000, the ids {@code worker-000} to {@code worker-999} ({@link WorkerIds}). */
+    public static final int MAX_WORKERS = 1000;
+    /** Samples a clock: 2^20. */
+    public static final int MAX_GLOBAL_BATCH = 1 << 20;
+    /** Passes over the training set: 10,000. */
+    public static final int MAX_EPOCHS = 10_000;
+    /** SSP staleness: 10,000 clocks. */
+    public static final int MAX_STALENESS = 10_000;
+    /** Session timeout: 1 hour. */
+    public static final long MAX_SESSION_TIMEOUT_MS = 3_600_000;
 
     private static final Pattern JOB_NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
 
@@ -42,47 +66,55 @@ public final class JobSpecs {
                 .setShards(ShardSizing.shards(model.parameterCount(), requestedShards));
     }
 
-    /** What is wrong with {@code spec}, one sentence a problem; empty when it can run. */
+    /**
+     * What is wrong with {@code spec}, one sentence a problem; empty when it can run. A Fashion-MNIST directory
+     * must lie under {@link DatasetChecks#defaultRoots()}.
+     */
     public static List<String> problems(final JobSpec spec) {
+        return problems(spec, DatasetChecks.defaultRoots());
+    }
+
+    /** As {@link #problems(JobSpec)}, with a Fashion-MNIST directory allowed under {@code datasetRoots}. */
+    public static List<String> problems(final JobSpec spec, final List<Path> datasetRoots) {
         final List<String> problems = new ArrayList<>();
         if (!JOB_NAME.matcher(spec.getJob()).matches()) {
             problems.add("job name '" + spec.getJob() + "' must be 1-100 of A-Z a-z 0-9 . _ -");
         }
-        try {
-            final Model model = model(spec);
-            if (model.parameterCount() != spec.getParameters()) {
-                problems.add("parameters is " + spec.getParameters() + " but model " + spec.getModel()
-                        + " with " + spec.getInputs() + " inputs and " + spec.getOutputs() + " outputs has "
-                        + model.parameterCount());
+        final boolean shapeInRange = inRange(problems, "inputs", spec.getInputs(), 1, MAX_INPUTS)
+                & inRange(problems, "outputs", spec.getOutputs(), 1, MAX_OUTPUTS)
+                & inRange(problems, "parameters", spec.getParameters(), 1, MAX_PARAMETERS);
+        if (shapeInRange) {
+            try {
+                final Model model = model(spec);
+                if (model.parameterCount() != spec.getParameters()) {
+                    problems.add("parameters is " + spec.getParameters() + " but model " + spec.getModel()
+                            + " with " + spec.getInputs() + " inputs and " + spec.getOutputs() + " outputs has "
+                            + model.parameterCount());
+                }
+            } catch (final IllegalArgumentException e) {
+                problems.add(e.getMessage());
             }
-        } catch (final IllegalArgumentException e) {
-            problems.add(e.getMessage());
         }
-        if (spec.getShards() < 1 || spec.getShards() > spec.getParameters()) {
-            problems.add("shards must be between 1 and the parameter count, not " + spec.getShards());
+        if (spec.getShards() < 1 || spec.getShards() > Math.min(spec.getParameters(), MAX_SHARDS)) {
+            problems.add("shards must be between 1 and the parameter count, at most " + MAX_SHARDS + ", not "
+                    + spec.getShards());
         }
-        if (spec.getStaleness() < 0) {
-            problems.add("staleness must be >= 0, not " + spec.getStaleness());
-        }
-        if (!(spec.getLearningRate() > 0)) {
-            problems.add("learningRate must be > 0, not " + spec.getLearningRate());
+        inRange(problems, "staleness", spec.getStaleness(), 0, MAX_STALENESS);
+        if (!(spec.getLearningRate() > 0) || !Double.isFinite(spec.getLearningRate())) {
+            problems.add("learningRate must be > 0 and finite, not " + spec.getLearningRate());
         }
         if (spec.getLearningRateSchedule() == LearningRateScheduleKind.COSINE && spec.getDecayClocks() < 1) {
             problems.add("a COSINE learning-rate schedule needs decayClocks >= 1, not " + spec.getDecayClocks());
         }
-        if (spec.getGlobalBatch() < 1) {
-            problems.add("globalBatch must be >= 1, not " + spec.getGlobalBatch());
-        }
-        if (spec.getExpectedWorkers() < 1) {
-            problems.add("expectedWorkers must be >= 1, not " + spec.getExpectedWorkers());
-        }
+        inRange(problems, "globalBatch", spec.getGlobalBatch(), 1, MAX_GLOBAL_BATCH);
+        inRange(problems, "expectedWorkers", spec.getExpectedWorkers(), 1, MAX_WORKERS);
         if (spec.getGlobalBatch() < spec.getExpectedWorkers()) {
             problems.add("globalBatch (" + spec.getGlobalBatch() + ") must be at least the worker count ("
                     + spec.getExpectedWorkers() + "), so that every worker gets a sample");
         }
-        if (spec.getEpochs() < 1) {
-            problems.add("epochs must be >= 1, not " + spec.getEpochs());
-        }
+        inRange(problems, "epochs", spec.getEpochs(), 1, MAX_EPOCHS);
+        inRange(problems, "sessionTimeoutMs", spec.getSessionTimeoutMs(), 1, MAX_SESSION_TIMEOUT_MS);
+        problems.addAll(DatasetChecks.problems(spec.getDataset(), datasetRoots));
         if (spec.getPipelineDepth() < 0 || spec.getPipelineDepth() > MAX_PIPELINE_DEPTH) {
             problems.add("pipelineDepth must be between 0 and " + MAX_PIPELINE_DEPTH + ", not "
                     + spec.getPipelineDepth());
@@ -91,6 +123,16 @@ public final class JobSpecs {
                     + " (SSP and ASP never wait for a barrier to pipeline)");
         }
         return problems;
+    }
+
+    /** Whether {@code value} is in {@code [min, max]}; adds the problem, naming the field, when not. */
+    private static boolean inRange(
+            final List<String> problems, final String field, final long value, final long min, final long max) {
+        if (value < min || value > max) {
+            problems.add(field + " must be between " + min + " and " + max + ", not " + value);
+            return false;
+        }
+        return true;
     }
 
     /** {@code spec} itself, or an IllegalArgumentException listing its problems. */

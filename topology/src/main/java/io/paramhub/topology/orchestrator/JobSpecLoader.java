@@ -1,13 +1,23 @@
 package io.paramhub.topology.orchestrator;
 
 import io.paramhub.avro.JobSpec;
+import io.paramhub.topology.jobs.JobSpecs;
+import java.util.List;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Keeps every job of {@code jobs} in the global {@link OrchestratorTopology#JOB_SPEC_STORE}; a tombstone removes it. */
+/**
+ * Keeps every valid job of {@code jobs} in the global {@link OrchestratorTopology#JOB_SPEC_STORE}; a tombstone
+ * removes it. An invalid spec ({@link JobSpecs#problems}) is logged and skipped: the aggregator sets it aside
+ * on {@code dead-letters}, and a global store's processor has no way to write one.
+ */
 final class JobSpecLoader implements Processor<String, JobSpec, Void, Void> {
+
+    private static final Logger log = LoggerFactory.getLogger(JobSpecLoader.class);
 
     private KeyValueStore<String, JobSpec> specs;
 
@@ -23,8 +33,13 @@ final class JobSpecLoader implements Processor<String, JobSpec, Void, Void> {
         }
         if (record.value() == null) {
             specs.delete(record.key());
-        } else {
+            return;
+        }
+        final List<String> problems = JobSpecs.problems(record.value());
+        if (problems.isEmpty()) {
             specs.put(record.key(), record.value());
+        } else {
+            log.warn("skipped invalid job {}: {}", record.key(), String.join("; ", problems));
         }
     }
 }

@@ -37,6 +37,13 @@ public final class SyncPolicy {
     /** A bound that never binds. */
     public static final long UNBOUNDED = Long.MAX_VALUE;
 
+    /**
+     * Clocks a shard may be behind the newest version its workers have read: those published in one
+     * uncommitted transaction (a 100 ms commit interval holds a few dozen rounds of a small model), which a
+     * crash rolls back. Generous, so that no honest gradient is refused after a restart.
+     */
+    public static final long ROLLBACK_CLOCKS = 1_000;
+
     private final SyncMode mode;
     private final long clockBound;
     private final long versionBound;
@@ -155,6 +162,26 @@ public final class SyncPolicy {
      */
     public boolean waitsForBarrier() {
         return mode == SyncMode.BSP;
+    }
+
+    /**
+     * Aggregator: the clocks a gradient may be ahead of its shard's {@code minClock} and still be taken: the
+     * {@link #clockBound()} (a worker starts clock c only once every shard's {@code minClock} is at least
+     * c minus it, and a shard's {@code minClock} never falls), plus {@link #ROLLBACK_CLOCKS}, since workers
+     * read versions before they commit and a shard restarted after a crash is back at its last commit
+     * until it has read its gradients again. {@link #UNBOUNDED} under ASP, where clocks bind nothing.
+     */
+    public long aheadBound() {
+        return clockBound == UNBOUNDED ? UNBOUNDED : clockBound + ROLLBACK_CLOCKS;
+    }
+
+    /**
+     * Whether a gradient of {@code clock} is beyond the {@link #aheadBound()} of a shard whose {@code minClock}
+     * is {@code shardMinClock}: no worker of the job can have computed it, and under BSP it would wait for a
+     * barrier forever.
+     */
+    public boolean tooFarAhead(final long shardMinClock, final long clock) {
+        return aheadBound() != UNBOUNDED && clock > shardMinClock + aheadBound();
     }
 
     /** Whether a gradient computed on {@code baseVersion} is too stale for a shard at {@code shardVersion}. */

@@ -163,6 +163,21 @@ final class AggregatorTestBed implements AutoCloseable {
                 timestamp);
     }
 
+    /** A membership record the worker stamped {@code stamped} and the broker {@code recordTime}. */
+    void member(
+            final String job, final String worker, final WorkerState state, final long stamped, final long recordTime) {
+        membership.pipeInput(
+                ShardKeys.worker(job, worker),
+                WorkerStatus.newBuilder()
+                        .setJob(job)
+                        .setWorker(worker)
+                        .setState(state)
+                        .setClock(0)
+                        .setTimestamp(Instant.ofEpochMilli(stamped))
+                        .build(),
+                recordTime);
+    }
+
     void sendRaw(final String key, final byte[] value) {
         gradients.pipeInput(key, value);
     }

@@ -55,6 +55,8 @@ class StreamsErrorHandlingTest {
 
     private static final String JOB = "job-a";
     private static final String WORKER = "worker-000";
+    /** The heartbeat's stamp and its record's time, which agree as an honest worker's do. */
+    private static final long HEARTBEAT_TIME = 1_700_000_000_000L;
 
     private final String scope = "streams-error-handling-test-" + UUID.randomUUID();
     private final SerdeFactory serdes = SerdeFactory.forRegistry("mock://" + scope);
@@ -110,7 +112,8 @@ class StreamsErrorHandlingTest {
                     topics.membership()
                             .valueSerde()
                             .serializer()
-                            .serialize(topics.membership().name(), heartbeat()));
+                            .serialize(topics.membership().name(), heartbeat()),
+                    HEARTBEAT_TIME);
             sendGradient(driver, 0);
             sendGradient(driver, 1);
 
@@ -285,7 +288,7 @@ class StreamsErrorHandlingTest {
                 .setWorker(WORKER)
                 .setState(WorkerState.HEARTBEAT)
                 .setClock(0)
-                .setTimestamp(Instant.ofEpochMilli(1_700_000_000_000L))
+                .setTimestamp(Instant.ofEpochMilli(HEARTBEAT_TIME))
                 .build();
     }
 

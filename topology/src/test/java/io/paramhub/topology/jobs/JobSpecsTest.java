@@ -9,6 +9,7 @@ import io.paramhub.avro.OptimizerKind;
 import io.paramhub.avro.SyncMode;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.Models;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -73,5 +74,119 @@ class JobSpecsTest {
                                 .build())
                         .factor(5))
                 .isEqualTo(1.0);
+    }
+
+    private static JobSpec.Builder validLinear() {
+        return JobSpecs.forModel(Models.create("linear", 3, 1), 2)
+                .setJob("j")
+                .setDataset("linear:n=64,d=3")
+                .setSyncMode(SyncMode.BSP)
+                .setOptimizer(OptimizerKind.SGD)
+                .setLearningRate(0.1)
+                .setGlobalBatch(8)
+                .setExpectedWorkers(2)
+                .setEpochs(1)
+                .setSeed(1)
+                .setCreatedAt(Instant.EPOCH);
+    }
+
+    @Test
+    void shouldNameEachFieldBeyondItsUpperBound() {
+        // given
+        final JobSpec spec = validLinear()
+                .setExpectedWorkers(JobSpecs.MAX_WORKERS + 1)
+                .setGlobalBatch(JobSpecs.MAX_GLOBAL_BATCH + 1)
+                .setEpochs(JobSpecs.MAX_EPOCHS + 1)
+                .setStaleness(JobSpecs.MAX_STALENESS + 1)
+                .build();
+
+        // when
+        final List<String> problems = JobSpecs.problems(spec);
+
+        // then
+        assertThat(problems)
+                .anySatisfy(problem -> assertThat(problem).startsWith("expectedWorkers must be between 1 and 1000"))
+                .anySatisfy(problem -> assertThat(problem).startsWith("globalBatch must be between 1 and 1048576"))
+                .anySatisfy(problem -> assertThat(problem).startsWith("epochs must be between 1 and 10000"))
+                .anySatisfy(problem -> assertThat(problem).startsWith("staleness must be between 0 and 10000"));
+    }
+
+    @Test
+    void shouldRefuseAModelBeyondTheParameterBoundWithoutBuildingIt() {
+        // given: 2^21 inputs, beyond MAX_INPUTS, and a parameter count beyond MAX_PARAMETERS
+        final JobSpec spec = validLinear()
+                .setInputs(1 << 21)
+                .setParameters((1 << 21) + 1)
+                .setShards(4097)
+                .build();
+
+        // when
+        final List<String> problems = JobSpecs.problems(spec);
+
+        // then
+        assertThat(problems)
+                .anySatisfy(problem -> assertThat(problem).startsWith("inputs must be between 1 and 1048576"))
+                .anySatisfy(problem -> assertThat(problem).contains("shards must be between 1", "at most 4096"));
+        assertThat(String.join(";", problems)).doesNotContain("but model");
+    }
+
+    @Test
+    void shouldRefuseADatasetDirectoryThatTraversesOrLeavesTheAllowedRoots() {
+        // given
+        final List<Path> roots = List.of(Path.of("/data/sets"));
+
+        // when / then
+        assertThat(DatasetChecks.problems("fashion-mnist:/data/sets/fashion", roots))
+                .isEmpty();
+        assertThat(DatasetChecks.problems("fashion-mnist", roots)).isEmpty();
+        assertThat(DatasetChecks.problems("fashion-mnist:/data/sets/../../etc", roots))
+                .singleElement()
+                .asString()
+                .contains("must not contain . or .. segments");
+        assertThat(DatasetChecks.problems("fashion-mnist:/etc/passwd", roots))
+                .singleElement()
+                .asString()
+                .contains("outside the allowed roots");
+        assertThat(DatasetChecks.problems("fashion-mnist:data/sets", roots))
+                .singleElement()
+                .asString()
+                .contains("absolute");
+        assertThat(DatasetChecks.problems("imagenet:/data/sets", roots))
+                .singleElement()
+                .asString()
+                .contains("unknown data spec");
+        assertThat(DatasetChecks.problems("linear:n=100000000,d=16", roots))
+                .singleElement()
+                .asString()
+                .contains("more than the 67108864 allowed");
+    }
+
+    @Test
+    void shouldNameTheDatasetProblemWhenAJobReadsOutsideTheRoots() {
+        // given
+        final JobSpec spec = validLinear().setDataset("fashion-mnist:/etc").build();
+
+        // when
+        final List<String> problems = JobSpecs.problems(spec, List.of(Path.of("/data/sets")));
+
+        // then
+        assertThat(problems).singleElement().asString().contains("'/etc' is outside the allowed roots");
+        assertThat(JobSpecs.problems(validLinear().build())).isEmpty();
+    }
+
+    @Test
+    void shouldKnowTheWorkersOfAJobByTheirIds() {
+        // given
+        final JobSpec spec = validLinear().setExpectedWorkers(4).build();
+
+        // when / then
+        assertThat(WorkerIds.of(3)).isEqualTo("worker-003");
+        assertThat(WorkerIds.of(1234)).isEqualTo("worker-1234");
+        assertThat(WorkerIds.belongsTo(spec, "worker-003")).isTrue();
+        assertThat(WorkerIds.belongsTo(spec, "worker-004")).isFalse();
+        assertThat(WorkerIds.belongsTo(spec, "worker-099")).isFalse();
+        assertThat(WorkerIds.belongsTo(spec, "worker-3")).isFalse();
+        assertThat(WorkerIds.belongsTo(spec, "worker--01")).isFalse();
+        assertThat(WorkerIds.belongsTo(spec, "intruder")).isFalse();
     }
 }
