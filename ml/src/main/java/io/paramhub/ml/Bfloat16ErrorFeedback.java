@@ -24,17 +24,20 @@ public final class Bfloat16ErrorFeedback implements GradientRounding {
         final float[] rounded = new float[values.length];
         for (int i = 0; i < values.length; i++) {
             final float wanted = values[i] + carried[i];
-            rounded[i] = toBfloat16(wanted);
-            carried[i] = wanted - rounded[i];
+            final float shipped = toBfloat16(wanted);
+            rounded[i] = shipped;
+            carried[i] = wanted - shipped;
         }
         return rounded;
     }
 
-    /** {@code value} rounded to the nearest bfloat16, ties to even; NaN and infinities unchanged. */
+    /**
+     * {@code value} rounded to the nearest bfloat16, ties to even, without a branch (so that C2 vectorizes
+     * the loop): infinities stay, a float32 beyond bfloat16's largest finite value rounds to infinity as
+     * IEEE rounding does, and a NaN stays NaN or becomes infinity, non-finite either way (the aggregator
+     * refuses both).
+     */
     static float toBfloat16(final float value) {
-        if (!Float.isFinite(value)) {
-            return value;
-        }
         final int bits = Float.floatToRawIntBits(value);
         final int tieToEven = 0x7FFF + ((bits >>> 16) & 1);
         return Float.intBitsToFloat((bits + tieToEven) & 0xFFFF0000);

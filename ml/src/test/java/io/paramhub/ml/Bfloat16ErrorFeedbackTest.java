@@ -21,6 +21,8 @@ class Bfloat16ErrorFeedbackTest {
         assertThat(Bfloat16ErrorFeedback.toBfloat16(1f + 0x1p-8f + 0x1p-20f)).isEqualTo(1f + 0x1p-7f);
         assertThat(Bfloat16ErrorFeedback.toBfloat16(-0.1f)).isEqualTo(Float.intBitsToFloat(0xBDCD0000));
         assertThat(Bfloat16ErrorFeedback.toBfloat16(Float.NaN)).isNaN();
+        assertThat(Bfloat16ErrorFeedback.toBfloat16(Float.POSITIVE_INFINITY)).isEqualTo(Float.POSITIVE_INFINITY);
+        assertThat(Bfloat16ErrorFeedback.toBfloat16(Float.MAX_VALUE)).isEqualTo(Float.POSITIVE_INFINITY);
     }
 
     @Test

@@ -59,7 +59,8 @@ class ReferenceTrainerTest {
         assertThat(Evaluation.rmse(model, bfloat16, train)).isLessThanOrEqualTo(problem.optimalRmse() * 1.01);
     }
 
-    private static float[] train(final Model model, final Dataset train, final BatchPlan plan, final BspVariant variant) {
+    private static float[] train(
+            final Model model, final Dataset train, final BatchPlan plan, final BspVariant variant) {
         return ReferenceTrainer.trainSharded(
                 model,
                 train,

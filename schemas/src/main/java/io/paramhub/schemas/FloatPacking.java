@@ -52,12 +52,15 @@ public final class FloatPacking {
      * already lose their lower 16 bits; round them first (the worker's error feedback does).
      */
     public static ByteBuffer packBfloat16(final float[] values) {
+        // the upper halves first, then one bulk copy: a loop C2 vectorizes instead of a put per value
+        final short[] halves = new short[values.length];
+        for (int i = 0; i < values.length; i++) {
+            halves[i] = (short) (Float.floatToRawIntBits(values[i]) >>> 16);
+        }
         final ByteBuffer buffer =
                 ByteBuffer.allocate(values.length * Short.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        for (final float value : values) {
-            buffer.putShort((short) (Float.floatToRawIntBits(value) >>> 16));
-        }
-        return buffer.flip();
+        buffer.asShortBuffer().put(halves);
+        return buffer;
     }
 
     /** Unpacks bfloat16 values to float32, exactly, without moving the position of {@code packed}. */
@@ -67,9 +70,11 @@ public final class FloatPacking {
             throw new IllegalArgumentException(
                     "packed bfloat16 vector has " + view.remaining() + " bytes, not a multiple of 2");
         }
-        final float[] values = new float[view.remaining() / Short.BYTES];
+        final short[] halves = new short[view.remaining() / Short.BYTES];
+        view.asShortBuffer().get(halves);
+        final float[] values = new float[halves.length];
         for (int i = 0; i < values.length; i++) {
-            values[i] = Float.intBitsToFloat((view.getShort() & 0xFFFF) << 16);
+            values[i] = Float.intBitsToFloat((halves[i] & 0xFFFF) << 16);
         }
         return values;
     }

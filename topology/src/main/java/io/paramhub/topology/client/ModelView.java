@@ -16,6 +16,7 @@ public final class ModelView {
     private final String job;
     /** Per shard, the versions kept, oldest first, the newest last. */
     private final List<List<ModelShard>> held;
+
     private final int versionsKept;
 
     public ModelView(final String job, final int shardCount) {
@@ -48,8 +49,7 @@ public final class ModelView {
         final ModelShard newest = versions.isEmpty() ? null : versions.get(versions.size() - 1);
         if (newest != null
                 && (newest.getVersion() > shard.getVersion()
-                        || newest.getVersion() == shard.getVersion()
-                                && newest.getMinClock() >= shard.getMinClock())) {
+                        || newest.getVersion() == shard.getVersion() && newest.getMinClock() >= shard.getMinClock())) {
             return false;
         }
         if (newest != null && newest.getVersion() == shard.getVersion()) {

@@ -116,8 +116,8 @@ public final class JobSpecs {
         inRange(problems, "sessionTimeoutMs", spec.getSessionTimeoutMs(), 1, MAX_SESSION_TIMEOUT_MS);
         problems.addAll(DatasetChecks.problems(spec.getDataset(), datasetRoots));
         if (spec.getPipelineDepth() < 0 || spec.getPipelineDepth() > MAX_PIPELINE_DEPTH) {
-            problems.add("pipelineDepth must be between 0 and " + MAX_PIPELINE_DEPTH + ", not "
-                    + spec.getPipelineDepth());
+            problems.add(
+                    "pipelineDepth must be between 0 and " + MAX_PIPELINE_DEPTH + ", not " + spec.getPipelineDepth());
         } else if (spec.getPipelineDepth() > 0 && spec.getSyncMode() != SyncMode.BSP) {
             problems.add("pipelineDepth " + spec.getPipelineDepth() + " needs BSP, not " + spec.getSyncMode()
                     + " (SSP and ASP never wait for a barrier to pipeline)");
