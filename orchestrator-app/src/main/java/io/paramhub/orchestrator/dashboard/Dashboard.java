@@ -49,7 +49,13 @@ public final class Dashboard implements AutoCloseable {
                 orchestrator.connection(),
                 boards,
                 job -> plannerState(streams, job),
-                orchestrator.settings().issuesCommands());
+                orchestrator.settings().issuesCommands(),
+                board -> {
+                    final String dataset = board.dataset();
+                    if (dataset != null && !boards.usesDataset(dataset)) {
+                        testSets.release(dataset);
+                    }
+                });
         final ModelEvaluator evaluator = ModelEvaluator.start(boards::all, testSets, EVALUATION_INTERVAL);
         return new Dashboard(new DashboardRoutes(boards, limit), feed, evaluator);
     }

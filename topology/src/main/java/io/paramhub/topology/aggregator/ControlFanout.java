@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * Fans {@code jobs} and {@code membership} out to one record per shard, keyed {@code job/shard}, for
  * {@code shard-jobs} and {@code shard-membership}, and {@code commands} to shard 0: partitioned like {@code gradients}, so each
  * shard's task learns its job and its workers. Both sources have one partition, so this task knows
- * every job (in {@code job-spec-store}) when its workers' records come.
+ * every job (in {@code job-spec-store}) when its workers' records come. A tombstone on {@code jobs} deletes
+ * the job: it leaves {@code job-spec-store} and one tombstone per shard goes to {@code shard-jobs}.
  */
 final class ControlFanout {
 
@@ -26,7 +27,7 @@ final class ControlFanout {
 
     private ControlFanout() {}
 
-    /** {@code jobs} → {@code shard-jobs}; an invalid job is logged and skipped. */
+    /** {@code jobs} → {@code shard-jobs}; an invalid job is logged and skipped; a tombstone fans out as tombstones. */
     static final class Jobs implements Processor<String, JobSpec, String, JobSpec> {
         private ProcessorContext<String, JobSpec> context;
         private KeyValueStore<String, JobSpec> specs;
@@ -41,6 +42,7 @@ final class ControlFanout {
         public void process(final Record<String, JobSpec> record) {
             final JobSpec spec = record.value();
             if (spec == null) {
+                delete(record);
                 return;
             }
             final List<String> problems = JobSpecs.problems(spec);
@@ -52,6 +54,21 @@ final class ControlFanout {
             for (int shard = 0; shard < spec.getShards(); shard++) {
                 context.forward(record.withKey(ShardKeys.shard(spec.getJob(), shard)));
             }
+            context.commit();
+        }
+
+        private void delete(final Record<String, JobSpec> tombstone) {
+            final String job = tombstone.key();
+            final JobSpec known = job == null ? null : specs.get(job);
+            if (known == null) {
+                log.debug("tombstone of unknown job {} ignored", job);
+                return;
+            }
+            specs.delete(job);
+            for (int shard = 0; shard < known.getShards(); shard++) {
+                context.forward(tombstone.withKey(ShardKeys.shard(job, shard)));
+            }
+            log.info("job {} deleted: its {} shards drop their state", job, known.getShards());
             context.commit();
         }
     }
