@@ -84,11 +84,12 @@ class JobDeletionSoakIT extends ClusterTestBase {
                         "127.0.0.1",
                         0,
                         null,
-                        TestSets.loading().with(LinearJobs.DATASET, problem.data().test()))) {
+                        TestSets.loading()
+                                .with(LinearJobs.DATASET, problem.data().test()))) {
             final String dashboard = "http://127.0.0.1:" + endpoint.port();
-            final TrainingRun training =
-                    new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, dir)
-                            .withAggregators(0);
+            final TrainingRun training = new TrainingRun(
+                            kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, dir)
+                    .withAggregators(0);
 
             // when: each job trains, is seen everywhere, is deleted and is gone everywhere before the next
             for (int index = 0; index < JOBS; index++) {
@@ -101,10 +102,12 @@ class JobDeletionSoakIT extends ClusterTestBase {
                 await().alias(job + " held by the aggregator, the orchestrator and the dashboard")
                         .atMost(GONE_WITHIN)
                         .ignoreExceptionsInstanceOf(InvalidStateStoreException.class)
-                        .until(() -> aggregatorKeys(aggregator.streams(), job).size() == JobTraces.AGGREGATOR_STORES.size()
-                                && !orchestratorKeys(orchestrator.streams(), job).isEmpty()
-                                && JobTraces.meters(meters, job).size() >= 2 * SHARDS
-                                && JobTraces.boards(dashboard).contains(job));
+                        .until(() ->
+                                aggregatorKeys(aggregator.streams(), job).size() == JobTraces.AGGREGATOR_STORES.size()
+                                        && !orchestratorKeys(orchestrator.streams(), job)
+                                                .isEmpty()
+                                        && JobTraces.meters(meters, job).size() >= 2 * SHARDS
+                                        && JobTraces.boards(dashboard).contains(job));
 
                 final CliRun delete = CliRun.of(
                         "jobs",
@@ -147,7 +150,8 @@ class JobDeletionSoakIT extends ClusterTestBase {
             }
             assertThat(JobTraces.boards(dashboard)).as("boards").isEmpty();
         }
-        final Map<String, Boolean> newest = JobTraces.newestHasValue(kafka.bootstrapServers(), topics.model().name());
+        final Map<String, Boolean> newest = JobTraces.newestHasValue(
+                kafka.bootstrapServers(), topics.model().name());
         for (final String job : deleted) {
             for (int shard = 0; shard < SHARDS; shard++) {
                 final String key = job + "/" + shard;
