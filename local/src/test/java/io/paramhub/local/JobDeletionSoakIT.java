@@ -85,7 +85,8 @@ class JobDeletionSoakIT extends ClusterTestBase {
                         "127.0.0.1",
                         0,
                         null,
-                        TestSets.loading().with(LinearJobs.DATASET, problem.data().test()))) {
+                        TestSets.loading()
+                                .with(LinearJobs.DATASET, problem.data().test()))) {
             final Apps apps = new Apps(
                     aggregator.streams(), orchestrator.streams(), meters, "http://127.0.0.1:" + endpoint.port());
             final TrainingRun training = new TrainingRun(
@@ -134,14 +135,18 @@ class JobDeletionSoakIT extends ClusterTestBase {
                         .isEmpty();
                 assertThat(JobTraces.meters(meters, job)).as(job + "'s meters").isEmpty();
             }
-            assertThat(JobTraces.boards(apps.dashboard())).as("dashboard boards").isEmpty();
-            final Map<String, Boolean> newest =
-                    JobTraces.newestHasValue(kafka.bootstrapServers(), topics.model().name());
+            assertThat(JobTraces.boards(apps.dashboard()))
+                    .as("dashboard boards")
+                    .isEmpty();
+            final Map<String, Boolean> newest = JobTraces.newestHasValue(
+                    kafka.bootstrapServers(), topics.model().name());
             assertThat(newest.keySet()).as("keys on model").hasSize(JOBS * SHARDS);
             for (final String job : deleted) {
                 for (int shard = 0; shard < SHARDS; shard++) {
                     final String key = job + "/" + shard;
-                    assertThat(newest).as("newest record of " + key + " on model").containsEntry(key, false);
+                    assertThat(newest)
+                            .as("newest record of " + key + " on model")
+                            .containsEntry(key, false);
                 }
             }
             final long baseline = heapBaseline;
@@ -165,8 +170,7 @@ class JobDeletionSoakIT extends ClusterTestBase {
             await().alias(job + " held by the aggregator, the orchestrator and the dashboard")
                     .atMost(WITHIN)
                     .ignoreExceptionsInstanceOf(InvalidStateStoreException.class)
-                    .until(() -> JobTraces.aggregatorKeys(aggregator, job).size()
-                                    == JobTraces.AGGREGATOR_STORES.size()
+                    .until(() -> JobTraces.aggregatorKeys(aggregator, job).size() == JobTraces.AGGREGATOR_STORES.size()
                             && !JobTraces.orchestratorKeys(orchestrator, job).isEmpty()
                             && JobTraces.meters(meters, job).size() >= 2 * SHARDS
                             && JobTraces.boards(dashboard).contains(job));
