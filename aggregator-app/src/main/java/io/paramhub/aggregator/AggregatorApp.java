@@ -24,7 +24,8 @@ import picocli.CommandLine.Mixin;
         version = "paramhub-aggregator 0.1.0",
         description = "Runs the ParamHub aggregator (Kafka Streams, exactly-once): sums each clock's gradients per "
                 + "shard, applies the optimizer and publishes the model. Serves GET /jobs/{job}/model, /health/live, "
-                + "/health/ready and /metrics (Prometheus) on --http-port.")
+                + "/health/ready and /metrics (Prometheus) on --http-port, bound to --http-host (127.0.0.1 unless "
+                + "given); with --http-token, the model routes need Authorization: Bearer <token>.")
 public final class AggregatorApp implements Callable<Integer> {
 
     @Mixin
@@ -50,7 +51,8 @@ public final class AggregatorApp implements Callable<Integer> {
                         runner.streams(),
                         endpoint.bindHost(),
                         endpoint.port(),
-                        new OpsEndpoints(metrics, Readiness.of(runner.streams())))
+                        new OpsEndpoints(metrics, Readiness.of(runner.streams())),
+                        endpoint.token())
                 : null;
         if (server != null) {
             System.out.println("model query endpoint: http://" + endpoint.advertisedHost() + ":" + endpoint.port()

@@ -2,6 +2,7 @@ package io.paramhub.docker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paramhub.launcher.HttpOptions;
 import io.paramhub.launcher.OpsEndpoints;
 import io.paramhub.launcher.Settings;
 import io.paramhub.registry.RegistrySettings;
@@ -144,6 +145,9 @@ class DeploymentFilesTest {
             }
             if (app != AppSettings.SUBMIT && ports.isEmpty()) {
                 problems.add(name + ": publishes no port for /metrics");
+            }
+            if (!ports.isEmpty()) {
+                problems.addAll(bindHostProblems(name, environment(service)));
             }
         });
 
@@ -382,6 +386,7 @@ class DeploymentFilesTest {
         if (app == AppSettings.SUBMIT) {
             return problems;
         }
+        problems.addAll(bindHostProblems(where, env));
         final int port = httpPort(app, env);
         final Map<String, Integer> ports = new HashMap<>();
         list(container.get("ports"))
@@ -433,6 +438,18 @@ class DeploymentFilesTest {
             }
         }
         return problems;
+    }
+
+    /**
+     * The apps bind 127.0.0.1 unless told otherwise, which nothing outside a container reaches: a container
+     * whose port is published or probed must set PARAMHUB_HTTP_HOST to every interface.
+     */
+    private static List<String> bindHostProblems(final String where, final Map<String, String> env) {
+        final String host = env.get(Settings.optionEnv("--http-host"));
+        return "0.0.0.0".equals(host)
+                ? List.of()
+                : List.of(where + ": " + Settings.optionEnv("--http-host") + " is " + host + ", so the app binds "
+                        + HttpOptions.DEFAULT_BIND_HOST + " and its port is unreachable from outside the container");
     }
 
     /** The HTTP port an app listens on with {@code env}: PARAMHUB_HTTP_PORT, else the app's default. */

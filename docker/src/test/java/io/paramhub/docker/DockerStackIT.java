@@ -119,6 +119,7 @@ class DockerStackIT {
                 .withNetwork(network)
                 .withNetworkAliases(name)
                 .withEnv(env)
+                .withEnv("PARAMHUB_HTTP_HOST", "0.0.0.0")
                 .withExposedPorts(port)
                 .waitingFor(
                         Wait.forHttp(OpsEndpoints.LIVE).forStatusCode(200).withStartupTimeout(Duration.ofMinutes(3)));

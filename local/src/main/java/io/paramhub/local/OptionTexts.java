@@ -96,6 +96,12 @@ public final class OptionTexts extends ListResourceBundle {
                 "Kafka cluster (default: " + RecordCommand.UP_BOOTSTRAP_SERVERS + ", the broker of `paramhub up`)."
             },
             {"paramhub.record.registry-url", "Schema registry (default: " + RecordCommand.UP_REGISTRY_URL + ")."},
+            // paramhub jobs delete
+            {
+                "paramhub.jobs.delete.bootstrap-servers",
+                "Kafka cluster (default: " + RecordCommand.UP_BOOTSTRAP_SERVERS + ", the broker of `paramhub up`)."
+            },
+            {"paramhub.jobs.delete.registry-url", "Schema registry; not contacted, a tombstone has no schema."},
             // paramhub replay
             {"paramhub.replay.topic-prefix", "Prefix of the replay's topics (default: replay-<time>.)."},
         };

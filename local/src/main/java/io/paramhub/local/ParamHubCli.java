@@ -7,14 +7,20 @@ import io.paramhub.ml.DatasetUnavailableException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code paramhub} command: {@code demo}, {@code up}, {@code bench}, {@code record} and {@code replay}. */
+/** The {@code paramhub} command: {@code demo}, {@code up}, {@code bench}, {@code record}, {@code replay} and {@code jobs}. */
 @Command(
         name = "paramhub",
         mixinStandardHelpOptions = true,
         version = "paramhub 0.1.0",
         resourceBundle = "io.paramhub.local.OptionTexts",
         description = "ParamHub: a Kafka-native parameter server for distributed training.",
-        subcommands = {DemoCommand.class, UpCommand.class, BenchCommand.class, RecordCommand.class, ReplayCommand.class
+        subcommands = {
+            DemoCommand.class,
+            UpCommand.class,
+            BenchCommand.class,
+            RecordCommand.class,
+            ReplayCommand.class,
+            JobsCommand.class
         })
 public final class ParamHubCli implements Runnable {
 

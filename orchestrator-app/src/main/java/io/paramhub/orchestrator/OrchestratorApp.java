@@ -6,8 +6,10 @@ import io.paramhub.launcher.HttpOptions;
 import io.paramhub.launcher.KafkaOptions;
 import io.paramhub.launcher.OpsEndpoints;
 import io.paramhub.launcher.Readiness;
+import io.paramhub.launcher.SettingException;
 import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.launcher.StreamsAppOptions;
+import io.paramhub.orchestrator.dashboard.Dashboard;
 import io.paramhub.orchestrator.dashboard.TestSets;
 import io.paramhub.topology.orchestrator.OrchestratorMetrics;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
@@ -27,7 +29,9 @@ import picocli.CommandLine.Option;
         description = "Runs the ParamHub orchestrator (Kafka Streams, exactly-once): windows each worker's telemetry, "
                 + "finds stragglers and publishes resource commands (batch shares, threads). Serves "
                 + "GET /jobs/{job}/workers, the live dashboard (GET /dashboard, feed GET /jobs/{job}/events), "
-                + "/health/live, /health/ready and /metrics (Prometheus) on --http-port.")
+                + "/health/live, /health/ready and /metrics (Prometheus) on --http-port, bound to --http-host "
+                + "(127.0.0.1 unless given); with --http-token, /jobs/{job}/workers needs Authorization: Bearer "
+                + "<token>.")
 public final class OrchestratorApp implements Callable<Integer> {
 
     @Mixin
@@ -78,6 +82,13 @@ public final class OrchestratorApp implements Callable<Integer> {
                             + "scores each model on its job's test set when that can be loaded here (default: ${DEFAULT-VALUE}).")
     private boolean dashboard;
 
+    @Option(
+            names = "--dashboard-max-streams",
+            defaultValue = "" + Dashboard.DEFAULT_MAX_EVENT_STREAMS,
+            description = "Dashboard event streams (GET /jobs/{job}/events) open at once; one more is answered 503 "
+                    + "(default: ${DEFAULT-VALUE}).")
+    private int maxEventStreams;
+
     @Mixin
     private HttpOptions http;
 
@@ -89,6 +100,10 @@ public final class OrchestratorApp implements Callable<Integer> {
                 .withLoadLever(loadLever)
                 .withResourceLever(resourceLever)
                 .withThreadBudget(threadBudget);
+        if (maxEventStreams < 1) {
+            throw new SettingException(
+                    "--dashboard-max-streams", "--dashboard-max-streams must be at least 1, not " + maxEventStreams);
+        }
         final Properties props = options.properties(kafka, OrchestratorRunner.DEFAULT_APPLICATION_ID);
         final HttpOptions.Endpoint endpoint = http.endpoint(OrchestratorRunner.DEFAULT_HTTP_PORT);
         endpoint.advertise(props);
@@ -104,10 +119,10 @@ public final class OrchestratorApp implements Callable<Integer> {
         final OrchestratorEndpoint server = endpoint.enabled()
                 ? OrchestratorEndpoint.start(
                         runner,
-                        endpoint.bindHost(),
-                        endpoint.port(),
+                        endpoint,
                         new OpsEndpoints(metrics, Readiness.of(runner.streams())),
-                        dashboard ? TestSets.loading() : null)
+                        dashboard ? TestSets.loading() : null,
+                        maxEventStreams)
                 : null;
         return StreamsAppLauncher.runUntilStopped(runner.streams(), () -> {
             if (server != null) {

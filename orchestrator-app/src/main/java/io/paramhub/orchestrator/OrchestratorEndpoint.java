@@ -1,5 +1,7 @@
 package io.paramhub.orchestrator;
 
+import io.paramhub.launcher.BearerToken;
+import io.paramhub.launcher.HttpOptions;
 import io.paramhub.launcher.OpsEndpoints;
 import io.paramhub.orchestrator.dashboard.Dashboard;
 import io.paramhub.orchestrator.dashboard.TestSets;
@@ -21,8 +23,8 @@ public final class OrchestratorEndpoint implements AutoCloseable {
     }
 
     /**
-     * Serves {@code runner} on {@code host}:{@code port} (0 = any free port), with the dashboard when
-     * {@code dashboardTestSets} is not null and {@code ops} when not null; blocks until it listens.
+     * Serves {@code runner} on {@code host}:{@code port} (0 = any free port) with no token, with the dashboard
+     * when {@code dashboardTestSets} is not null and {@code ops} when not null; blocks until it listens.
      */
     public static OrchestratorEndpoint start(
             final OrchestratorRunner runner,
@@ -30,10 +32,32 @@ public final class OrchestratorEndpoint implements AutoCloseable {
             final int port,
             final OpsEndpoints ops,
             final TestSets dashboardTestSets) {
-        final Dashboard dashboard = dashboardTestSets == null ? null : Dashboard.start(runner, dashboardTestSets);
+        return start(
+                runner,
+                new HttpOptions.Endpoint(port, host, host, BearerToken.NONE),
+                ops,
+                dashboardTestSets,
+                Dashboard.DEFAULT_MAX_EVENT_STREAMS);
+    }
+
+    /**
+     * Serves {@code runner} at {@code endpoint} (its bind host, port and token), with the dashboard when
+     * {@code dashboardTestSets} is not null (at most {@code maxEventStreams} event streams at once) and
+     * {@code ops} when not null; blocks until it listens.
+     */
+    public static OrchestratorEndpoint start(
+            final OrchestratorRunner runner,
+            final HttpOptions.Endpoint endpoint,
+            final OpsEndpoints ops,
+            final TestSets dashboardTestSets,
+            final int maxEventStreams) {
+        final Dashboard dashboard =
+                dashboardTestSets == null ? null : Dashboard.start(runner, dashboardTestSets, maxEventStreams);
         try {
             return new OrchestratorEndpoint(
-                    dashboard, WorkersQueryServer.start(runner.streams(), host, port, ops, dashboard));
+                    dashboard,
+                    WorkersQueryServer.start(
+                            runner.streams(), endpoint.bindHost(), endpoint.port(), endpoint.token(), ops, dashboard));
         } catch (final RuntimeException e) {
             if (dashboard != null) {
                 dashboard.close();

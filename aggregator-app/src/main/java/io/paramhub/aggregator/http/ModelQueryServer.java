@@ -1,5 +1,6 @@
 package io.paramhub.aggregator.http;
 
+import io.paramhub.launcher.BearerToken;
 import io.paramhub.launcher.HttpEndpoint;
 import io.paramhub.launcher.OpsEndpoints;
 import org.apache.kafka.streams.KafkaStreams;
@@ -35,6 +36,10 @@ import org.apache.kafka.streams.KafkaStreams;
  * is not RUNNING (starting, rebalancing, stopping), a store is not queryable, or an instance hosting
  * a shard does not answer.
  *
+ * <p>With a {@link BearerToken} configured, both model routes answer 401 without
+ * {@code Authorization: Bearer <token>}, and an instance sends its token when it asks another for a shard (so
+ * every instance must have the same token); the health and metrics routes stay open.
+ *
  * <p>Each instance must set Kafka Streams' {@code application.server} to the {@code host:port} at which
  * the other instances reach this server; without it a single instance still serves its own shards.
  */
@@ -48,26 +53,37 @@ public final class ModelQueryServer implements AutoCloseable {
 
     /**
      * Starts a server for the stores of {@code streams} on {@code host}:{@code port} (0 for any free
-     * port); blocks until it listens.
+     * port), with no token; blocks until it listens.
      */
     public static ModelQueryServer start(final KafkaStreams streams, final String host, final int port) {
-        return start(new StreamsShardLocator(streams), host, port, null);
+        return start(new StreamsShardLocator(streams), host, port, null, BearerToken.NONE);
     }
 
-    /** As {@link #start(KafkaStreams, String, int)}, serving {@code ops} ({@code /health/ready}, {@code /metrics}) too. */
+    /**
+     * As {@link #start(KafkaStreams, String, int)}, serving {@code ops} ({@code /health/ready}, {@code /metrics})
+     * too when not null, and guarding the model routes with {@code token}.
+     */
     public static ModelQueryServer start(
-            final KafkaStreams streams, final String host, final int port, final OpsEndpoints ops) {
-        return start(new StreamsShardLocator(streams), host, port, ops);
+            final KafkaStreams streams,
+            final String host,
+            final int port,
+            final OpsEndpoints ops,
+            final BearerToken token) {
+        return start(new StreamsShardLocator(streams), host, port, ops, token);
     }
 
     static ModelQueryServer start(final ShardLocator locator, final String host, final int port) {
-        return start(locator, host, port, null);
+        return start(locator, host, port, null, BearerToken.NONE);
     }
 
     static ModelQueryServer start(
-            final ShardLocator locator, final String host, final int port, final OpsEndpoints ops) {
+            final ShardLocator locator,
+            final String host,
+            final int port,
+            final OpsEndpoints ops,
+            final BearerToken token) {
         return new ModelQueryServer(
-                HttpEndpoint.start("model query server", new ModelQueryVerticle(locator, host, port, ops)));
+                HttpEndpoint.start("model query server", new ModelQueryVerticle(locator, host, port, ops, token)));
     }
 
     /** The port the server listens on. */

@@ -1,5 +1,7 @@
 package io.paramhub.aggregator.http;
 
+import io.paramhub.launcher.BearerToken;
+import io.paramhub.launcher.BearerTokenHandler;
 import io.paramhub.launcher.OpsEndpoints;
 import io.paramhub.launcher.RouterVerticle;
 import io.vertx.core.Future;
@@ -7,7 +9,10 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 
-/** The model query server's one HTTP verticle: routes to {@link ModelHandlers}; deployed once it listens. */
+/**
+ * The model query server's one HTTP verticle: routes to {@link ModelHandlers}, the model routes behind the
+ * {@link BearerToken} check; deployed once it listens.
+ */
 final class ModelQueryVerticle extends RouterVerticle {
 
     private static final int CONNECT_TIMEOUT_MS = 2_000;
@@ -15,12 +20,19 @@ final class ModelQueryVerticle extends RouterVerticle {
 
     private final ShardLocator locator;
     private final OpsEndpoints ops;
+    private final BearerToken token;
     private WebClient client;
 
-    ModelQueryVerticle(final ShardLocator locator, final String host, final int port, final OpsEndpoints ops) {
+    ModelQueryVerticle(
+            final ShardLocator locator,
+            final String host,
+            final int port,
+            final OpsEndpoints ops,
+            final BearerToken token) {
         super(host, port);
         this.locator = locator;
         this.ops = ops;
+        this.token = token;
     }
 
     @Override
@@ -28,7 +40,8 @@ final class ModelQueryVerticle extends RouterVerticle {
         client = WebClient.create(
                 vertx,
                 new WebClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS).setUserAgent("paramhub-aggregator"));
-        final ShardFetcher fetcher = new ShardFetcher(vertx, locator, new RemoteShards(client, REMOTE_TIMEOUT_MS));
+        final ShardFetcher fetcher =
+                new ShardFetcher(vertx, locator, new RemoteShards(client, REMOTE_TIMEOUT_MS, token));
         routes(router, new ModelHandlers(fetcher));
     }
 
@@ -44,7 +57,9 @@ final class ModelQueryVerticle extends RouterVerticle {
         } else {
             router.get("/health/live").handler(handlers::live);
         }
-        router.get("/jobs/:job/model").handler(handlers::model);
+        final BearerTokenHandler guard = new BearerTokenHandler(token);
+        router.get("/jobs/:job/model").handler(guard).handler(handlers::model);
+        router.route("/internal/*").handler(guard);
         router.get(RemoteShards.PATH + ":job/:shard").handler(handlers::internalShard);
         router.route().last().handler(handlers::notFound);
         router.route().failureHandler(handlers::failure);

@@ -2,6 +2,7 @@ package io.paramhub.aggregator.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paramhub.launcher.BearerToken;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -209,6 +210,58 @@ class ModelQueryServerTest {
                     assertThat(responses.get(3).statusCode()).isEqualTo(404);
                     ctx.completeNow();
                 })));
+    }
+
+    @Test
+    void shouldAnswer401WithoutTheTokenAnd200WithItWhenATokenIsConfigured(
+            final Vertx vertx, final VertxTestContext ctx) {
+        // given: two instances sharing a token, shards 1 and 3 on the other one
+        final BearerToken token = BearerToken.of("s3cret");
+        final ModelQueryServer other = start(found(Map.of(1, shard(1, 3, 1f), 3, shard(3, 3, 3f))), token);
+        final HostInfo otherHost = new HostInfo(HOST, other.port());
+        final ModelQueryServer server = start(
+                (job, shard) -> shard % 2 == 0
+                        ? new ShardLookup.Found(shard(shard, 3, shard))
+                        : new ShardLookup.Elsewhere(otherHost),
+                token);
+        final WebClient client = WebClient.create(vertx);
+
+        // when
+        Future.all(List.of(
+                        client.get(server.port(), HOST, "/jobs/" + JOB + "/model")
+                                .send(),
+                        client.get(server.port(), HOST, "/jobs/" + JOB + "/model")
+                                .putHeader("Authorization", "Bearer wrong")
+                                .send(),
+                        client.get(other.port(), HOST, "/internal/shards/" + JOB + "/1")
+                                .send(),
+                        client.get(server.port(), HOST, "/health/live").send(),
+                        client.get(server.port(), HOST, "/jobs/" + JOB + "/model")
+                                .putHeader("Authorization", "Bearer s3cret")
+                                .send()))
+                // then
+                .onComplete(ctx.succeeding(all -> ctx.verify(() -> {
+                    final List<HttpResponse<Buffer>> responses = all.list();
+                    for (final HttpResponse<Buffer> refused : responses.subList(0, 3)) {
+                        assertThat(refused.statusCode()).isEqualTo(401);
+                        assertThat(refused.getHeader("WWW-Authenticate")).startsWith("Bearer");
+                        assertThat(refused.bodyAsString()).doesNotContain("values");
+                    }
+                    assertThat(responses.get(3).statusCode()).isEqualTo(200);
+                    final HttpResponse<Buffer> model = responses.get(4);
+                    assertThat(model.statusCode()).isEqualTo(200);
+                    assertThat(model.bodyAsJsonObject().getBoolean("complete")).isTrue();
+                    assertThat(shards(model.bodyAsJsonObject()))
+                            .extracting(s -> s.getString("servedBy"))
+                            .containsExactly("local", HOST + ":" + other.port(), "local", HOST + ":" + other.port());
+                    ctx.completeNow();
+                })));
+    }
+
+    private ModelQueryServer start(final ShardLocator locator, final BearerToken token) {
+        final ModelQueryServer server = ModelQueryServer.start(locator, HOST, 0, null, token);
+        started.add(server);
+        return server;
     }
 
     private ModelQueryServer start(final ShardLocator locator) {

@@ -22,6 +22,8 @@ public final class Dashboard implements AutoCloseable {
 
     /** Shortest pause between two test-set evaluations. */
     public static final Duration EVALUATION_INTERVAL = Duration.ofSeconds(1);
+    /** Event streams open at once when not told otherwise. */
+    public static final int DEFAULT_MAX_EVENT_STREAMS = 32;
 
     private final DashboardRoutes routes;
     private final DashboardFeed feed;
@@ -33,8 +35,13 @@ public final class Dashboard implements AutoCloseable {
         this.evaluator = evaluator;
     }
 
-    /** Starts the dashboard of {@code orchestrator}, evaluating models on {@code testSets}. */
-    public static Dashboard start(final OrchestratorRunner orchestrator, final TestSets testSets) {
+    /**
+     * Starts the dashboard of {@code orchestrator}, evaluating models on {@code testSets}, serving at most
+     * {@code maxEventStreams} event streams at once.
+     */
+    public static Dashboard start(
+            final OrchestratorRunner orchestrator, final TestSets testSets, final int maxEventStreams) {
+        final EventStreamLimit limit = new EventStreamLimit(maxEventStreams);
         final JobBoards boards = new JobBoards();
         final KafkaStreams streams = orchestrator.streams();
         final DashboardFeed feed = DashboardFeed.start(
@@ -42,9 +49,15 @@ public final class Dashboard implements AutoCloseable {
                 orchestrator.connection(),
                 boards,
                 job -> plannerState(streams, job),
-                orchestrator.settings().issuesCommands());
+                orchestrator.settings().issuesCommands(),
+                board -> {
+                    final String dataset = board.dataset();
+                    if (dataset != null && !boards.usesDataset(dataset)) {
+                        testSets.release(dataset);
+                    }
+                });
         final ModelEvaluator evaluator = ModelEvaluator.start(boards::all, testSets, EVALUATION_INTERVAL);
-        return new Dashboard(new DashboardRoutes(boards), feed, evaluator);
+        return new Dashboard(new DashboardRoutes(boards, limit), feed, evaluator);
     }
 
     /** Adds the page and feed routes to the orchestrator's router. */

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * {@value #PUBLISH_MS} ms publishes a fresh JSON snapshot of each job that changed, with the orchestrator's
  * state of the job ({@code plannerStates}, an interactive query of its store). A job changed in the last
  * {@value #SETTLE_MS} ms is published again even without a new record, since the orchestrator's store may
- * lag the topics the feed reads. A record that cannot be read is logged and skipped.
+ * lag the topics the feed reads. A record that cannot be read is logged and skipped. A tombstone on
+ * {@code jobs} deletes the job's board ({@code deleted} hears of it).
  */
 final class DashboardFeed implements AutoCloseable {
 
@@ -46,6 +48,7 @@ final class DashboardFeed implements AutoCloseable {
     private final JobBoards boards;
     private final Function<String, PlannerView> plannerStates;
     private final boolean planning;
+    private final Consumer<JobBoard> deleted;
     private final Map<String, long[]> publishedChanges = new HashMap<>();
     private final Thread thread;
     private volatile boolean running = true;
@@ -57,8 +60,10 @@ final class DashboardFeed implements AutoCloseable {
             final Properties connection,
             final JobBoards boards,
             final Function<String, PlannerView> plannerStates,
-            final boolean planning) {
+            final boolean planning,
+            final Consumer<JobBoard> deleted) {
         this.topics = topics;
+        this.deleted = deleted;
         this.connection = connection;
         this.boards = boards;
         this.plannerStates = plannerStates;
@@ -69,15 +74,17 @@ final class DashboardFeed implements AutoCloseable {
 
     /**
      * Starts reading. {@code plannerStates} answers the orchestrator's state of a job, null when it holds
-     * none; {@code planning} says whether the orchestrator issues commands.
+     * none; {@code planning} says whether the orchestrator issues commands; {@code deleted} gets the board of
+     * each deleted job, once dropped.
      */
     static DashboardFeed start(
             final TopicCatalog topics,
             final Properties connection,
             final JobBoards boards,
             final Function<String, PlannerView> plannerStates,
-            final boolean planning) {
-        final DashboardFeed feed = new DashboardFeed(topics, connection, boards, plannerStates, planning);
+            final boolean planning,
+            final Consumer<JobBoard> deleted) {
+        final DashboardFeed feed = new DashboardFeed(topics, connection, boards, plannerStates, planning, deleted);
         feed.thread.start();
         return feed;
     }
@@ -152,10 +159,13 @@ final class DashboardFeed implements AutoCloseable {
     }
 
     private void dispatch(final ConsumerRecord<String, byte[]> record) {
+        final String topic = record.topic();
         if (record.value() == null) {
+            if (topic.equals(topics.jobs().name()) && record.key() != null) {
+                delete(record.key());
+            }
             return;
         }
-        final String topic = record.topic();
         try {
             if (topic.equals(topics.telemetry().name())) {
                 final IterationTelemetry telemetry =
@@ -173,6 +183,7 @@ final class DashboardFeed implements AutoCloseable {
                 boards.board(command.getJob()).onCommand(command);
             } else if (topic.equals(topics.jobs().name())) {
                 final JobSpec spec = topics.jobs().valueSerde().deserializer().deserialize(topic, record.value());
+                boards.submitted(spec.getJob());
                 boards.board(spec.getJob()).onSpec(spec);
             }
         } catch (final RuntimeException e) {
@@ -182,6 +193,15 @@ final class DashboardFeed implements AutoCloseable {
                     record.partition(),
                     record.offset(),
                     e);
+        }
+    }
+
+    private void delete(final String job) {
+        publishedChanges.remove(job);
+        final JobBoard board = boards.delete(job);
+        if (board != null) {
+            deleted.accept(board);
+            log.info("dashboard dropped the board of deleted job {}", job);
         }
     }
 

@@ -19,7 +19,8 @@ import java.util.Map;
  *   <li>{@code GET /jobs/{job}/snapshot}: the job's newest snapshot as JSON, 404 before any record of it;</li>
  *   <li>{@code GET /jobs/{job}/events}: Server-Sent Events, one {@code snapshot} event (the same JSON) each
  *   time a new snapshot is published, at most every {@value #PUSH_MS} ms; a comment line every
- *   {@value #KEEP_ALIVE_MS} ms when nothing changes.</li>
+ *   {@value #KEEP_ALIVE_MS} ms when nothing changes. At most {@link EventStreamLimit} streams are open at once;
+ *   beyond them 503 {@code {"error": ...}} with {@code Retry-After}.</li>
  * </ul>
  * Handlers only read published snapshots (a volatile read), so nothing blocks the event loop.
  */
@@ -33,11 +34,13 @@ final class DashboardRoutes {
     private record Asset(String contentType, Buffer body) {}
 
     private final JobBoards boards;
+    private final EventStreamLimit streams;
     private final Asset page;
     private final Map<String, Asset> assets;
 
-    DashboardRoutes(final JobBoards boards) {
+    DashboardRoutes(final JobBoards boards, final EventStreamLimit streams) {
         this.boards = boards;
+        this.streams = streams;
         this.page = asset("index.html", "text/html; charset=utf-8");
         this.assets = Map.of(
                 "dashboard.js", asset("dashboard.js", "text/javascript; charset=utf-8"),
@@ -90,6 +93,26 @@ final class DashboardRoutes {
     private void events(final RoutingContext context) {
         final String job = context.pathParam("job");
         final HttpServerResponse response = context.response();
+        if (!streams.tryOpen()) {
+            response.putHeader("Retry-After", "10");
+            json(
+                    context,
+                    503,
+                    new JsonObject()
+                            .put(
+                                    "error",
+                                    "too many open event streams: " + streams.max() + " are open, the most this "
+                                            + "orchestrator serves (--dashboard-max-streams); close a dashboard tab "
+                                            + "or raise it"));
+            return;
+        }
+        final boolean[] counted = {true};
+        final Runnable release = () -> {
+            if (counted[0]) {
+                counted[0] = false;
+                streams.closed();
+            }
+        };
         response.setStatusCode(200)
                 .setChunked(true)
                 .putHeader("Content-Type", "text/event-stream; charset=utf-8")
@@ -113,8 +136,14 @@ final class DashboardRoutes {
                 quietMs[0] = 0;
             }
         });
-        response.closeHandler(closed -> context.vertx().cancelTimer(timer));
-        response.exceptionHandler(error -> context.vertx().cancelTimer(timer));
+        response.closeHandler(closed -> {
+            context.vertx().cancelTimer(timer);
+            release.run();
+        });
+        response.exceptionHandler(error -> {
+            context.vertx().cancelTimer(timer);
+            release.run();
+        });
     }
 
     private static void send(final RoutingContext context, final Asset asset) {

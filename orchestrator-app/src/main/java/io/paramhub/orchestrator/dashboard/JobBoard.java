@@ -54,6 +54,11 @@ final class JobBoard {
         return job;
     }
 
+    /** The data set the job's spec names, null before its spec is read. */
+    synchronized String dataset() {
+        return spec == null ? null : spec.getDataset();
+    }
+
     synchronized void onSpec(final JobSpec value) {
         spec = value;
         changed(value.getCreatedAt().toEpochMilli());

@@ -46,6 +46,16 @@ public final class TestSets {
         return new TestSets(loader, more);
     }
 
+    /** Forgets the test set loaded for {@code dataset} (no job left names it); a given one stays. */
+    public void release(final String dataset) {
+        loaded.remove(dataset);
+    }
+
+    /** How many loaded test sets are held. */
+    int loadedCount() {
+        return loaded.size();
+    }
+
     /** The test set of {@code dataset}; loads it on the first call, which may take seconds. */
     public Lookup forDataset(final String dataset) {
         final Dataset known = given.get(dataset);

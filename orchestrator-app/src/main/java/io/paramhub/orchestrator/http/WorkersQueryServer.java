@@ -1,5 +1,7 @@
 package io.paramhub.orchestrator.http;
 
+import io.paramhub.launcher.BearerToken;
+import io.paramhub.launcher.BearerTokenHandler;
 import io.paramhub.launcher.HttpEndpoint;
 import io.paramhub.launcher.OpsEndpoints;
 import io.paramhub.launcher.RouterVerticle;
@@ -23,7 +25,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * share, threads, straggler flag and the plan version it last applied ({@code appliedEpoch}; the job's
  * newest plan version is {@code epoch}) from {@code orchestrator-job-store}
  * (interactive query); a job held by another instance is a 307 to it (its {@code application.server});
- * 404 for an unknown job, 503 with {@code Retry-After} while Streams is not RUNNING.
+ * 404 for an unknown job, 503 with {@code Retry-After} while Streams is not RUNNING; with a {@link BearerToken}
+ * configured, 401 without {@code Authorization: Bearer <token>}.
  * {@code GET /health/live} answers 200; with {@link OpsEndpoints}, {@code /health/ready} and {@code /metrics} too;
  * with a {@link Dashboard}, its page ({@code /dashboard}) and feeds ({@code /jobs}, {@code /jobs/{job}/events}).
  */
@@ -43,21 +46,22 @@ public final class WorkersQueryServer implements AutoCloseable {
     /** As {@link #start(KafkaStreams, String, int)}, serving {@code ops} ({@code /health/ready}, {@code /metrics}) too. */
     public static WorkersQueryServer start(
             final KafkaStreams streams, final String host, final int port, final OpsEndpoints ops) {
-        return start(streams, host, port, ops, null);
+        return start(streams, host, port, BearerToken.NONE, ops, null);
     }
 
     /**
-     * As {@link #start(KafkaStreams, String, int, OpsEndpoints)}, serving the {@code dashboard}'s page and
-     * feed too when it is not null.
+     * As {@link #start(KafkaStreams, String, int, OpsEndpoints)}, guarding {@code /jobs/{job}/workers} with
+     * {@code token} and serving the {@code dashboard}'s page and feed too when it is not null.
      */
     public static WorkersQueryServer start(
             final KafkaStreams streams,
             final String host,
             final int port,
+            final BearerToken token,
             final OpsEndpoints ops,
             final Dashboard dashboard) {
         return new WorkersQueryServer(
-                HttpEndpoint.start("orchestrator endpoint", new Endpoint(streams, host, port, ops, dashboard)));
+                HttpEndpoint.start("orchestrator endpoint", new Endpoint(streams, host, port, token, ops, dashboard)));
     }
 
     public int port() {
@@ -72,6 +76,7 @@ public final class WorkersQueryServer implements AutoCloseable {
     /** The one verticle: routes as method references; store reads off the event loop. */
     private static final class Endpoint extends RouterVerticle {
         private final KafkaStreams streams;
+        private final BearerToken token;
         private final OpsEndpoints ops;
         private final Dashboard dashboard;
 
@@ -79,10 +84,12 @@ public final class WorkersQueryServer implements AutoCloseable {
                 final KafkaStreams streams,
                 final String host,
                 final int port,
+                final BearerToken token,
                 final OpsEndpoints ops,
                 final Dashboard dashboard) {
             super(host, port);
             this.streams = streams;
+            this.token = token;
             this.ops = ops;
             this.dashboard = dashboard;
         }
@@ -94,7 +101,9 @@ public final class WorkersQueryServer implements AutoCloseable {
             } else {
                 router.get("/health/live").handler(this::live);
             }
-            router.get("/jobs/:job/workers").handler(this::workers);
+            router.get("/jobs/:job/workers")
+                    .handler(new BearerTokenHandler(token))
+                    .handler(this::workers);
             if (dashboard != null) {
                 dashboard.mount(router);
             }

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paramhub.launcher.HttpEndpoint;
 import io.paramhub.launcher.RouterVerticle;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.json.JsonObject;
@@ -25,12 +28,14 @@ class DashboardRoutesTest {
 
     private static final String HOST = "127.0.0.1";
 
+    private static final int MAX_STREAMS = 1;
+
     private final JobBoards boards = new JobBoards();
     private HttpEndpoint endpoint;
 
     @BeforeEach
     void start() {
-        final DashboardRoutes routes = new DashboardRoutes(boards);
+        final DashboardRoutes routes = new DashboardRoutes(boards, new EventStreamLimit(MAX_STREAMS));
         endpoint = HttpEndpoint.start("dashboard test endpoint", new RouterVerticle(HOST, 0) {
             @Override
             protected void mount(final Router router) {
@@ -128,6 +133,55 @@ class DashboardRoutesTest {
                         }
                     });
                 }));
+    }
+
+    @Test
+    void shouldAnswer503BeyondTheMostEventStreamsAndServeAgainOnceOneCloses(
+            final Vertx vertx, final VertxTestContext ctx) {
+        // given: as many streams open as allowed
+        final HttpClient first = vertx.createHttpClient(new HttpClientOptions());
+        final HttpClient others = vertx.createHttpClient(new HttpClientOptions());
+        final WebClient plain = WebClient.create(vertx);
+
+        // when
+        events(first)
+                .compose(open -> {
+                    ctx.verify(() -> assertThat(open.statusCode()).isEqualTo(200));
+                    return plain.get(endpoint.port(), HOST, "/jobs/j/events").send();
+                })
+                .compose(refused -> {
+                    // then: one more is refused, saying why
+                    ctx.verify(() -> {
+                        assertThat(refused.statusCode()).isEqualTo(503);
+                        assertThat(refused.getHeader("Retry-After")).isNotNull();
+                        assertThat(refused.bodyAsJsonObject().getString("error"))
+                                .contains("too many open event streams")
+                                .contains("--dashboard-max-streams");
+                    });
+                    return first.close();
+                })
+                .onComplete(ctx.succeeding(closed -> retryUntilServed(vertx, others, ctx)));
+    }
+
+    /** Opens a stream until one is served (the server sees the closed stream a moment after the client). */
+    private void retryUntilServed(final Vertx vertx, final HttpClient client, final VertxTestContext ctx) {
+        events(client).onComplete(ctx.succeeding(response -> {
+            if (response.statusCode() == 200) {
+                ctx.completeNow();
+            } else {
+                ctx.verify(() -> assertThat(response.statusCode()).isEqualTo(503));
+                response.body().onComplete(read -> vertx.setTimer(50, id -> retryUntilServed(vertx, client, ctx)));
+            }
+        }));
+    }
+
+    private Future<HttpClientResponse> events(final HttpClient client) {
+        return client.request(new RequestOptions()
+                        .setMethod(HttpMethod.GET)
+                        .setHost(HOST)
+                        .setPort(endpoint.port())
+                        .setURI("/jobs/j/events"))
+                .compose(request -> request.send());
     }
 
     @Test

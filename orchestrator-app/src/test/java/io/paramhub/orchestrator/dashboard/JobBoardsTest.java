@@ -55,6 +55,26 @@ class JobBoardsTest {
         assertThat(boards.all().stream().filter(JobBoard::holdsModel)).hasSize(JobBoards.MODELS_HELD);
     }
 
+    @Test
+    void shouldDropADeletedJobsBoardAndMakeNoNewOneUntilItIsSubmittedAgain() {
+        // given
+        final JobBoards boards = new JobBoards();
+        boards.board("gone").onTelemetry(JobBoardTestRecords.telemetry("gone", 1_000));
+        boards.board("kept").onTelemetry(JobBoardTestRecords.telemetry("kept", 1_000));
+
+        // when
+        final JobBoard dropped = boards.delete("gone");
+        boards.board("gone").onTelemetry(JobBoardTestRecords.telemetry("gone", 2_000));
+
+        // then
+        assertThat(dropped).isNotNull();
+        assertThat(boards.find("gone")).isNull();
+        assertThat(boards.all()).extracting(JobBoard::job).containsExactly("kept");
+        boards.submitted("gone");
+        boards.board("gone").onTelemetry(JobBoardTestRecords.telemetry("gone", 3_000));
+        assertThat(boards.find("gone")).isNotNull();
+    }
+
     private static void offer(final JobBoards boards, final String job, final long version, final long atMs) {
         if (boards.board(job).onModel(JobBoardTestRecords.model(job, version, atMs))) {
             boards.releaseModelsBeyond(JobBoards.MODELS_HELD);

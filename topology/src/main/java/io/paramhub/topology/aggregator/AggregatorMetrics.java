@@ -12,6 +12,7 @@ import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.ModelShard;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -29,6 +30,7 @@ public final class AggregatorMetrics {
     private final DistributionSummary staleness;
     private final MeterRegistry registry;
     private final Map<String, long[]> models = new ConcurrentHashMap<>();
+    private final Map<String, List<Gauge>> modelGauges = new ConcurrentHashMap<>();
 
     public AggregatorMetrics(final MeterRegistry registry) {
         this.registry = registry;
@@ -76,18 +78,36 @@ public final class AggregatorMetrics {
         final long[] latest = models.computeIfAbsent(shard.getJob() + "/" + shard.getShard(), key -> {
             final long[] values = {-1, -1};
             final Tags tags = Tags.of("job", shard.getJob(), "shard", Integer.toString(shard.getShard()));
-            Gauge.builder("paramhub.aggregator.model.version", values, v -> v[0])
-                    .tags(tags)
-                    .description("Version of the shard's last published model")
-                    .register(registry);
-            Gauge.builder("paramhub.aggregator.model.min.clock", values, v -> v[1])
-                    .tags(tags)
-                    .description("minClock of the shard's last published model: clocks every live worker has finished")
-                    .register(registry);
+            modelGauges.put(
+                    key,
+                    List.of(
+                            Gauge.builder("paramhub.aggregator.model.version", values, v -> v[0])
+                                    .tags(tags)
+                                    .description("Version of the shard's last published model")
+                                    .register(registry),
+                            Gauge.builder("paramhub.aggregator.model.min.clock", values, v -> v[1])
+                                    .tags(tags)
+                                    .description("minClock of the shard's last published model: clocks every live "
+                                            + "worker has finished")
+                                    .register(registry)));
             return values;
         });
         latest[0] = shard.getVersion();
         latest[1] = shard.getMinClock();
+    }
+
+    /** Removes the gauges of shard {@code key} ({@code job/shard}) of a deleted job. */
+    void forget(final String key) {
+        models.remove(key);
+        final List<Gauge> gauges = modelGauges.remove(key);
+        if (gauges != null) {
+            gauges.forEach(registry::remove);
+        }
+    }
+
+    /** How many shards have version and minClock gauges here. */
+    public int shardsWithGauges() {
+        return modelGauges.size();
     }
 
     /** Version of the last model of {@code job}'s {@code shard} published by this instance, -1 before any. */

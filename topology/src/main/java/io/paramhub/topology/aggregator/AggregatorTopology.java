@@ -165,6 +165,7 @@ public final class AggregatorTopology {
                 SHARD_PROCESSOR,
                 () -> new ShardTask(
                         topics.gradients().name(),
+                        topics.shardJobs().name(),
                         topics.gradients().valueSerde().deserializer(),
                         metrics),
                 "shard-jobs-source",

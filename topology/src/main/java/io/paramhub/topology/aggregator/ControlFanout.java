@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * {@code shard-jobs} and {@code shard-membership}, and {@code commands} to shard 0: partitioned like {@code gradients}, so each
  * shard's task learns its job and its workers. Both sources have one partition, so this task knows
  * every job (in {@code job-spec-store}) when its workers' records come. Invalid jobs and membership records
- * stamped far from the broker's time go to {@code dead-letters} instead.
+ * stamped far from the broker's time go to {@code dead-letters} instead. A tombstone on {@code jobs} deletes
+ * the job: it leaves {@code job-spec-store} and one tombstone per shard goes to {@code shard-jobs}.
  */
 final class ControlFanout {
 
@@ -31,7 +32,7 @@ final class ControlFanout {
 
     private ControlFanout() {}
 
-    /** {@code jobs} → {@code shard-jobs}; an invalid job goes to {@code dead-letters} ({@code INVALID_JOB}) instead. */
+    /** {@code jobs} → {@code shard-jobs}; an invalid job goes to {@code dead-letters} ({@code INVALID_JOB}) instead; a tombstone fans out as tombstones. */
     static final class Jobs implements Processor<String, JobSpec, String, SpecificRecord> {
         private final Topic<String, JobSpec> source;
         private final AggregatorMetrics metrics;
@@ -53,6 +54,7 @@ final class ControlFanout {
         public void process(final Record<String, JobSpec> record) {
             final JobSpec spec = record.value();
             if (spec == null) {
+                delete(record);
                 return;
             }
             final List<String> problems = JobSpecs.problems(spec);
@@ -73,6 +75,23 @@ final class ControlFanout {
                         record.withKey(ShardKeys.shard(spec.getJob(), shard)).withValue((SpecificRecord) spec),
                         AggregatorTopology.SHARD_JOBS_SINK);
             }
+            context.commit();
+        }
+
+        private void delete(final Record<String, JobSpec> tombstone) {
+            final String job = tombstone.key();
+            final JobSpec known = job == null ? null : specs.get(job);
+            if (known == null) {
+                log.debug("tombstone of unknown job {} ignored", job);
+                return;
+            }
+            specs.delete(job);
+            for (int shard = 0; shard < known.getShards(); shard++) {
+                context.forward(
+                        tombstone.withKey(ShardKeys.shard(job, shard)).withValue((SpecificRecord) null),
+                        AggregatorTopology.SHARD_JOBS_SINK);
+            }
+            log.info("job {} deleted: its {} shards drop their state", job, known.getShards());
             context.commit();
         }
     }

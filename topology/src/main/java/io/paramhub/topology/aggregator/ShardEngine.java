@@ -227,6 +227,20 @@ final class ShardEngine {
     }
 
     /**
+     * Forgets shard {@code key} of a deleted job: its decoded shard with its buffered gradients and members,
+     * and its entries in every shard store; says whether it held any.
+     */
+    boolean deleteJob(final String key) {
+        final boolean held = shards.remove(key) != null | jobs.get(key) != null | states.get(key) != null;
+        jobs.delete(key);
+        states.delete(key);
+        members.delete(key);
+        snapshots.delete(key);
+        newest.delete(key);
+        return held;
+    }
+
+    /**
      * Records a worker joining, beating or leaving. The record's timestamp advances the shard's
      * heartbeat clock, and workers silent for a session timeout by that clock leave the live set; a
      * departure may complete a BSP clock.

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * The one processor of a shard task, a thin adapter from records to its {@link ShardEngine}: jobs
  * from {@code shard-jobs}, workers from {@code shard-membership}, plans from {@code shard-commands} and
  * raw gradients from {@code gradients}. It publishes to {@code model} and, for gradients, to
- * {@code dead-letters}. One processor (not one per source) so that the task's shards are decoded once
+ * {@code dead-letters}. A tombstone on {@code shard-jobs} (a deleted job) drops the shard's state and gauges
+ * and writes a tombstone for the shard on {@code model}. One processor (not one per source) so that the task's shards are decoded once
  * and shared by every record that touches them.
  *
  * <p>When the task starts on stored state (a restart, a move to another instance), the gradients its
@@ -36,6 +37,7 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
     private static final Logger log = LoggerFactory.getLogger(ShardTask.class);
 
     private final String gradientsTopic;
+    private final String shardJobsTopic;
     private final Deserializer<GradientShard> deserializer;
     private final AggregatorMetrics metrics;
     private ProcessorContext<String, SpecificRecord> context;
@@ -43,9 +45,11 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
 
     ShardTask(
             final String gradientsTopic,
+            final String shardJobsTopic,
             final Deserializer<GradientShard> deserializer,
             final AggregatorMetrics metrics) {
         this.gradientsTopic = gradientsTopic;
+        this.shardJobsTopic = shardJobsTopic;
         this.deserializer = deserializer;
         this.metrics = metrics;
     }
@@ -119,6 +123,12 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
             return;
         }
         final Object value = record.value();
+        if (value == null) {
+            if (topic.equals(shardJobsTopic) && record.key() != null) {
+                deleteShard(record.key(), record.timestamp());
+            }
+            return;
+        }
         final List<ModelShard> published;
         // control records count at their own time, not stream time: a heartbeat read late must not stamp
         // its worker, or the shard's heartbeat clock, with the time of gradients read before it
@@ -136,6 +146,15 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
             return;
         }
         publish(published, record.timestamp());
+    }
+
+    /** A deleted job's shard: state and gauges dropped, a tombstone on {@code model} so compaction removes it. */
+    private void deleteShard(final String key, final long timestamp) {
+        final boolean held = engine.deleteJob(key);
+        metrics.forget(key);
+        context.forward(new Record<String, SpecificRecord>(key, null, timestamp), AggregatorTopology.MODEL_SINK);
+        context.commit();
+        log.info("shard {} of a deleted job dropped (held state here: {})", key, held);
     }
 
     /** Raw {@code gradients} record → decoded, checked, applied by the engine; refused ones to {@code dead-letters}. */

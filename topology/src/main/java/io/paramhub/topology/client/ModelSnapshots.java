@@ -37,9 +37,12 @@ public final class ModelSnapshots {
         return minVersion;
     }
 
-    /** Takes one record; returns the full vector when it completes the target, else null. */
+    /**
+     * Takes one record's value; returns the full vector when it completes the target, else null. A tombstone
+     * (null: a deleted job's shard) is skipped.
+     */
     public float[] offer(final ModelShard shard) {
-        if (!job.equals(shard.getJob()) || shard.getMinClock() < target || filled[shard.getShard()]) {
+        if (shard == null || !job.equals(shard.getJob()) || shard.getMinClock() < target || filled[shard.getShard()]) {
             return null;
         }
         final float[] values = FloatPacking.unpack(shard.getValues());

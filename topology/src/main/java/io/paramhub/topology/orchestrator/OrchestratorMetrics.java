@@ -23,6 +23,22 @@ public final class OrchestratorMetrics {
         commands(command.getJob()).increment();
     }
 
+    /** Removes the meters of {@code job}, deleted. */
+    void forget(final String job) {
+        registry.find("paramhub.orchestrator.commands.issued")
+                .tag("job", job)
+                .meters()
+                .forEach(registry::remove);
+    }
+
+    /** Whether any meter of {@code job} is registered. */
+    public boolean hasMeters(final String job) {
+        return !registry.find("paramhub.orchestrator.commands.issued")
+                .tag("job", job)
+                .meters()
+                .isEmpty();
+    }
+
     /** Resource commands issued for {@code job} by this instance. */
     public long issuedCount(final String job) {
         return (long) commands(job).count();

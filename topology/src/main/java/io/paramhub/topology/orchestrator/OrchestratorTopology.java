@@ -31,7 +31,8 @@ import org.apache.kafka.streams.state.Stores;
  *   past the hysteresis, emits one {@code ResourceCommand} per worker with the job's next plan version
  *   (its {@code epoch} field).</li>
  *   <li>{@code jobs} feeds the global store {@value #JOB_SPEC_STORE}, which tells the planner how many
- *   workers to wait for before the first plan.</li>
+ *   workers to wait for before the first plan; a tombstone there deletes the job, and the planner then drops
+ *   its {@link JobState} and meters.</li>
  * </ol>
  *
  * <p>Every processor, store and internal topic is named; {@value #JOB_STATE_STORE} has a changelog and
@@ -72,7 +73,7 @@ public final class OrchestratorTopology {
                 .repartition(Repartitioned.<String, IterationTelemetry>as(REPARTITION_NAME)
                         .withKeySerde(Serdes.String())
                         .withValueSerde(topics.telemetry().valueSerde()))
-                .process(() -> new PlanningProcessor(settings), Named.as(PLANNER), JOB_STATE_STORE)
+                .process(() -> new PlanningProcessor(settings, metrics), Named.as(PLANNER), JOB_STATE_STORE)
                 .peek((key, command) -> metrics.issued(command), Named.as("commands-counter"))
                 .to(
                         topics.commands().name(),

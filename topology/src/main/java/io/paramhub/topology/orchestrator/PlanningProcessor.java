@@ -4,16 +4,21 @@ import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ResourceCommand;
 import io.paramhub.topology.ShardKeys;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +43,10 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * The allocation "in effect" is the last plan's shares, or before any plan the shares workers report.
  * With both levers off ({@link OrchestratorSettings#observeOnly()}) it flags stragglers and issues nothing.
+ *
+ * <p>A deleted job (a tombstone on {@code jobs}, which removes it from the global job store): every
+ * {@link #SWEEP_INTERVAL} of wall-clock time the job states of this task whose job had a spec and has none
+ * any more are deleted, with the job's meters. A job deleted while this task was not running keeps its state.
  */
 final class PlanningProcessor implements Processor<String, IterationTelemetry, String, ResourceCommand> {
 
@@ -45,14 +54,21 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
 
     /** Standard errors of the windowed speeds a gain must clear on top of {@code minGain}. */
     static final double NOISE_MARGIN = 2.0;
+    /** How often the task looks for job states of deleted jobs. */
+    static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
 
     private final OrchestratorSettings settings;
+    private final OrchestratorMetrics metrics;
+    /** Jobs of this task seen with a spec in the global store: those whose spec goes away were deleted. */
+    private final Set<String> specified = new HashSet<>();
+
     private ProcessorContext<String, ResourceCommand> context;
     private KeyValueStore<String, JobState> states;
     private KeyValueStore<String, JobSpec> specs;
 
-    PlanningProcessor(final OrchestratorSettings settings) {
+    PlanningProcessor(final OrchestratorSettings settings, final OrchestratorMetrics metrics) {
         this.settings = settings;
+        this.metrics = metrics;
     }
 
     @Override
@@ -60,6 +76,28 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         this.context = context;
         this.states = context.getStateStore(OrchestratorTopology.JOB_STATE_STORE);
         this.specs = context.getStateStore(OrchestratorTopology.JOB_SPEC_STORE);
+        context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> sweepDeletedJobs());
+    }
+
+    /** Deletes the state and meters of each job of this task that had a spec and has none any more. */
+    private void sweepDeletedJobs() {
+        final List<String> deleted = new ArrayList<>();
+        try (KeyValueIterator<String, JobState> all = states.all()) {
+            while (all.hasNext()) {
+                final String job = all.next().key;
+                if (specs.get(job) != null) {
+                    specified.add(job);
+                } else if (specified.contains(job)) {
+                    deleted.add(job);
+                }
+            }
+        }
+        for (final String job : deleted) {
+            states.delete(job);
+            specified.remove(job);
+            metrics.forget(job);
+            log.info("job {} deleted: its orchestrator state is dropped", job);
+        }
     }
 
     @Override
@@ -95,6 +133,9 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
 
     private int expectedWorkers(final String job, final JobState state) {
         final JobSpec spec = specs.get(job);
+        if (spec != null) {
+            specified.add(job);
+        }
         return spec != null ? spec.getExpectedWorkers() : state.workers().size();
     }
 
