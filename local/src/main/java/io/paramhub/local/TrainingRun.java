@@ -12,7 +12,6 @@ import io.paramhub.ml.TrainTest;
 import io.paramhub.orchestrator.OrchestratorEndpoint;
 import io.paramhub.orchestrator.OrchestratorRunner;
 import io.paramhub.orchestrator.dashboard.TestSets;
-import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.TopicProvisioner;
 import io.paramhub.topology.aggregator.AggregatorMetrics;
@@ -77,8 +76,7 @@ public final class TrainingRun {
         }
     }
 
-    private final String bootstrapServers;
-    private final String registryUrl;
+    private final KafkaConnection connection;
     private final String topicPrefix;
     private final Path stateDir;
     private final int aggregators;
@@ -90,12 +88,16 @@ public final class TrainingRun {
 
     public TrainingRun(
             final String bootstrapServers, final String registryUrl, final String topicPrefix, final Path stateDir) {
-        this(bootstrapServers, registryUrl, topicPrefix, stateDir, 1, null, Map.of(), 1, null, NO_DASHBOARD);
+        this(KafkaConnection.plain(bootstrapServers, registryUrl), topicPrefix, stateDir);
+    }
+
+    /** A run whose clients, Streams apps and serdes connect with {@code connection}'s settings. */
+    public TrainingRun(final KafkaConnection connection, final String topicPrefix, final Path stateDir) {
+        this(connection, topicPrefix, stateDir, 1, null, Map.of(), 1, null, NO_DASHBOARD);
     }
 
     private TrainingRun(
-            final String bootstrapServers,
-            final String registryUrl,
+            final KafkaConnection connection,
             final String topicPrefix,
             final Path stateDir,
             final int aggregators,
@@ -104,8 +106,7 @@ public final class TrainingRun {
             final int threads,
             final OrchestratorSettings orchestrator,
             final int dashboardPort) {
-        this.bootstrapServers = bootstrapServers;
-        this.registryUrl = registryUrl;
+        this.connection = connection;
         this.topicPrefix = topicPrefix;
         this.stateDir = stateDir;
         this.aggregators = aggregators;
@@ -119,8 +120,7 @@ public final class TrainingRun {
     /** The same run with {@code count} aggregator instances in this JVM; 0 when one runs elsewhere. */
     public TrainingRun withAggregators(final int count) {
         return new TrainingRun(
-                bootstrapServers,
-                registryUrl,
+                connection,
                 topicPrefix,
                 stateDir,
                 count,
@@ -134,8 +134,7 @@ public final class TrainingRun {
     /** The same run, restarting a worker that fails after {@code delay} (it rejoins at the current model). */
     public TrainingRun restartingFailedWorkersAfter(final Duration delay) {
         return new TrainingRun(
-                bootstrapServers,
-                registryUrl,
+                connection,
                 topicPrefix,
                 stateDir,
                 aggregators,
@@ -149,8 +148,7 @@ public final class TrainingRun {
     /** The same run with emulated compute cost or slowdown for the workers of the given indices. */
     public TrainingRun withEmulation(final Map<Integer, ComputeEmulation> byWorker) {
         return new TrainingRun(
-                bootstrapServers,
-                registryUrl,
+                connection,
                 topicPrefix,
                 stateDir,
                 aggregators,
@@ -164,8 +162,7 @@ public final class TrainingRun {
     /** The same run with {@code count} compute threads on every worker. */
     public TrainingRun withWorkerThreads(final int count) {
         return new TrainingRun(
-                bootstrapServers,
-                registryUrl,
+                connection,
                 topicPrefix,
                 stateDir,
                 aggregators,
@@ -179,8 +176,7 @@ public final class TrainingRun {
     /** The same run with an orchestrator in this JVM, planning with {@code settings}. */
     public TrainingRun withOrchestrator(final OrchestratorSettings settings) {
         return new TrainingRun(
-                bootstrapServers,
-                registryUrl,
+                connection,
                 topicPrefix,
                 stateDir,
                 aggregators,
@@ -198,8 +194,7 @@ public final class TrainingRun {
      */
     public TrainingRun withDashboard(final int port) {
         return new TrainingRun(
-                bootstrapServers,
-                registryUrl,
+                connection,
                 topicPrefix,
                 stateDir,
                 aggregators,
@@ -418,14 +413,14 @@ public final class TrainingRun {
     }
 
     private TopicCatalog topics() {
-        return TopicCatalog.create(topicPrefix, SerdeFactory.forRegistry(registryUrl));
+        return connection.topics(topicPrefix);
     }
 
     private Properties clientProperties() {
-        return KafkaConnection.client(bootstrapServers);
+        return connection.client();
     }
 
     private Properties streamsProperties() {
-        return KafkaConnection.streams(bootstrapServers, registryUrl);
+        return connection.streams();
     }
 }
