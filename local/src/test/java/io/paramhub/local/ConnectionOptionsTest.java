@@ -2,6 +2,7 @@ package io.paramhub.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.paramhub.local.secure.SaslSslSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,8 +36,7 @@ class ConnectionOptionsTest {
                         "bootstrap.servers=file:9092",
                         "security.protocol=SASL_SSL",
                         "sasl.mechanism=SCRAM-SHA-512",
-                        "sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required "
-                                + "username=\"w\" password=\"p\";",
+                        "sasl.jaas.config=" + SaslSslSettings.jaas("w", "p"),
                         "schema.registry.url=https://registry:8081",
                         "basic.auth.credentials.source=USER_INFO",
                         "basic.auth.user.info=w:p",
