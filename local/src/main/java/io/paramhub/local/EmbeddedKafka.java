@@ -1,6 +1,7 @@
 package io.paramhub.local;
 
 import io.paramhub.local.secure.BrokerSecurity;
+import io.paramhub.local.secure.LocalSecrets;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -145,8 +146,13 @@ public final class EmbeddedKafka implements AutoCloseable {
         try {
             Files.createDirectories(dataDir);
             final Path config = dataDir.resolve("server.properties");
-            try (OutputStream out = Files.newOutputStream(config)) {
-                props.store(out, "ParamHub embedded Kafka");
+            if (security != null) {
+                // it holds the admin's password and the key store's: owner-only
+                LocalSecrets.write(config, props, "ParamHub embedded Kafka");
+            } else {
+                try (OutputStream out = Files.newOutputStream(config)) {
+                    props.store(out, "ParamHub embedded Kafka");
+                }
             }
             final ByteArrayOutputStream output = new ByteArrayOutputStream();
             final List<String> args = new ArrayList<>(
