@@ -115,7 +115,7 @@ public final class AppCommandLine {
     }
 
     /** The properties file, empty when none is given. */
-    static Properties load(final Path configFile) {
+    public static Properties load(final Path configFile) {
         final Properties props = new Properties();
         if (configFile == null) {
             return props;

@@ -61,7 +61,7 @@ public final class StreamsAppLauncher {
         final Properties props = settings(defaultApplicationId, given);
         replicateInternalTopics(props, topicSetup.replication());
         final TopicRetentions retentions = TopicRetentions.from(props);
-        final SerdeFactory serdes = new SerdeFactory(registryConfig(props));
+        final SerdeFactory serdes = SerdeFactory.fromSettings(props);
         final TopicCatalog topics = TopicCatalog.create(topicPrefix, serdes);
         // where Streams' own error handlers (poison pills) write their dead letters
         props.put(StreamsProperties.DEAD_LETTER_TOPIC, topics.deadLetters().name());
@@ -190,18 +190,6 @@ public final class StreamsAppLauncher {
         } finally {
             done.countDown();
         }
-    }
-
-    private static Map<String, Object> registryConfig(final Properties props) {
-        final Map<String, Object> config = new HashMap<>();
-        props.forEach((key, value) -> {
-            if (key.toString().startsWith("schema.registry.")
-                    || key.toString().startsWith("basic.auth.")
-                    || key.toString().equals("auto.register.schemas")) {
-                config.put(key.toString(), value);
-            }
-        });
-        return config;
     }
 
     /**

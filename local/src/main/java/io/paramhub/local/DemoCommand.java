@@ -5,7 +5,6 @@ import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.LearningRateScheduleKind;
 import io.paramhub.avro.OptimizerKind;
 import io.paramhub.avro.SyncMode;
-import io.paramhub.launcher.ClusterOptions;
 import io.paramhub.launcher.EmulationOptions;
 import io.paramhub.launcher.JobSpecOptions;
 import io.paramhub.ml.DataSources;
@@ -190,7 +189,7 @@ final class DemoCommand implements Callable<Integer> {
     private Path report;
 
     @Mixin
-    private ClusterOptions clusterOptions;
+    private ConnectionOptions connectionOptions;
 
     @Option(
             names = "--aggregators",
@@ -206,7 +205,7 @@ final class DemoCommand implements Callable<Integer> {
             throw new ParameterException(command.commandLine(), "--policy must be paramhub or none, not " + policy);
         }
         final boolean orchestrated = "paramhub".equals(policy);
-        if (aggregators < 0 || aggregators == 0 && clusterOptions.bootstrapServers() == null) {
+        if (aggregators < 0 || aggregators == 0 && connectionOptions.bootstrapServers() == null) {
             throw new ParameterException(
                     command.commandLine(),
                     "--aggregators must be >= 1, or 0 together with "
@@ -225,8 +224,7 @@ final class DemoCommand implements Callable<Integer> {
         final TrainTest data = DataSources.load(datasetSpec);
         final JobSpec spec = JobSpecs.requireValid(jobSpec(datasetSpec, data, syncMode));
         final Path stateDir = Files.createTempDirectory("paramhub-streams-");
-        try (LocalCluster cluster =
-                LocalCluster.startOrConnect(clusterOptions.bootstrapServers(), clusterOptions.registryUrl())) {
+        try (LocalCluster cluster = LocalCluster.startOrConnect(connectionOptions.settings())) {
             out.printf(
                     Locale.ROOT,
                     "Kafka at %s%s, schema registry at %s%n",
@@ -234,8 +232,7 @@ final class DemoCommand implements Callable<Integer> {
                     cluster.embedded() ? " (embedded)" : "",
                     cluster.registryUrl());
             final WorkerTally tally = new WorkerTally();
-            final TrainingRun run = new TrainingRun(
-                            cluster.bootstrapServers(), cluster.registryUrl(), clusterOptions.topicPrefix(), stateDir)
+            final TrainingRun run = new TrainingRun(cluster.connection(), connectionOptions.topicPrefix(), stateDir)
                     .withAggregators(aggregators)
                     .withEmulation(emulations)
                     .withWorkerThreads(threads)

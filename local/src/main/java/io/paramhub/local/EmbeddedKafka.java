@@ -1,5 +1,7 @@
 package io.paramhub.local;
 
+import io.paramhub.local.secure.BrokerSecurity;
+import io.paramhub.local.secure.LocalSecrets;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -10,6 +12,8 @@ import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
@@ -62,6 +66,19 @@ public final class EmbeddedKafka implements AutoCloseable {
      */
     public static EmbeddedKafka start(
             final Path dataDir, final int brokerPort, final int controllerPort, final boolean deleteOnClose) {
+        return start(dataDir, brokerPort, controllerPort, deleteOnClose, null);
+    }
+
+    /**
+     * As {@link #start(Path, int, int, boolean)}; with {@code security} (null: PLAINTEXT) the client listener is
+     * SASL_SSL with SCRAM-SHA-512 and only ACLs allow, as {@link BrokerSecurity} says.
+     */
+    public static EmbeddedKafka start(
+            final Path dataDir,
+            final int brokerPort,
+            final int controllerPort,
+            final boolean deleteOnClose,
+            final BrokerSecurity security) {
         final long started = System.nanoTime();
         final Properties props = new Properties();
         props.put("process.roles", "broker,controller");
@@ -95,8 +112,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         props.put("log.segment.bytes", String.valueOf(64 * 1024 * 1024));
         props.put("log.retention.bytes", String.valueOf(1024L * 1024 * 1024));
         props.put("log.retention.check.interval.ms", "30000");
+        if (security != null) {
+            props.putAll(security.brokerSettings(brokerPort, controllerPort));
+        }
         if (!Files.exists(dataDir.resolve("logs").resolve("meta.properties"))) {
-            format(dataDir, props);
+            format(dataDir, props, security);
         }
         final KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
         server.startup();
@@ -122,19 +142,26 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
-    private static void format(final Path dataDir, final Properties props) {
+    private static void format(final Path dataDir, final Properties props, final BrokerSecurity security) {
         try {
             Files.createDirectories(dataDir);
             final Path config = dataDir.resolve("server.properties");
-            try (OutputStream out = Files.newOutputStream(config)) {
-                props.store(out, "ParamHub embedded Kafka");
+            if (security != null) {
+                // it holds the admin's password and the key store's: owner-only
+                LocalSecrets.write(config, props, "ParamHub embedded Kafka");
+            } else {
+                try (OutputStream out = Files.newOutputStream(config)) {
+                    props.store(out, "ParamHub embedded Kafka");
+                }
             }
             final ByteArrayOutputStream output = new ByteArrayOutputStream();
+            final List<String> args = new ArrayList<>(
+                    List.of("format", "--standalone", "-t", Uuid.randomUuid().toString(), "-c", config.toString()));
+            if (security != null) {
+                args.addAll(List.of("--add-scram", security.addScramArgument()));
+            }
             final int code = StorageTool.execute(
-                    new String[] {
-                        "format", "--standalone", "-t", Uuid.randomUuid().toString(), "-c", config.toString()
-                    },
-                    new PrintStream(output, true, StandardCharsets.UTF_8));
+                    args.toArray(String[]::new), new PrintStream(output, true, StandardCharsets.UTF_8));
             if (code != 0) {
                 throw new IllegalStateException("could not format Kafka storage in " + dataDir + ": "
                         + output.toString(StandardCharsets.UTF_8));

@@ -1,6 +1,12 @@
 package io.paramhub.local;
 
 import io.paramhub.registry.SchemaRegistryServer;
+import io.paramhub.topology.StreamsProperties;
+import io.paramhub.topology.client.ClientProperties;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,39 +18,53 @@ public final class LocalCluster implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(LocalCluster.class);
 
-    private final String bootstrapServers;
-    private final String registryUrl;
+    private final KafkaConnection connection;
     private final EmbeddedKafka kafka;
     private final SchemaRegistryServer registry;
 
     private LocalCluster(
-            final String bootstrapServers,
-            final String registryUrl,
-            final EmbeddedKafka kafka,
-            final SchemaRegistryServer registry) {
-        this.bootstrapServers = bootstrapServers;
-        this.registryUrl = registryUrl;
+            final KafkaConnection connection, final EmbeddedKafka kafka, final SchemaRegistryServer registry) {
+        this.connection = connection;
         this.kafka = kafka;
         this.registry = registry;
     }
 
     /** Uses what is given; starts an embedded broker when {@code bootstrapServers} is null, a registry when {@code registryUrl} is. */
     public static LocalCluster startOrConnect(final String bootstrapServers, final String registryUrl) {
+        final Properties settings = new Properties();
+        if (bootstrapServers != null) {
+            settings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        }
+        if (registryUrl != null) {
+            settings.put(StreamsProperties.SCHEMA_REGISTRY_URL, registryUrl);
+        }
+        return startOrConnect(settings);
+    }
+
+    /**
+     * Connects with {@code settings} (see {@link ConnectionOptions}); starts an embedded broker when they hold no
+     * {@code bootstrap.servers}, and an embedded registry, reached with the same Kafka client settings, when they
+     * hold no {@code schema.registry.url}.
+     */
+    public static LocalCluster startOrConnect(final Properties settings) {
         EmbeddedKafka kafka = null;
         SchemaRegistryServer registry = null;
         try {
-            String bootstrap = bootstrapServers;
-            if (bootstrap == null) {
+            final Properties given = new Properties();
+            given.putAll(settings);
+            if (given.getProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) == null) {
                 kafka = EmbeddedKafka.startTemporary();
-                bootstrap = kafka.bootstrapServers();
+                given.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
             }
-            String url = registryUrl;
-            if (url == null) {
-                registry = SchemaRegistryServer.start(bootstrap, "127.0.0.1", 0);
-                url = registry.url();
-                log.info("embedded schema registry at {}", url);
+            if (given.getProperty(StreamsProperties.SCHEMA_REGISTRY_URL) == null) {
+                final Map<String, Object> registryClients = new HashMap<>();
+                ClientProperties.withoutRegistrySettings(given)
+                        .forEach((key, value) -> registryClients.put(key.toString(), value));
+                registry = SchemaRegistryServer.start(registryClients, "127.0.0.1", 0);
+                given.put(StreamsProperties.SCHEMA_REGISTRY_URL, registry.url());
+                log.info("embedded schema registry at {}", registry.url());
             }
-            return new LocalCluster(bootstrap, url, kafka, registry);
+            return new LocalCluster(KafkaConnection.of(given), kafka, registry);
         } catch (final RuntimeException e) {
             if (registry != null) {
                 registry.close();
@@ -57,11 +77,16 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     public String bootstrapServers() {
-        return bootstrapServers;
+        return connection.bootstrapServers();
     }
 
     public String registryUrl() {
-        return registryUrl;
+        return connection.registryUrl();
+    }
+
+    /** How the run's clients reach this cluster. */
+    public KafkaConnection connection() {
+        return connection;
     }
 
     public boolean embedded() {

@@ -12,7 +12,6 @@ import io.paramhub.ml.TrainTest;
 import io.paramhub.orchestrator.OrchestratorEndpoint;
 import io.paramhub.orchestrator.OrchestratorRunner;
 import io.paramhub.orchestrator.dashboard.TestSets;
-import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.TopicProvisioner;
 import io.paramhub.topology.aggregator.AggregatorMetrics;
@@ -77,8 +76,7 @@ public final class TrainingRun {
         }
     }
 
-    private final String bootstrapServers;
-    private final String registryUrl;
+    private final KafkaConnection connection;
     private final String topicPrefix;
     private final Path stateDir;
     private final int aggregators;
@@ -91,23 +89,16 @@ public final class TrainingRun {
 
     public TrainingRun(
             final String bootstrapServers, final String registryUrl, final String topicPrefix, final Path stateDir) {
-        this(
-                bootstrapServers,
-                registryUrl,
-                topicPrefix,
-                stateDir,
-                1,
-                null,
-                Map.of(),
-                1,
-                null,
-                NO_DASHBOARD,
-                TopicSetup.defaults());
+        this(KafkaConnection.plain(bootstrapServers, registryUrl), topicPrefix, stateDir);
+    }
+
+    /** A run whose clients, Streams apps and serdes connect with {@code connection}'s settings. */
+    public TrainingRun(final KafkaConnection connection, final String topicPrefix, final Path stateDir) {
+        this(connection, topicPrefix, stateDir, 1, null, Map.of(), 1, null, NO_DASHBOARD, TopicSetup.defaults());
     }
 
     private TrainingRun(
-            final String bootstrapServers,
-            final String registryUrl,
+            final KafkaConnection connection,
             final String topicPrefix,
             final Path stateDir,
             final int aggregators,
@@ -117,8 +108,7 @@ public final class TrainingRun {
             final OrchestratorSettings orchestrator,
             final int dashboardPort,
             final TopicSetup topicSetup) {
-        this.bootstrapServers = bootstrapServers;
-        this.registryUrl = registryUrl;
+        this.connection = connection;
         this.topicPrefix = topicPrefix;
         this.stateDir = stateDir;
         this.aggregators = aggregators;
@@ -133,8 +123,7 @@ public final class TrainingRun {
     /** The same run with {@code count} aggregator instances in this JVM; 0 when one runs elsewhere. */
     public TrainingRun withAggregators(final int count) {
         return new TrainingRun(
-                bootstrapServers,
-                registryUrl,
+                connection,
                 topicPrefix,
                 stateDir,
                 count,
@@ -149,8 +138,7 @@ public final class TrainingRun {
     /** The same run, restarting a worker that fails after {@code delay} (it rejoins at the current model). */
     public TrainingRun restartingFailedWorkersAfter(final Duration delay) {
         return new TrainingRun(
-                bootstrapServers,
-                registryUrl,
+                connection,
                 topicPrefix,
                 stateDir,
                 aggregators,
@@ -165,8 +153,7 @@ public final class TrainingRun {
     /** The same run with emulated compute cost or slowdown for the workers of the given indices. */
     public TrainingRun withEmulation(final Map<Integer, ComputeEmulation> byWorker) {
         return new TrainingRun(
-                bootstrapServers,
-                registryUrl,
+                connection,
                 topicPrefix,
                 stateDir,
                 aggregators,
@@ -181,8 +168,7 @@ public final class TrainingRun {
     /** The same run creating topics, and replicating the Streams apps' internal ones, as {@code setup} says. */
     public TrainingRun withTopicSetup(final TopicSetup setup) {
         return new TrainingRun(
-                bootstrapServers,
-                registryUrl,
+                connection,
                 topicPrefix,
                 stateDir,
                 aggregators,
@@ -197,8 +183,7 @@ public final class TrainingRun {
     /** The same run with {@code count} compute threads on every worker. */
     public TrainingRun withWorkerThreads(final int count) {
         return new TrainingRun(
-                bootstrapServers,
-                registryUrl,
+                connection,
                 topicPrefix,
                 stateDir,
                 aggregators,
@@ -213,8 +198,7 @@ public final class TrainingRun {
     /** The same run with an orchestrator in this JVM, planning with {@code settings}. */
     public TrainingRun withOrchestrator(final OrchestratorSettings settings) {
         return new TrainingRun(
-                bootstrapServers,
-                registryUrl,
+                connection,
                 topicPrefix,
                 stateDir,
                 aggregators,
@@ -233,8 +217,7 @@ public final class TrainingRun {
      */
     public TrainingRun withDashboard(final int port) {
         return new TrainingRun(
-                bootstrapServers,
-                registryUrl,
+                connection,
                 topicPrefix,
                 stateDir,
                 aggregators,
@@ -457,14 +440,14 @@ public final class TrainingRun {
     }
 
     private TopicCatalog topics() {
-        return TopicCatalog.create(topicPrefix, SerdeFactory.forRegistry(registryUrl));
+        return connection.topics(topicPrefix);
     }
 
     private Properties clientProperties() {
-        return KafkaConnection.client(bootstrapServers);
+        return connection.client();
     }
 
     private Properties streamsProperties() {
-        return KafkaConnection.streams(bootstrapServers, registryUrl);
+        return connection.streams();
     }
 }

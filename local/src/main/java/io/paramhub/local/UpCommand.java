@@ -1,7 +1,14 @@
 package io.paramhub.local;
 
+import io.paramhub.local.secure.LocalSecrets;
+import io.paramhub.registry.RegistryAccess;
 import io.paramhub.registry.SchemaRegistryServer;
+import io.paramhub.schemas.registry.RegistryClientSettings;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -37,11 +44,24 @@ final class UpCommand implements Callable<Integer> {
             description = "Schema registry port (default: ${DEFAULT-VALUE}).")
     private int registryPort;
 
+    @Option(
+            names = "--secure",
+            defaultValue = "false",
+            description = "Secure both: the broker's client port takes SASL_SSL with SCRAM-SHA-512 only and allows "
+                    + "only ACLs (super user admin), the registry serves HTTPS with basic auth. Certificates and "
+                    + "random passwords are made in <data-dir>/secure on the first start and reused; the client "
+                    + "settings are written to <data-dir>/secure/client.properties and printed (default: "
+                    + "${DEFAULT-VALUE}).")
+    private boolean secure;
+
     @Override
-    public Integer call() throws InterruptedException {
-        final EmbeddedKafka kafka = EmbeddedKafka.start(dataDir, port, controllerPort, false);
-        final SchemaRegistryServer registry =
-                SchemaRegistryServer.start(kafka.bootstrapServers(), "127.0.0.1", registryPort);
+    public Integer call() throws InterruptedException, IOException {
+        final LocalSecrets secrets = secure ? LocalSecrets.loadOrCreate(dataDir.resolve("secure")) : null;
+        final EmbeddedKafka kafka =
+                EmbeddedKafka.start(dataDir, port, controllerPort, false, secure ? secrets.broker() : null);
+        final SchemaRegistryServer registry = secure
+                ? startSecureRegistry(kafka, secrets, registryPort)
+                : SchemaRegistryServer.start(kafka.bootstrapServers(), "127.0.0.1", registryPort);
         final CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
@@ -53,8 +73,33 @@ final class UpCommand implements Callable<Integer> {
                         "paramhub-up-shutdown"));
         System.out.println("Kafka bootstrap servers: " + kafka.bootstrapServers());
         System.out.println("Schema registry URL:     " + registry.url());
+        if (secure) {
+            final Path file = dataDir.resolve("secure").resolve(LocalSecrets.CLIENT_SETTINGS);
+            LocalSecrets.write(
+                    file,
+                    secrets.clientSettings(kafka.bootstrapServers(), registry.url()),
+                    "paramhub up --secure: client settings");
+            System.out.println("Client settings (give them as --config " + file + "):");
+            System.out.print(Files.readString(file));
+        }
         System.out.println("Press Ctrl-C to stop.");
         stopped.await();
         return 0;
+    }
+
+    /** The registry of {@code --secure}: HTTPS and basic auth, reaching {@code kafka} as its admin. */
+    static SchemaRegistryServer startSecureRegistry(
+            final EmbeddedKafka kafka, final LocalSecrets secrets, final int registryPort) {
+        final Map<String, Object> kafkaClient = new HashMap<>();
+        secrets.clientSettings(kafka.bootstrapServers(), "unused").forEach((key, value) -> {
+            if (!RegistryClientSettings.isRegistrySetting(key.toString())) {
+                kafkaClient.put(key.toString(), value);
+            }
+        });
+        final RegistryAccess access = new RegistryAccess(
+                secrets.certificates().keyStore(),
+                secrets.certificates().password(),
+                Map.of(LocalSecrets.REGISTRY_USER, secrets.registryPassword()));
+        return SchemaRegistryServer.start(kafkaClient, "_schemas", "127.0.0.1", registryPort, access);
     }
 }

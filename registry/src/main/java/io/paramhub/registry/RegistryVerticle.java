@@ -4,6 +4,8 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.net.KeyStoreOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
 
@@ -15,17 +17,27 @@ final class RegistryVerticle extends VerticleBase {
     private final SchemaStore store;
     private final String host;
     private final int port;
+    private final RegistryAccess access;
     private volatile HttpServer server;
 
-    RegistryVerticle(final SchemaStore store, final String host, final int port) {
+    RegistryVerticle(final SchemaStore store, final String host, final int port, final RegistryAccess access) {
         this.store = store;
         this.host = host;
         this.port = port;
+        this.access = access;
     }
 
     @Override
     public Future<?> start() {
-        return vertx.createHttpServer()
+        final HttpServerOptions options = new HttpServerOptions();
+        if (access.tls()) {
+            options.setSsl(true)
+                    .setKeyCertOptions(new KeyStoreOptions()
+                            .setType("PKCS12")
+                            .setPath(access.keyStore().toString())
+                            .setPassword(access.keyStorePassword()));
+        }
+        return vertx.createHttpServer(options)
                 .requestHandler(router())
                 .listen(port, host)
                 .onSuccess(listening -> server = listening);
@@ -39,6 +51,9 @@ final class RegistryVerticle extends VerticleBase {
     private Router router() {
         final RegistryHandlers handlers = new RegistryHandlers(store);
         final Router router = Router.router(vertx);
+        if (access.authenticates()) {
+            router.route().order(-1).handler(new BasicAuthentication(access.users()));
+        }
         router.route().method(HttpMethod.POST).method(HttpMethod.PUT).handler(handlers::checkContentType);
         router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
         router.get("/").handler(handlers::root);

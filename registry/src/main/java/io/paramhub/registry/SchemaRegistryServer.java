@@ -56,9 +56,22 @@ public final class SchemaRegistryServer implements AutoCloseable {
      */
     public static SchemaRegistryServer start(
             final Map<String, Object> kafkaConfig, final String topic, final String host, final int port) {
+        return start(kafkaConfig, topic, host, port, RegistryAccess.open());
+    }
+
+    /**
+     * As {@link #start(Map, String, String, int)}, serving HTTPS and asking for basic credentials as
+     * {@code access} says; the URL is then {@code https://}.
+     */
+    public static SchemaRegistryServer start(
+            final Map<String, Object> kafkaConfig,
+            final String topic,
+            final String host,
+            final int port,
+            final RegistryAccess access) {
         final SchemaStore store = SchemaStore.open(kafkaConfig, topic);
         final Vertx vertx = Vertx.vertx();
-        final RegistryVerticle verticle = new RegistryVerticle(store, host, port);
+        final RegistryVerticle verticle = new RegistryVerticle(store, host, port, access);
         try {
             vertx.deployVerticle(verticle).await(TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (final TimeoutException | RuntimeException e) {
@@ -66,7 +79,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
             store.close();
             throw new IllegalStateException("cannot start the schema registry on " + host + ":" + port, e);
         }
-        final String url = "http://" + reachableHost(host) + ":" + verticle.actualPort();
+        final String url = (access.tls() ? "https://" : "http://") + reachableHost(host) + ":" + verticle.actualPort();
         log.info("schema registry listening, url: {}", url);
         return new SchemaRegistryServer(store, vertx, url);
     }

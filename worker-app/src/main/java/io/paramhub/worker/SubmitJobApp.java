@@ -13,8 +13,8 @@ import io.paramhub.ml.Model;
 import io.paramhub.ml.Models;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.SerdeFactory;
-import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.client.ClientProperties;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.jobs.JobSpecs;
 import java.time.Instant;
@@ -88,12 +88,11 @@ public final class SubmitJobApp implements Callable<Integer> {
     public Integer call() {
         SettingException.requireOption(job, "--job");
         SettingException.requireOption(workers, "--workers");
-        final Properties props = kafka.properties(Map.of());
-        final String registryUrl = props.getProperty(StreamsProperties.SCHEMA_REGISTRY_URL);
-        props.remove(StreamsProperties.SCHEMA_REGISTRY_URL);
+        final Properties settings = kafka.properties(Map.of());
+        final Properties props = ClientProperties.withoutRegistrySettings(settings);
         final JobSpec spec = JobSpecs.requireValid(spec(DataSources.load(dataset)));
         JobSubmitter.submit(
-                TopicCatalog.create(kafka.topicPrefix(), SerdeFactory.forRegistry(registryUrl))
+                TopicCatalog.create(kafka.topicPrefix(), SerdeFactory.fromSettings(settings))
                         .jobs(),
                 props,
                 spec);

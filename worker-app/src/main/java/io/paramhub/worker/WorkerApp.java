@@ -11,8 +11,8 @@ import io.paramhub.launcher.OpsHttpServer;
 import io.paramhub.launcher.SettingException;
 import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.topology.SerdeFactory;
-import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.client.ClientProperties;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -100,11 +100,10 @@ public final class WorkerApp implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final WorkerSettings settings = settings();
-        final Properties props = kafka.properties(Map.of());
-        final String registryUrl = props.getProperty(StreamsProperties.SCHEMA_REGISTRY_URL);
-        props.remove(StreamsProperties.SCHEMA_REGISTRY_URL);
+        final Properties given = kafka.properties(Map.of());
+        final Properties props = ClientProperties.withoutRegistrySettings(given);
         KafkaOptions.validateClientSettings(props);
-        final TopicCatalog topics = TopicCatalog.create(kafka.topicPrefix(), SerdeFactory.forRegistry(registryUrl));
+        final TopicCatalog topics = TopicCatalog.create(kafka.topicPrefix(), SerdeFactory.fromSettings(given));
         final HttpOptions.Endpoint endpoint = http.endpoint(DEFAULT_HTTP_PORT);
 
         final AppMetrics metrics = AppMetrics.create("paramhub-worker");

@@ -2,9 +2,9 @@ package io.paramhub.local.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.paramhub.launcher.ClusterOptions;
 import io.paramhub.launcher.EmulationOptions;
 import io.paramhub.launcher.JobSpecOptions;
+import io.paramhub.local.ConnectionOptions;
 import io.paramhub.local.Directories;
 import io.paramhub.local.LocalCluster;
 import io.paramhub.local.roundcost.RoundCostBench;
@@ -174,17 +174,12 @@ public final class BenchCommand implements Callable<Integer> {
     private boolean warmUp;
 
     @Mixin
-    private ClusterOptions clusterOptions;
+    private ConnectionOptions clusterOptions;
 
     @Override
     public Integer call() throws Exception {
         if (RoundCostSettings.SCENARIO.equals(scenario.trim().toLowerCase(Locale.ROOT))) {
-            RoundCostBench.run(
-                    roundCostSettings(),
-                    clusterOptions.bootstrapServers(),
-                    clusterOptions.registryUrl(),
-                    out,
-                    System.out);
+            RoundCostBench.run(roundCostSettings(), clusterOptions.settings(), out, System.out);
             return 0;
         }
         refuse(ROUND_COST_ONLY, "is for --scenario " + RoundCostSettings.SCENARIO + " only");
@@ -194,8 +189,7 @@ public final class BenchCommand implements Callable<Integer> {
         final long started = System.nanoTime();
         Files.createDirectories(out);
         final Path stateDir = Files.createTempDirectory("paramhub-bench-");
-        try (LocalCluster cluster =
-                LocalCluster.startOrConnect(clusterOptions.bootstrapServers(), clusterOptions.registryUrl())) {
+        try (LocalCluster cluster = LocalCluster.startOrConnect(clusterOptions.settings())) {
             console.printf(
                     Locale.ROOT,
                     "Kafka at %s%s, schema registry at %s%n",
@@ -217,13 +211,8 @@ public final class BenchCommand implements Callable<Integer> {
                     settings.target(),
                     sampleCostMicros(),
                     settings.idealSeconds());
-            final PolicyRunner runner = new PolicyRunner(
-                    cluster.bootstrapServers(),
-                    cluster.registryUrl(),
-                    clusterOptions.topicPrefix(),
-                    stateDir,
-                    console,
-                    terminal);
+            final PolicyRunner runner =
+                    new PolicyRunner(cluster.connection(), clusterOptions.topicPrefix(), stateDir, console, terminal);
             final String stamp = Long.toString(System.currentTimeMillis());
             if (warmUp) {
                 console.println("warming up (one untimed epoch of bsp without emulation)...");

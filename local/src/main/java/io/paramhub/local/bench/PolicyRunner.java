@@ -6,7 +6,6 @@ import io.paramhub.local.KafkaConnection;
 import io.paramhub.local.RunListener;
 import io.paramhub.local.TrainingRun;
 import io.paramhub.ml.Model;
-import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.jobs.TrainingRecipe;
@@ -33,22 +32,19 @@ final class PolicyRunner {
     /** Windows of the iteration-time series. */
     static final int WINDOWS = 20;
 
-    private final String bootstrapServers;
-    private final String registryUrl;
+    private final KafkaConnection connection;
     private final String topicPrefix;
     private final Path stateDir;
     private final PrintStream out;
     private final boolean terminal;
 
     PolicyRunner(
-            final String bootstrapServers,
-            final String registryUrl,
+            final KafkaConnection connection,
             final String topicPrefix,
             final Path stateDir,
             final PrintStream out,
             final boolean terminal) {
-        this.bootstrapServers = bootstrapServers;
-        this.registryUrl = registryUrl;
+        this.connection = connection;
         this.topicPrefix = topicPrefix;
         this.stateDir = stateDir;
         this.out = out;
@@ -58,8 +54,8 @@ final class PolicyRunner {
     PolicyRun run(final BenchSettings settings, final Policy policy, final String job) throws InterruptedException {
         final JobSpec spec = jobSpec(settings, policy, job, settings.epochs());
         final TelemetryLog log = new TelemetryLog();
-        final Properties client = KafkaConnection.client(bootstrapServers);
-        final TopicCatalog topics = TopicCatalog.create(topicPrefix, SerdeFactory.forRegistry(registryUrl));
+        final Properties client = connection.client();
+        final TopicCatalog topics = connection.topics(topicPrefix);
         final long started = System.nanoTime();
         final TrainingRun.Result result;
         final BenchProgress progress;
@@ -105,7 +101,7 @@ final class PolicyRunner {
 
     private TrainingRun training(
             final Policy policy, final Map<Integer, ComputeEmulation> emulations, final String dir) {
-        return new TrainingRun(bootstrapServers, registryUrl, topicPrefix, stateDir.resolve(dir))
+        return new TrainingRun(connection, topicPrefix, stateDir.resolve(dir))
                 .withEmulation(emulations)
                 .withOrchestrator(policy.orchestrated() ? OrchestratorSettings.defaults() : null);
     }

@@ -86,21 +86,12 @@ final class AggregatorReplay {
     /** Replays {@code recording} until the aggregator reaches the recorded final model. */
     static Outcome run(
             final Recording recording,
-            final String bootstrapServers,
-            final String registryUrl,
+            final KafkaConnection connection,
             final String topicPrefix,
             final String applicationId,
             final Path stateDir)
             throws InterruptedException {
-        return run(
-                recording,
-                bootstrapServers,
-                registryUrl,
-                topicPrefix,
-                applicationId,
-                stateDir,
-                Target.recorded(recording),
-                false);
+        return run(recording, connection, topicPrefix, applicationId, stateDir, Target.recorded(recording), false);
     }
 
     /**
@@ -112,8 +103,7 @@ final class AggregatorReplay {
      */
     static Outcome run(
             final Recording recording,
-            final String bootstrapServers,
-            final String registryUrl,
+            final KafkaConnection connection,
             final String topicPrefix,
             final String applicationId,
             final Path stateDir,
@@ -121,9 +111,9 @@ final class AggregatorReplay {
             final boolean preFed)
             throws InterruptedException {
         final JobSpec spec = recording.job();
-        final TopicCatalog topics = recording.catalog(topicPrefix, registryUrl);
-        final Properties client = KafkaConnection.client(bootstrapServers);
-        final Properties streams = KafkaConnection.streams(bootstrapServers, registryUrl, applicationId, stateDir);
+        final TopicCatalog topics = connection.topics(topicPrefix);
+        final Properties client = connection.client();
+        final Properties streams = connection.streams(applicationId, stateDir);
 
         final long targetVersion = target.version();
         final Map<String, Long> seen = new ConcurrentHashMap<>();

@@ -2,7 +2,6 @@ package io.paramhub.local.replay;
 
 import io.paramhub.avro.JobSpec;
 import io.paramhub.local.KafkaConnection;
-import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -56,16 +55,15 @@ public final class JobReplay {
      * @throws RecordsGone if the cluster no longer holds every gradient of those clocks
      */
     public static Outcome run(
-            final String bootstrapServers,
-            final String registryUrl,
+            final KafkaConnection connection,
             final String topicPrefix,
             final String job,
             final long clocks,
             final float[] expected,
             final Path stateDir)
             throws IOException, InterruptedException {
-        final Properties client = KafkaConnection.client(bootstrapServers);
-        final TopicCatalog topics = TopicCatalog.create(topicPrefix, SerdeFactory.forRegistry(registryUrl));
+        final Properties client = connection.client();
+        final TopicCatalog topics = connection.topics(topicPrefix);
         final Recording recording =
                 Recording.of(Recorder.read(topics, client, job, RecordFilter.aggregatorFeed(clocks)));
         final JobSpec spec = recording.job();
@@ -81,15 +79,14 @@ public final class JobReplay {
         final String prefix = "replay-" + stamp + ".";
         final AggregatorReplay.Outcome outcome = AggregatorReplay.run(
                 recording,
-                bootstrapServers,
-                registryUrl,
+                connection,
                 prefix,
                 "paramhub-replay-aggregator-" + stamp,
                 stateDir.resolve("aggregator"),
                 new AggregatorReplay.Target(clocks, expected),
                 true);
         final KafkaComparison kafka =
-                KafkaComparison.measure(recording, outcome, bootstrapServers, prefix, outcome.gradients(), stateDir);
+                KafkaComparison.measure(recording, outcome, connection, prefix, outcome.gradients(), stateDir);
         return new Outcome(
                 job,
                 clocks,

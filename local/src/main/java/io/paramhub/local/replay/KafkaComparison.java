@@ -1,6 +1,7 @@
 package io.paramhub.local.replay;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paramhub.local.KafkaConnection;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,13 +24,13 @@ public record KafkaComparison(
     static final int WIRE_HEADER_BYTES = 5;
 
     /**
-     * Measures Kafka's limits on {@code bootstrapServers} with {@code records} records of the mean size of
+     * Measures Kafka's limits on {@code connection}'s cluster with {@code records} records of the mean size of
      * {@code recording}'s gradients (the ones {@code outcome} replayed), in topics named from {@code prefix}.
      */
     static KafkaComparison measure(
             final Recording recording,
             final AggregatorReplay.Outcome outcome,
-            final String bootstrapServers,
+            final KafkaConnection connection,
             final String prefix,
             final long records,
             final Path stateDir)
@@ -39,7 +40,7 @@ public record KafkaComparison(
                 .mapToLong(record -> record.value().length + (long) WIRE_HEADER_BYTES)
                 .sum();
         final int recordSize = (int) Math.max(1, Math.round((double) bytes / Math.max(1, gradients.size())));
-        final KafkaLimits.Limits limits = KafkaLimits.measure(bootstrapServers, prefix, recordSize, records, stateDir);
+        final KafkaLimits.Limits limits = KafkaLimits.measure(connection, prefix, recordSize, records, stateDir);
         return new KafkaComparison(
                 recordSize,
                 limits.records(),

@@ -6,7 +6,9 @@ import io.paramhub.topology.client.ClientProperties;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,14 +52,20 @@ public final class KafkaLimits {
     private KafkaLimits() {}
 
     static Limits measure(
-            final String bootstrapServers,
+            final KafkaConnection connection,
             final String prefix,
             final int recordSize,
             final long records,
             final Path stateDir)
             throws IOException, InterruptedException {
         final String topic = prefix + "limits";
-        final Properties client = KafkaConnection.client(bootstrapServers);
+        final Properties client = connection.client();
+        // the tools connect with the same settings (security ones included), from a file
+        final Path clientConfig = stateDir.resolve("limits-client.properties");
+        Files.createDirectories(stateDir);
+        try (Writer writer = Files.newBufferedWriter(clientConfig, StandardCharsets.UTF_8)) {
+            client.store(writer, "client settings of the Kafka limits tools");
+        }
         try (Admin admin = Admin.create(client)) {
             admin.createTopics(List.of(new NewTopic(topic, 8, (short) -1), new NewTopic(topic + "-out", 8, (short) -1)))
                     .all()
@@ -75,8 +83,9 @@ public final class KafkaLimits {
                 Integer.toString(recordSize),
                 "--throughput",
                 "-1",
-                "--producer-props",
-                "bootstrap.servers=" + bootstrapServers,
+                "--command-config",
+                clientConfig.toString(),
+                "--command-property",
                 "acks=all",
                 "linger.ms=5",
                 "batch.size=262144");
@@ -84,7 +93,9 @@ public final class KafkaLimits {
         final List<String> consumed = tool(
                 "org.apache.kafka.tools.ConsumerPerformance",
                 "--bootstrap-server",
-                bootstrapServers,
+                connection.bootstrapServers(),
+                "--command-config",
+                clientConfig.toString(),
                 "--topic",
                 topic,
                 "--num-records",
@@ -93,11 +104,7 @@ public final class KafkaLimits {
                 "120000");
         final Rate consumer = consumerRate(consumed);
         return new Limits(
-                recordSize,
-                records,
-                producer,
-                consumer,
-                passThrough(bootstrapServers, topic, records, recordSize, stateDir));
+                recordSize, records, producer, consumer, passThrough(connection, topic, records, recordSize, stateDir));
     }
 
     /** The summary line of ProducerPerformance: "N records sent, R records/sec (M MB/sec), ...". */
@@ -153,7 +160,7 @@ public final class KafkaLimits {
 
     /** Copies {@code records} records from {@code topic} to {@code topic-out} with an exactly-once Streams app. */
     private static Rate passThrough(
-            final String bootstrapServers,
+            final KafkaConnection connection,
             final String topic,
             final long records,
             final int recordSize,
@@ -166,15 +173,14 @@ public final class KafkaLimits {
                 .to(
                         topic + "-out",
                         Produced.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("limits-sink"));
-        final Properties given = new Properties();
-        given.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        final Properties given = connection.client();
         given.put(
                 StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("pass-through").toString());
         given.put(StreamsProperties.SCHEMA_REGISTRY_URL, "mock://unused");
         given.put(StreamsConfig.consumerPrefix("auto.offset.reset"), "earliest");
         final Properties props =
                 StreamsProperties.withDefaults("paramhub-pass-through-" + System.currentTimeMillis(), given);
-        final Properties client = KafkaConnection.client(bootstrapServers);
+        final Properties client = connection.client();
         try (KafkaStreams streams = new KafkaStreams(builder.build(), props);
                 KafkaConsumer<byte[], byte[]> out = new KafkaConsumer<>(
                         ClientProperties.assignedConsumer(client),

@@ -53,15 +53,14 @@ final class OrchestratorReplay {
 
     static Outcome run(
             final Recording recording,
-            final String bootstrapServers,
-            final String registryUrl,
+            final KafkaConnection connection,
             final String topicPrefix,
             final String applicationId,
             final Path stateDir) {
         final JobSpec spec = recording.job();
-        final TopicCatalog topics = recording.catalog(topicPrefix, registryUrl);
-        final Properties client = KafkaConnection.client(bootstrapServers);
-        final Properties streams = KafkaConnection.streams(bootstrapServers, registryUrl, applicationId, stateDir);
+        final TopicCatalog topics = connection.topics(topicPrefix);
+        final Properties client = connection.client();
+        final Properties streams = connection.streams(applicationId, stateDir);
         final Map<String, ResourceCommand> recorded = new TreeMap<>();
         for (final RecordedRecord record : recording.records(RecordedTopic.COMMANDS)) {
             final ResourceCommand command = RecordedTopic.COMMANDS.decode(record.value());

@@ -1,14 +1,14 @@
 package io.paramhub.local.replay;
 
-import io.paramhub.launcher.ClusterOptions;
+import io.paramhub.local.ConnectionOptions;
 import io.paramhub.local.KafkaConnection;
-import io.paramhub.topology.SerdeFactory;
-import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.StreamsProperties;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import org.apache.kafka.clients.CommonClientConfigs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -35,15 +35,16 @@ public final class RecordCommand implements Callable<Integer> {
     private Path out;
 
     @Mixin
-    private ClusterOptions cluster;
+    private ConnectionOptions cluster;
 
     @Override
     public Integer call() throws Exception {
-        final Properties client = KafkaConnection.client(
-                cluster.bootstrapServers() != null ? cluster.bootstrapServers() : UP_BOOTSTRAP_SERVERS);
-        final String registryUrl = cluster.registryUrl() != null ? cluster.registryUrl() : UP_REGISTRY_URL;
-        final Map<RecordedTopic, Integer> counts = Recorder.record(
-                TopicCatalog.create(cluster.topicPrefix(), SerdeFactory.forRegistry(registryUrl)), client, job, out);
+        final Properties settings = cluster.settings();
+        settings.putIfAbsent(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, UP_BOOTSTRAP_SERVERS);
+        settings.putIfAbsent(StreamsProperties.SCHEMA_REGISTRY_URL, UP_REGISTRY_URL);
+        final KafkaConnection connection = KafkaConnection.of(settings);
+        final Map<RecordedTopic, Integer> counts =
+                Recorder.record(connection.topics(cluster.topicPrefix()), connection.client(), job, out);
         counts.forEach((topic, count) -> System.out.printf(
                 Locale.ROOT, "%-10s %8d records%n", topic.name().toLowerCase(Locale.ROOT), count));
         System.out.println("recorded job " + job + " into " + out);

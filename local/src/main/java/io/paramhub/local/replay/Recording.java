@@ -2,8 +2,6 @@ package io.paramhub.local.replay;
 
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
-import io.paramhub.topology.SerdeFactory;
-import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.ModelView;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -58,10 +56,6 @@ final class Recording {
 
     List<RecordedRecord> records(final RecordedTopic topic) {
         return byTopic.get(topic);
-    }
-
-    TopicCatalog catalog(final String prefix, final String registryUrl) {
-        return TopicCatalog.create(prefix, SerdeFactory.forRegistry(registryUrl));
     }
 
     /** The newest recorded version of each shard. */

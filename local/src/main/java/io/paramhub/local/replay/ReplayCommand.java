@@ -3,8 +3,9 @@ package io.paramhub.local.replay;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.paramhub.launcher.ClusterOptions;
+import io.paramhub.local.ConnectionOptions;
 import io.paramhub.local.Directories;
+import io.paramhub.local.KafkaConnection;
 import io.paramhub.local.LocalCluster;
 import io.paramhub.local.Percentiles;
 import java.io.IOException;
@@ -69,7 +70,7 @@ public final class ReplayCommand implements Callable<Integer> {
     private long limitRecords;
 
     @Mixin
-    private ClusterOptions clusterOptions;
+    private ConnectionOptions clusterOptions;
 
     @Override
     public Integer call() throws Exception {
@@ -85,16 +86,15 @@ public final class ReplayCommand implements Callable<Integer> {
         final PrintStream out = System.out;
         final Path stateDir = Files.createTempDirectory("paramhub-replay-");
         final ObjectNode json = JSON.createObjectNode();
-        try (LocalCluster cluster =
-                LocalCluster.startOrConnect(clusterOptions.bootstrapServers(), clusterOptions.registryUrl())) {
+        try (LocalCluster cluster = LocalCluster.startOrConnect(clusterOptions.settings())) {
             json.put("job", recording.job().getJob());
             json.put("sync", recording.job().getSyncMode().name().toLowerCase(Locale.ROOT));
             json.put("target", target);
             json.put("topic_prefix", prefix);
             json.put("application_id", applicationId);
             if ("aggregator".equals(target)) {
-                final AggregatorReplay.Outcome outcome = AggregatorReplay.run(
-                        recording, cluster.bootstrapServers(), cluster.registryUrl(), prefix, applicationId, stateDir);
+                final AggregatorReplay.Outcome outcome =
+                        AggregatorReplay.run(recording, cluster.connection(), prefix, applicationId, stateDir);
                 aggregatorJson(json, outcome);
                 out.printf(
                         Locale.ROOT,
@@ -117,11 +117,11 @@ public final class ReplayCommand implements Callable<Integer> {
                         outcome.parameters(),
                         outcome.bitIdentical() ? "bit-identical" : "DIFFERENT");
                 if (kafkaLimits) {
-                    limits(json, recording, outcome, cluster.bootstrapServers(), prefix, stateDir, out);
+                    limits(json, recording, outcome, cluster.connection(), prefix, stateDir, out);
                 }
             } else {
-                final OrchestratorReplay.Outcome outcome = OrchestratorReplay.run(
-                        recording, cluster.bootstrapServers(), cluster.registryUrl(), prefix, applicationId, stateDir);
+                final OrchestratorReplay.Outcome outcome =
+                        OrchestratorReplay.run(recording, cluster.connection(), prefix, applicationId, stateDir);
                 json.put("telemetry_records", outcome.telemetry());
                 json.put("seconds", outcome.seconds());
                 json.put("telemetry_per_second", outcome.telemetryPerSecond());
@@ -155,13 +155,13 @@ public final class ReplayCommand implements Callable<Integer> {
             final ObjectNode json,
             final Recording recording,
             final AggregatorReplay.Outcome outcome,
-            final String bootstrap,
+            final KafkaConnection connection,
             final String prefix,
             final Path stateDir,
             final PrintStream out)
             throws IOException, InterruptedException {
         final KafkaComparison comparison = KafkaComparison.measure(
-                recording, outcome, bootstrap, prefix, Math.max(limitRecords, outcome.gradients()), stateDir);
+                recording, outcome, connection, prefix, Math.max(limitRecords, outcome.gradients()), stateDir);
         comparison.writeTo(json.putObject("kafka_limits"));
         out.println(comparison.summary());
     }

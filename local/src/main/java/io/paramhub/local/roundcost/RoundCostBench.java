@@ -3,7 +3,6 @@ package io.paramhub.local.roundcost;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.local.Directories;
-import io.paramhub.local.KafkaConnection;
 import io.paramhub.local.LocalCluster;
 import io.paramhub.local.TrainingRun;
 import io.paramhub.local.replay.JobReplay;
@@ -31,8 +30,7 @@ public final class RoundCostBench {
 
     public static void run(
             final RoundCostSettings settings,
-            final String bootstrapServers,
-            final String registryUrl,
+            final Properties connectionSettings,
             final Path out,
             final PrintStream console)
             throws Exception {
@@ -40,8 +38,8 @@ public final class RoundCostBench {
         final boolean terminal = System.console() != null;
         Files.createDirectories(out);
         final Path stateDir = Files.createTempDirectory("paramhub-round-cost-");
-        try (LocalCluster cluster = LocalCluster.startOrConnect(bootstrapServers, registryUrl);
-                Admin admin = Admin.create(client(cluster.bootstrapServers()))) {
+        try (LocalCluster cluster = LocalCluster.startOrConnect(connectionSettings);
+                Admin admin = Admin.create(cluster.connection().client())) {
             console.printf(
                     Locale.ROOT,
                     "Kafka at %s%s, schema registry at %s%n",
@@ -70,11 +68,8 @@ public final class RoundCostBench {
                         model.kind(),
                         model.parameterCount(),
                         spec.getShards());
-                final TrainingRun training = new TrainingRun(
-                        cluster.bootstrapServers(),
-                        cluster.registryUrl(),
-                        settings.topicPrefix(),
-                        stateDir.resolve(spec.getJob()));
+                final TrainingRun training =
+                        new TrainingRun(cluster.connection(), settings.topicPrefix(), stateDir.resolve(spec.getJob()));
                 final KafkaRoundCost.Outcome kafka =
                         KafkaRoundCost.run(training, admin, spec, settings.data(), console, terminal);
                 final long rounds = kafka.result().job().iterations();
@@ -111,8 +106,7 @@ public final class RoundCostBench {
             String skipped = null;
             try {
                 replay = JobReplay.run(
-                        cluster.bootstrapServers(),
-                        cluster.registryUrl(),
+                        cluster.connection(),
                         settings.topicPrefix(),
                         replayedJob.getJob(),
                         replayedReference.checkpointClocks(),
@@ -143,9 +137,5 @@ public final class RoundCostBench {
         } finally {
             Directories.deleteRecursively(stateDir);
         }
-    }
-
-    private static Properties client(final String bootstrapServers) {
-        return KafkaConnection.client(bootstrapServers);
     }
 }

@@ -59,12 +59,30 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
      * @param basicAuthUserInfo {@code user:password} sent as HTTP basic credentials, or null for none
      */
     public HttpSchemaRegistryClient(final String urls, final Duration timeout, final String basicAuthUserInfo) {
+        this(urls, timeout, basicAuthUserInfo, null);
+    }
+
+    /**
+     * A client of the comma-separated {@code urls}.
+     *
+     * @param basicAuthUserInfo {@code user:password} sent as HTTP basic credentials, or null for none
+     * @param trustStore what {@code https://} certificates are checked against, or null for the JVM's default
+     */
+    public HttpSchemaRegistryClient(
+            final String urls,
+            final Duration timeout,
+            final String basicAuthUserInfo,
+            final RegistryTrustStore trustStore) {
         this.baseUrls = parseUrls(urls);
         this.timeout = timeout;
         this.authorization = basicAuthUserInfo == null
                 ? null
                 : "Basic " + Base64.getEncoder().encodeToString(basicAuthUserInfo.getBytes(StandardCharsets.UTF_8));
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+        final HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(timeout);
+        if (trustStore != null) {
+            http.sslContext(trustStore.sslContext());
+        }
+        this.http = http.build();
     }
 
     /** The base URLs, in the order they are tried. */
@@ -120,6 +138,15 @@ public final class HttpSchemaRegistryClient implements SchemaRegistryClient {
         final Schema schema = parse(answer.path("schema").asText(null), what);
         final Schema previous = schemas.putIfAbsent(id, schema);
         return previous == null ? schema : previous;
+    }
+
+    @Override
+    public RegisteredSchema latest(final String subject) {
+        final String what = "latest version of subject '" + subject + "'";
+        final JsonNode answer = call("GET", "/subjects/" + encode(subject) + "/versions/latest", null, what);
+        final int id = requiredId(answer, subject);
+        final Schema schema = schemaById(id);
+        return new RegisteredSchema(id, schema);
     }
 
     private JsonNode call(final String method, final String path, final String body, final String what) {

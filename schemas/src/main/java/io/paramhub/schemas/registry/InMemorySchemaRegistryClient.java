@@ -59,6 +59,19 @@ public final class InMemorySchemaRegistryClient implements SchemaRegistryClient 
         return schema;
     }
 
+    @Override
+    public synchronized RegisteredSchema latest(final String subject) {
+        final List<Schema> versions = versionsBySubject.get(subject);
+        if (versions == null || versions.isEmpty()) {
+            throw new SchemaRegistryException(
+                    "Subject '" + subject + "' not found in the in-memory registry",
+                    404,
+                    SchemaRegistryException.SUBJECT_NOT_FOUND);
+        }
+        final Schema schema = versions.get(versions.size() - 1);
+        return new RegisteredSchema(idsBySchema.get(schema), schema);
+    }
+
     /** Versions registered under {@code subject}, oldest first; empty when the subject is unknown. */
     public synchronized List<Schema> versions(final String subject) {
         return List.copyOf(versionsBySubject.getOrDefault(subject, List.of()));

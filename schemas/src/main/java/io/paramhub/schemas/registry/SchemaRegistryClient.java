@@ -29,4 +29,14 @@ public interface SchemaRegistryClient {
      * @throws SchemaRegistryException when no schema has that id
      */
     Schema schemaById(int id);
+
+    /**
+     * Returns the id and schema of the latest version registered under {@code subject}, asked afresh each time.
+     *
+     * @throws SchemaRegistryException when the subject has no version
+     */
+    RegisteredSchema latest(String subject);
+
+    /** A schema and its global id. */
+    record RegisteredSchema(int id, Schema schema) {}
 }

@@ -12,7 +12,8 @@ import org.apache.kafka.common.config.types.Password;
  * Builds the {@link SchemaRegistryClient} a serde config asks for: {@code schema.registry.url} of
  * {@code mock://SCOPE} gives the in-memory registry shared by everything configured with that scope
  * (as Confluent's {@code MockSchemaRegistry} does), any other URL list an HTTP client shared by every
- * serde configured with the same URLs and credentials.
+ * serde configured with the same URLs, credentials and trust store
+ * ({@code schema.registry.ssl.truststore.*}).
  */
 public final class SchemaRegistryClients {
 
@@ -32,10 +33,11 @@ public final class SchemaRegistryClients {
         if (url.startsWith(SchemaRegistryConfig.MOCK_URL_PREFIX)) {
             return mockScope(url.substring(SchemaRegistryConfig.MOCK_URL_PREFIX.length()));
         }
-        final HttpClientKey key = new HttpClientKey(url, userInfo(config));
+        final HttpClientKey key = new HttpClientKey(url, userInfo(config), RegistryTrustStore.fromConfig(config));
         return HTTP_CLIENTS.computeIfAbsent(
                 key,
-                k -> new HttpSchemaRegistryClient(k.urls(), HttpSchemaRegistryClient.DEFAULT_TIMEOUT, k.userInfo()));
+                k -> new HttpSchemaRegistryClient(
+                        k.urls(), HttpSchemaRegistryClient.DEFAULT_TIMEOUT, k.userInfo(), k.trustStore()));
     }
 
     /** The in-memory registry of {@code scope}, created when first asked for. */
@@ -77,7 +79,7 @@ public final class SchemaRegistryClients {
         return userInfo instanceof Password password ? password.value() : String.valueOf(userInfo);
     }
 
-    private record HttpClientKey(String urls, String userInfo) {
+    private record HttpClientKey(String urls, String userInfo, RegistryTrustStore trustStore) {
         @Override
         public String toString() {
             return urls;

@@ -11,6 +11,17 @@ public final class SchemaRegistryConfig {
     public static final String BASIC_AUTH_CREDENTIALS_SOURCE = "basic.auth.credentials.source";
     /** {@code user:password} for HTTP basic authentication. */
     public static final String BASIC_AUTH_USER_INFO = "basic.auth.user.info";
+    /**
+     * With {@code auto.register.schemas=false}: write with the id of the subject's latest version instead of
+     * looking the record's schema up (ParamHub's serializer requires that version to be the record's schema).
+     */
+    public static final String USE_LATEST_VERSION = "use.latest.version";
+    /** Trust store (of the registry's TLS certificate) for {@code https://} URLs; the JVM's default when unset. */
+    public static final String SSL_TRUSTSTORE_LOCATION = "schema.registry.ssl.truststore.location";
+    /** Password of {@link #SSL_TRUSTSTORE_LOCATION}. */
+    public static final String SSL_TRUSTSTORE_PASSWORD = "schema.registry.ssl.truststore.password";
+    /** Type of {@link #SSL_TRUSTSTORE_LOCATION}: {@code PKCS12} (default) or {@code JKS}. */
+    public static final String SSL_TRUSTSTORE_TYPE = "schema.registry.ssl.truststore.type";
     /** Prefix of URLs that name an in-memory registry scope. */
     public static final String MOCK_URL_PREFIX = "mock://";
 

@@ -29,6 +29,9 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
     private final Map<Class<?>, DatumWriter<T>> writers = new ConcurrentHashMap<>();
     private SchemaRegistryClient registry;
     private boolean autoRegister = true;
+    private boolean useLatestVersion;
+    // as Confluent's default latest.cache.ttl.sec=-1: the latest version is asked for once per subject
+    private final Map<String, Integer> latestIds = new ConcurrentHashMap<>();
     private boolean isKey;
 
     /** A serializer that finds its registry in the config given to {@link #configure}. */
@@ -43,6 +46,7 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
     public void configure(final Map<String, ?> configs, final boolean isKey) {
         this.isKey = isKey;
         this.autoRegister = booleanSetting(configs, SchemaRegistryConfig.AUTO_REGISTER_SCHEMAS, true);
+        this.useLatestVersion = booleanSetting(configs, SchemaRegistryConfig.USE_LATEST_VERSION, false);
         if (registry == null) {
             registry = SchemaRegistryClients.fromConfig(configs);
         }
@@ -74,6 +78,9 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
     private int schemaId(final String topic, final Schema schema) {
         final String subject = TopicNameStrategy.subject(topic, isKey);
         try {
+            if (useLatestVersion) {
+                return latestId(subject, schema);
+            }
             return autoRegister ? registry.register(subject, schema) : registry.lookupId(subject, schema);
         } catch (final SchemaRegistryException e) {
             throw new SerializationException(
@@ -81,6 +88,21 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
                             + " under subject '" + subject + "': " + e.getMessage(),
                     e);
         }
+    }
+
+    private int latestId(final String subject, final Schema schema) {
+        final Integer cached = latestIds.get(subject);
+        if (cached != null) {
+            return cached;
+        }
+        final SchemaRegistryClient.RegisteredSchema latest = registry.latest(subject);
+        if (!latest.schema().equals(schema)) {
+            throw new SerializationException("use.latest.version: the latest version of subject '" + subject
+                    + "' (id " + latest.id() + ") is not the schema of " + schema.getFullName()
+                    + " this serializer writes");
+        }
+        latestIds.put(subject, latest.id());
+        return latest.id();
     }
 
     @SuppressWarnings("unchecked")

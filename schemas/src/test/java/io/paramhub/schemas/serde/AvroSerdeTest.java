@@ -310,4 +310,42 @@ class AvroSerdeTest {
         encoder.flush();
         return out.toByteArray();
     }
+
+    @Test
+    void shouldWriteLatestVersionIdWhenUseLatestVersionIsSet() {
+        // given
+        registry.register("other-value", JobSpec.getClassSchema());
+        final int id = registry.register(TOPIC + "-value", GradientShard.getClassSchema());
+        final AvroSerde<GradientShard> serde = AvroSerdes.of(
+                GradientShard.class,
+                registry,
+                Map.of(
+                        SchemaRegistryConfig.AUTO_REGISTER_SCHEMAS, "false",
+                        SchemaRegistryConfig.USE_LATEST_VERSION, "true"),
+                false);
+
+        // when
+        final byte[] bytes = serde.serializer().serialize(TOPIC, SampleRecords.gradientShard());
+
+        // then
+        assertThat(ByteBuffer.wrap(bytes, 1, 4).getInt()).isEqualTo(id);
+    }
+
+    @Test
+    void shouldRefuseWhenLatestVersionIsAnotherSchema() {
+        // given
+        registry.register(TOPIC + "-value", JobSpec.getClassSchema());
+        final AvroSerde<GradientShard> serde = AvroSerdes.of(
+                GradientShard.class,
+                registry,
+                Map.of(
+                        SchemaRegistryConfig.AUTO_REGISTER_SCHEMAS, "false",
+                        SchemaRegistryConfig.USE_LATEST_VERSION, "true"),
+                false);
+
+        // when / then
+        assertThatThrownBy(() -> serde.serializer().serialize(TOPIC, SampleRecords.gradientShard()))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("use.latest.version");
+    }
 }

@@ -1,5 +1,6 @@
 package io.paramhub.topology.client;
 
+import io.paramhub.schemas.registry.RegistryClientSettings;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -45,6 +46,20 @@ public final class ClientProperties {
     public static Properties uncommittedReads(final Properties given) {
         final Properties props = copy(given);
         props.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_UNCOMMITTED.toString());
+        return props;
+    }
+
+    /**
+     * {@code settings} less the schema registry client's ({@link RegistryClientSettings}): what a plain Kafka
+     * client is given, security settings ({@code security.protocol}, {@code sasl.*}, {@code ssl.*}) included.
+     */
+    public static Properties withoutRegistrySettings(final Properties settings) {
+        final Properties props = new Properties();
+        settings.forEach((key, value) -> {
+            if (!RegistryClientSettings.isRegistrySetting(key.toString())) {
+                props.put(key, value);
+            }
+        });
         return props;
     }
 

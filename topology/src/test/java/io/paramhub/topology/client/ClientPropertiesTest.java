@@ -1,0 +1,35 @@
+package io.paramhub.topology.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class ClientPropertiesTest {
+
+    @Test
+    void shouldKeepSecuritySettingsAndDropRegistryOnesWhenMakingPlainClientSettings() {
+        // given
+        final Properties settings = new Properties();
+        settings.put("bootstrap.servers", "broker:9093");
+        settings.put("security.protocol", "SASL_SSL");
+        settings.put("sasl.mechanism", "SCRAM-SHA-512");
+        settings.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+        settings.put("ssl.truststore.location", "/certs/truststore.p12");
+        settings.put("schema.registry.url", "https://registry:8081");
+        settings.put("basic.auth.user.info", "worker:secret");
+        settings.put("auto.register.schemas", "false");
+
+        // when
+        final Properties client = ClientProperties.producer(ClientProperties.withoutRegistrySettings(settings));
+
+        // then
+        assertThat(client)
+                .containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+                .containsEntry("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;")
+                .containsEntry("ssl.truststore.location", "/certs/truststore.p12")
+                .containsEntry("bootstrap.servers", "broker:9093")
+                .doesNotContainKeys("schema.registry.url", "basic.auth.user.info", "auto.register.schemas");
+    }
+}
