@@ -1,11 +1,11 @@
 package io.paramhub.local;
 
-import io.paramhub.launcher.ClusterOptions;
 import io.paramhub.local.replay.RecordCommand;
-import io.paramhub.topology.SerdeFactory;
-import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.client.JobDeleter;
+import java.util.Properties;
 import java.util.concurrent.Callable;
+import org.apache.kafka.clients.CommonClientConfigs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -42,19 +42,16 @@ public final class JobsCommand implements Runnable {
         private String job;
 
         @Mixin
-        private ClusterOptions cluster;
+        private ConnectionOptions cluster;
 
         @Override
         public Integer call() {
-            final String bootstrap = cluster.bootstrapServers() != null
-                    ? cluster.bootstrapServers()
-                    : RecordCommand.UP_BOOTSTRAP_SERVERS;
-            final String registryUrl =
-                    cluster.registryUrl() != null ? cluster.registryUrl() : RecordCommand.UP_REGISTRY_URL;
-            final String jobs = TopicCatalog.create(cluster.topicPrefix(), SerdeFactory.forRegistry(registryUrl))
-                    .jobs()
-                    .name();
-            JobDeleter.delete(jobs, KafkaConnection.client(bootstrap), job);
+            final Properties settings = cluster.settings();
+            settings.putIfAbsent(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, RecordCommand.UP_BOOTSTRAP_SERVERS);
+            settings.putIfAbsent(StreamsProperties.SCHEMA_REGISTRY_URL, RecordCommand.UP_REGISTRY_URL);
+            final KafkaConnection connection = KafkaConnection.of(settings);
+            final String jobs = connection.topics(cluster.topicPrefix()).jobs().name();
+            JobDeleter.delete(jobs, connection.client(), job);
             System.out.println("deleted job " + job + " (tombstone on " + jobs + ")");
             return 0;
         }

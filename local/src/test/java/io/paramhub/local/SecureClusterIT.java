@@ -94,7 +94,7 @@ class SecureClusterIT {
                     .ensure(
                             TopicCatalog.create(PREFIX, SerdeFactory.forRegistry("mock://unused"))
                                     .layouts(setup.shardPartitions(), setup.otherPartitions()),
-                            setup.replicationFactor());
+                            setup.replication());
         }
         final Map<String, Object> registryClients = new HashMap<>();
         kafka.client(ADMIN, ADMIN_PASSWORD).forEach((key, value) -> registryClients.put(key.toString(), value));
