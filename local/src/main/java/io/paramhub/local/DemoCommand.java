@@ -419,7 +419,9 @@ final class DemoCommand implements Callable<Integer> {
                 .setMomentum(
                         jobSpec.momentum() != null
                                 ? jobSpec.momentum()
-                                : syncMode == SyncMode.BSP ? DemoJobs.BSP_MOMENTUM : DemoJobs.ASYNC_MOMENTUM)
+                                : syncMode == SyncMode.BSP && pipelineDepth == 0
+                                        ? DemoJobs.BSP_MOMENTUM
+                                        : DemoJobs.ASYNC_MOMENTUM)
                 .build();
     }
 

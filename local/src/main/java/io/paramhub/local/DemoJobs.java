@@ -15,7 +15,7 @@ public final class DemoJobs {
 
     /** SGD momentum under BSP. */
     public static final double BSP_MOMENTUM = 0.9;
-    /** SGD momentum under SSP and ASP, whose stale updates already act as momentum. */
+    /** SGD momentum under SSP, ASP and pipelined BSP, whose stale updates already act as momentum. */
     public static final double ASYNC_MOMENTUM = 0.5;
     /** A worker silent this long leaves the live set. */
     public static final long SESSION_TIMEOUT_MS = 10_000;
