@@ -32,7 +32,10 @@ final class ControlFanout {
 
     private ControlFanout() {}
 
-    /** {@code jobs} → {@code shard-jobs}; an invalid job goes to {@code dead-letters} ({@code INVALID_JOB}) instead; a tombstone fans out as tombstones. */
+    /**
+     * {@code jobs} → {@code shard-jobs}; an invalid job goes to {@code dead-letters} ({@code INVALID_JOB})
+     * instead; a tombstone fans out as tombstones.
+     */
     static final class Jobs implements Processor<String, JobSpec, String, SpecificRecord> {
         private final Topic<String, JobSpec> source;
         private final AggregatorMetrics metrics;
