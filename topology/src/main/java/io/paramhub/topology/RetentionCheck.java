@@ -4,9 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -59,7 +57,10 @@ public final class RetentionCheck {
                 topics.model().name(),
                 RetentionRequirement.compactedState(
                         "model replicas and restarted workers need each shard's newest" + " version"));
-        for (final String name : call(() -> admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS))) {
+        for (final String name : AdminCalls.call(
+                "listing topics",
+                TIMEOUT_SECONDS,
+                () -> admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS))) {
             if (name.startsWith(applicationId + "-") && name.endsWith(CHANGELOG_SUFFIX)) {
                 required.put(
                         name, RetentionRequirement.compactedState("a restored store needs each key's newest record"));
@@ -79,8 +80,10 @@ public final class RetentionCheck {
     private Map<String, Map<String, String>> describe(final Iterable<String> names) {
         final List<ConfigResource> resources = new ArrayList<>();
         names.forEach(name -> resources.add(new ConfigResource(ConfigResource.Type.TOPIC, name)));
-        final Map<ConfigResource, Config> described =
-                call(() -> admin.describeConfigs(resources).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        final Map<ConfigResource, Config> described = AdminCalls.call(
+                "reading topic configs",
+                TIMEOUT_SECONDS,
+                () -> admin.describeConfigs(resources).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
         final Map<String, Map<String, String>> byTopic = new LinkedHashMap<>();
         described.forEach((resource, config) -> {
             final Map<String, String> values = new LinkedHashMap<>();
@@ -92,24 +95,5 @@ public final class RetentionCheck {
             byTopic.put(resource.name(), values);
         });
         return byTopic;
-    }
-
-    private interface AdminCall<T> {
-        T call() throws InterruptedException, ExecutionException, TimeoutException;
-    }
-
-    private static <T> T call(final AdminCall<T> call) {
-        try {
-            return call.call();
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while reading topic configs", e);
-        } catch (final ExecutionException e) {
-            throw new IllegalStateException(
-                    "could not read topic configs: " + e.getCause().getMessage(), e.getCause());
-        } catch (final TimeoutException e) {
-            throw new IllegalStateException(
-                    "Kafka did not describe the topic configs within " + TIMEOUT_SECONDS + " s", e);
-        }
     }
 }

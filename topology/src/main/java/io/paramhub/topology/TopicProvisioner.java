@@ -38,7 +38,10 @@ public final class TopicProvisioner {
      * created. Existing topics are left as they are.
      */
     public List<String> ensure(final List<TopicLayout> layouts, final TopicReplication replication) {
-        final Set<String> existing = call(() -> admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        final Set<String> existing = AdminCalls.call(
+                "listing topics",
+                TIMEOUT_SECONDS,
+                () -> admin.listTopics().names().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
         final Optional<Short> replicas =
                 replication.brokerFactor() ? Optional.empty() : Optional.of(replication.factor());
         final List<NewTopic> missing = new ArrayList<>();
@@ -127,27 +130,6 @@ public final class TopicProvisioner {
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for topic metadata", e);
-        }
-    }
-
-    private interface AdminCall<T> {
-        T call() throws InterruptedException, ExecutionException, TimeoutException;
-    }
-
-    private static <T> T call(final AdminCall<T> call) {
-        try {
-            return call.call();
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while talking to Kafka", e);
-        } catch (final ExecutionException e) {
-            throw new IllegalStateException(
-                    "Kafka admin call failed: " + e.getCause().getMessage(), e.getCause());
-        } catch (final TimeoutException e) {
-            throw new IllegalStateException(
-                    "Kafka did not answer within " + TIMEOUT_SECONDS
-                            + " s: is bootstrap.servers right and the cluster up?",
-                    e);
         }
     }
 }
