@@ -402,26 +402,27 @@ public final class TrainingRun {
         try (TopicReader<String, ModelShard> reader = new TopicReader<>(topics().model(), clientProperties())) {
             while (epochs.size() < spec.getEpochs() && !stop.get()) {
                 reader.poll(Duration.ofMillis(50), record -> {
-                    final float[] params = snapshots.offer(record.value());
-                    if (params == null) {
-                        return;
+                    for (final ModelSnapshots.Snapshot snapshot : snapshots.offer(record.value())) {
+                        if (epochs.size() == spec.getEpochs()) {
+                            return;
+                        }
+                        final float[] params = snapshot.parameters();
+                        final int epoch = epochs.size() + 1;
+                        final boolean classification = data.test().isClassification();
+                        final double metric = classification
+                                ? Evaluation.accuracy(model, params, data.test())
+                                : Evaluation.rmse(model, params, data.test());
+                        final EpochResult result = new EpochResult(
+                                epoch,
+                                snapshot.minVersion(),
+                                losses.meanLoss(epoch - 1),
+                                classification ? "accuracy" : "rmse",
+                                metric,
+                                (System.nanoTime() - started) / 1e9);
+                        epochs.add(result);
+                        lastParameters.set(params);
+                        listener.onEpoch(result);
                     }
-                    final int epoch = epochs.size() + 1;
-                    final boolean classification = data.test().isClassification();
-                    final double metric = classification
-                            ? Evaluation.accuracy(model, params, data.test())
-                            : Evaluation.rmse(model, params, data.test());
-                    final EpochResult result = new EpochResult(
-                            epoch,
-                            snapshots.minVersion(),
-                            losses.meanLoss(epoch - 1),
-                            classification ? "accuracy" : "rmse",
-                            metric,
-                            (System.nanoTime() - started) / 1e9);
-                    epochs.add(result);
-                    lastParameters.set(params);
-                    listener.onEpoch(result);
-                    snapshots.retarget(snapshots.target() + job.iterationsPerEpoch());
                 });
             }
         }

@@ -2,62 +2,84 @@ package io.paramhub.topology.client;
 
 import io.paramhub.avro.ModelShard;
 import io.paramhub.schemas.FloatPacking;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.TreeMap;
 
 /**
- * Collects, from a stream of {@code model} records, the model as of a target clock: for each shard
- * the first version whose {@code minClock} reaches the target, that is, the first version that holds
- * every live worker's gradients of the clocks before it. Under BSP that is exactly version = target.
+ * Collects, from a stream of {@code model} records, the model as of clocks {@code every}, 2 x {@code every},
+ * ...: for each shard the first version whose {@code minClock} reaches the clock, that is, the first version
+ * that holds every live worker's gradients of the clocks before it. Under BSP that is exactly version = clock.
+ *
+ * <p>The records of different shards may come in any order: a reader catching up on a finished job gets one
+ * partition's whole backlog before the next one's, so a shard's record may complete several clocks' models
+ * before another shard has reached the first. Each shard therefore keeps the next clock it has not yet been
+ * captured for, and partly collected models wait until every shard has reached their clock.
  */
 public final class ModelSnapshots {
 
+    /** The model as of {@code clock}; {@code minVersion} is the smallest shard version it was taken from. */
+    public record Snapshot(long clock, long minVersion, float[] parameters) {}
+
     private final String job;
     private final int parameters;
-    private final float[] buffer;
-    private final boolean[] filled;
-    private long target;
-    private long minVersion;
-    private int missing;
+    private final long every;
+    private final long[] nextClock;
+    private final TreeMap<Long, Partial> partials = new TreeMap<>();
 
-    public ModelSnapshots(final String job, final int parameters, final int shards, final long firstTarget) {
+    public ModelSnapshots(final String job, final int parameters, final int shards, final long every) {
+        if (every < 1) {
+            throw new IllegalArgumentException("snapshots every " + every + " clocks: must be >= 1");
+        }
         this.job = job;
         this.parameters = parameters;
-        this.buffer = new float[parameters];
-        this.filled = new boolean[shards];
-        retarget(firstTarget);
-    }
-
-    /** The clock being collected. */
-    public long target() {
-        return target;
-    }
-
-    /** The smallest shard version in the last completed snapshot. */
-    public long minVersion() {
-        return minVersion;
+        this.every = every;
+        this.nextClock = new long[shards];
+        Arrays.fill(nextClock, every);
     }
 
     /**
-     * Takes one record's value; returns the full vector when it completes the target, else null. A tombstone
-     * (null: a deleted job's shard) is skipped.
+     * Takes one record's value; returns the models it completes, oldest first (usually none, or one). A
+     * tombstone (null: a deleted job's shard) and other jobs' records are skipped.
      */
-    public float[] offer(final ModelShard shard) {
-        if (shard == null || !job.equals(shard.getJob()) || shard.getMinClock() < target || filled[shard.getShard()]) {
-            return null;
+    public List<Snapshot> offer(final ModelShard shard) {
+        if (shard == null
+                || !job.equals(shard.getJob())
+                || shard.getShard() < 0
+                || shard.getShard() >= nextClock.length
+                || shard.getMinClock() < nextClock[shard.getShard()]) {
+            return List.of();
         }
         final float[] values = FloatPacking.unpack(shard.getValues());
-        System.arraycopy(values, 0, buffer, shard.getFirstParameter(), values.length);
-        filled[shard.getShard()] = true;
-        minVersion = Math.min(minVersion, shard.getVersion());
-        missing--;
-        return missing == 0 ? Arrays.copyOf(buffer, parameters) : null;
+        while (nextClock[shard.getShard()] <= shard.getMinClock()) {
+            partials.computeIfAbsent(nextClock[shard.getShard()], clock -> new Partial(parameters, nextClock.length))
+                    .fill(shard, values);
+            nextClock[shard.getShard()] += every;
+        }
+        final List<Snapshot> completed = new ArrayList<>(1);
+        while (!partials.isEmpty() && partials.firstEntry().getValue().missing == 0) {
+            final var oldest = partials.pollFirstEntry();
+            completed.add(new Snapshot(oldest.getKey(), oldest.getValue().minVersion, oldest.getValue().buffer));
+        }
+        return completed;
     }
 
-    /** Starts collecting the model as of {@code clock}. */
-    public void retarget(final long clock) {
-        target = clock;
-        minVersion = Long.MAX_VALUE;
-        Arrays.fill(filled, false);
-        missing = filled.length;
+    /** A model as of one clock, some of whose shards are still to come. */
+    private static final class Partial {
+        private final float[] buffer;
+        private int missing;
+        private long minVersion = Long.MAX_VALUE;
+
+        Partial(final int parameters, final int shards) {
+            this.buffer = new float[parameters];
+            this.missing = shards;
+        }
+
+        void fill(final ModelShard shard, final float[] values) {
+            System.arraycopy(values, 0, buffer, shard.getFirstParameter(), values.length);
+            minVersion = Math.min(minVersion, shard.getVersion());
+            missing--;
+        }
     }
 }
