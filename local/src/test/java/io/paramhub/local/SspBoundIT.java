@@ -39,8 +39,11 @@ class SspBoundIT extends ClusterTestBase {
                 .withEmulation(Map.of(0, new ComputeEmulation(1.0, 0, SLOW_SAMPLE_COST_MICROS)))
                 .run(spec, problem.data(), leads);
 
-        // then
-        assertThat(leads.maxLead()).isLessThanOrEqualTo(STALENESS);
+        // then: a worker tells its listener of a clock after its flush returns, by which time the aggregator may
+        // have applied that clock and a fast worker finished one more: the tracker can see the slowest worker
+        // one clock late, so it may report STALENESS + 1 (one suite run of 2026-11-24 did); without the bound
+        // the fast workers run dozens of clocks ahead
+        assertThat(leads.maxLead()).isLessThanOrEqualTo(STALENESS + 1);
         assertThat(leads.maxLead()).as("the fast workers did run ahead").isGreaterThanOrEqualTo(1);
     }
 
