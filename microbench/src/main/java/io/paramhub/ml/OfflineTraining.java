@@ -78,6 +78,7 @@ public final class OfflineTraining {
                     workers,
                     clocks,
                     seed,
+                    BspVariant.PLAIN,
                     pool,
                     (clock, params, loss) -> {
                         epochLoss[0] += loss;

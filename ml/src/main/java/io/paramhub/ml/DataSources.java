@@ -17,7 +17,7 @@ public final class DataSources {
     public static final String FORMS =
             "fashion-mnist, fashion-mnist:<dir>, linear, linear:n=4096,d=16,noise=0.1,seed=7";
 
-    private static final String FASHION_MNIST = "fashion-mnist";
+    public static final String FASHION_MNIST = "fashion-mnist";
     private static final String LINEAR = "linear";
 
     private DataSources() {}

@@ -74,48 +74,17 @@ public final class ReferenceTrainer {
                 workers,
                 iterations,
                 seed,
+                BspVariant.PLAIN,
                 Runnable::run,
                 (clock, params, loss) -> {});
     }
 
     /**
-     * The same, the workers' gradients of a clock computed on {@code compute} (in parallel if it has
-     * threads; summed in worker order all the same, so the result does not depend on it), and
-     * {@code listener} told after every clock.
-     *
-     * @return the final parameters
-     */
-    public static float[] trainSharded(
-            final Model model,
-            final Dataset train,
-            final BatchPlan plan,
-            final Optimizer optimizer,
-            final LearningRateSchedule schedule,
-            final ShardLayout layout,
-            final int workers,
-            final long iterations,
-            final long seed,
-            final Executor compute,
-            final ClockListener listener) {
-        return trainSharded(
-                model,
-                train,
-                plan,
-                optimizer,
-                schedule,
-                layout,
-                workers,
-                iterations,
-                seed,
-                BspVariant.PLAIN,
-                compute,
-                listener);
-    }
-
-    /**
-     * The same, run as {@code variant} says: each worker shipping its gradient in the variant's precision
-     * (with its own rounding state, as each worker process keeps one), and clock c computed on the
-     * parameters of version {@link BspVariant#baseVersion}(c).
+     * The same, run as {@code variant} says (each worker shipping its gradient in the variant's precision,
+     * with its own rounding state as each worker process keeps one, and clock c computed on the parameters
+     * of version {@link BspVariant#baseVersion}(c)), the workers' gradients of a clock computed on
+     * {@code compute} (in parallel if it has threads; summed in worker order all the same, so the result does
+     * not depend on it), and {@code listener} told after every clock.
      *
      * @return the final parameters
      */

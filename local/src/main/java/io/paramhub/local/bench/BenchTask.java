@@ -124,4 +124,12 @@ public record BenchTask(
         final TrainTest full = DataSources.load("fashion-mnist");
         return new TrainTest(full.train().head(FASHION_TRAIN), full.test().head(FASHION_TEST));
     }
+
+    /**
+     * The data set a job spec names: {@link #dataset} for the linear task, the full Fashion-MNIST the subset is
+     * cut from for the others (this JVM's workers get the subset itself from {@link #data}).
+     */
+    public String dataSpec() {
+        return name.startsWith(FASHION_PREFIX) ? DataSources.FASHION_MNIST : dataset;
+    }
 }

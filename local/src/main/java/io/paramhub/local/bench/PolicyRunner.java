@@ -117,7 +117,7 @@ final class PolicyRunner {
                         settings.task().data().train().size(),
                         settings.batch())
                 .setJob(job)
-                .setDataset(settings.task().dataset())
+                .setDataset(settings.task().dataSpec())
                 .setSyncMode(policy.sync())
                 .setStaleness(policy.sync() == SyncMode.SSP ? settings.staleness() : 0)
                 .setMaxStaleness(-1)

@@ -2,6 +2,7 @@ package io.paramhub.local.roundcost;
 
 import io.paramhub.avro.JobSpec;
 import io.paramhub.ml.BatchPlan;
+import io.paramhub.ml.BspVariant;
 import io.paramhub.ml.Dataset;
 import io.paramhub.ml.ReferenceTrainer;
 import io.paramhub.topology.jobs.JobSpecs;
@@ -56,6 +57,7 @@ final class InProcessRun {
                     spec.getExpectedWorkers(),
                     clocks,
                     spec.getSeed(),
+                    BspVariant.PLAIN,
                     pool,
                     (clock, params, loss) -> {
                         if (clock + 1 == checkpointClocks) {

@@ -40,7 +40,7 @@ public record RoundCostSettings(
     public static final int DEFAULT_SHARDS = 1;
 
     public static final long DEFAULT_REPLAY_CLOCKS = 100;
-    private static final String FASHION_MNIST = "fashion-mnist";
+    private static final String FASHION_MNIST = DataSources.FASHION_MNIST;
 
     /**
      * Checks the options and loads the data: Fashion-MNIST, or its first {@code trainSamples} training images
@@ -113,7 +113,7 @@ public record RoundCostSettings(
     /** The job {@code model} trains: the demo's, on this data with these workers, batch, epochs, seed and shards. */
     JobSpec jobSpec(final Model model, final String job) {
         return JobSpecs.requireValid(DemoJobs.defaults(
-                        model, requestedShards, job, dataset, data.train().size(), workers, batch, epochs, seed)
+                        model, requestedShards, job, FASHION_MNIST, data.train().size(), workers, batch, epochs, seed)
                 .build());
     }
 

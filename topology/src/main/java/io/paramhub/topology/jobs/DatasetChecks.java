@@ -39,14 +39,9 @@ public final class DatasetChecks {
         return roots;
     }
 
-    /**
-     * What is wrong with {@code dataset}, one sentence a problem; empty when it may be loaded. A data spec may
-     * end in a note in parentheses, as {@code paramhub bench} labels the subset it trains on ({@code
-     * fashion-mnist (first 8192 training, 2000 test images)}); the spec before it is what is checked.
-     */
-    public static List<String> problems(final String labelled, final List<Path> allowedRoots) {
+    /** What is wrong with {@code dataset}, one sentence a problem; empty when it may be loaded. */
+    public static List<String> problems(final String dataset, final List<Path> allowedRoots) {
         final List<String> problems = new ArrayList<>();
-        final String dataset = withoutNote(labelled);
         if (dataset == null || dataset.isBlank()) {
             problems.add("dataset is empty; expected one of: " + DataSources.FORMS);
             return problems;
@@ -70,14 +65,6 @@ public final class DatasetChecks {
             problems.add(e.getMessage());
         }
         return problems;
-    }
-
-    private static String withoutNote(final String dataset) {
-        if (dataset == null || !dataset.endsWith(")")) {
-            return dataset;
-        }
-        final int note = dataset.indexOf(" (");
-        return note < 0 ? dataset : dataset.substring(0, note);
     }
 
     private static Optional<String> directoryProblem(final String dir, final List<Path> allowedRoots) {
