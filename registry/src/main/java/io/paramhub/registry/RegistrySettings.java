@@ -1,6 +1,10 @@
 package io.paramhub.registry;
 
+import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -15,14 +19,19 @@ import org.apache.kafka.clients.CommonClientConfigs;
  * one), {@code SCHEMA_REGISTRY_KAFKASTORE_TOPIC}, {@code SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS} and
  * any other {@code SCHEMA_REGISTRY_KAFKASTORE_*} as the Kafka client setting it names
  * ({@code SCHEMA_REGISTRY_KAFKASTORE_SECURITY_PROTOCOL} is {@code security.protocol}); and, as the ParamHub
- * apps read it, {@code KAFKA_BOOTSTRAP_SERVERS}, which wins over Confluent's. Other variables are ignored.
+ * apps read it, {@code KAFKA_BOOTSTRAP_SERVERS}, which wins over Confluent's. HTTPS and basic authentication
+ * come from the options or from Confluent's {@code SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION},
+ * {@code SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD} and {@code SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE} (PKCS12 only), with
+ * an {@code https://} listener, and ParamHub's {@code PARAMHUB_REGISTRY_USERS_FILE} (a Jetty password file, see
+ * {@link RegistryUsers}). Other variables are ignored.
  *
  * @param kafka Kafka client settings of the registry's producer, consumer and admin client
  * @param topic the topic the schemas are kept in
  * @param host  the address the HTTP server binds to
  * @param port  the HTTP port, 0 for any free one
+ * @param access HTTPS and basic authentication, or neither
  */
-public record RegistrySettings(Map<String, Object> kafka, String topic, String host, int port) {
+public record RegistrySettings(Map<String, Object> kafka, String topic, String host, int port, RegistryAccess access) {
 
     public static final String DEFAULT_HOST = "0.0.0.0";
     public static final int DEFAULT_PORT = 8081;
@@ -32,9 +41,26 @@ public record RegistrySettings(Map<String, Object> kafka, String topic, String h
     public static final String LISTENERS_ENV = "SCHEMA_REGISTRY_LISTENERS";
     public static final String TOPIC_ENV = KAFKASTORE_ENV_PREFIX + "TOPIC";
     public static final String BOOTSTRAP_ENV = "KAFKA_BOOTSTRAP_SERVERS";
+    public static final String KEY_STORE_ENV = "SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION";
+    public static final String KEY_STORE_PASSWORD_ENV = "SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD";
+    public static final String KEY_STORE_TYPE_ENV = "SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE";
+    public static final String USERS_FILE_ENV = "PARAMHUB_REGISTRY_USERS_FILE";
 
     /** The options given on the command line; null where one was not given. */
-    public record Options(String bootstrapServers, String host, Integer port, String topic) {}
+    public record Options(
+            String bootstrapServers,
+            String host,
+            Integer port,
+            String topic,
+            Path keyStore,
+            Path keyStorePasswordFile,
+            Path usersFile) {
+
+        /** Only the Kafka and HTTP options, no HTTPS and no users. */
+        public Options(final String bootstrapServers, final String host, final Integer port, final String topic) {
+            this(bootstrapServers, host, port, topic, null, null, null);
+        }
+    }
 
     /**
      * The settings from {@code file}, {@code env}, {@code overrides} ({@code -D}) and {@code options}.
@@ -71,9 +97,18 @@ public record RegistrySettings(Map<String, Object> kafka, String topic, String h
 
         String host = DEFAULT_HOST;
         int port = DEFAULT_PORT;
+        final RegistryAccess access = access(env, options);
         final String listeners = env.get(LISTENERS_ENV);
         if (listeners != null && !listeners.isBlank()) {
             final URI listener = listener(listeners);
+            final boolean https = "https".equalsIgnoreCase(listener.getScheme());
+            if (https != access.tls()) {
+                throw new IllegalArgumentException(
+                        https
+                                ? LISTENERS_ENV + " is https:// but no key store is given: set " + KEY_STORE_ENV
+                                        + " or --tls-keystore"
+                                : LISTENERS_ENV + " is http:// but a key store is given: make it https://");
+            }
             host = listener.getHost() == null
                     ? DEFAULT_HOST
                     : listener.getHost().replaceAll("^\\[|]$", "");
@@ -85,7 +120,51 @@ public record RegistrySettings(Map<String, Object> kafka, String topic, String h
                 Map.copyOf(kafka),
                 topic,
                 options.host() != null ? options.host() : host,
-                options.port() != null ? options.port() : port);
+                options.port() != null ? options.port() : port,
+                access);
+    }
+
+    /** HTTPS when a key store is given (its password from the option's file, else the environment), users when a file is. */
+    private static RegistryAccess access(final Map<String, String> env, final Options options) {
+        final String keyStoreType = env.get(KEY_STORE_TYPE_ENV);
+        if (keyStoreType != null
+                && !keyStoreType.isBlank()
+                && !KeyStoreCheck.TYPE.equalsIgnoreCase(keyStoreType.strip())) {
+            throw new IllegalArgumentException(KEY_STORE_TYPE_ENV + " is " + keyStoreType + ": this registry reads "
+                    + KeyStoreCheck.TYPE + " only");
+        }
+        final Path keyStore = options.keyStore() != null ? options.keyStore() : path(env.get(KEY_STORE_ENV));
+        String password = null;
+        if (keyStore != null) {
+            password = options.keyStorePasswordFile() != null
+                    ? firstLine(options.keyStorePasswordFile())
+                    : env.get(KEY_STORE_PASSWORD_ENV);
+            if (password == null) {
+                throw new IllegalArgumentException("the key store " + keyStore
+                        + " needs its password: --tls-keystore-password-file or " + KEY_STORE_PASSWORD_ENV);
+            }
+            KeyStoreCheck.requireUsable(keyStore, password);
+        } else if (options.keyStorePasswordFile() != null) {
+            throw new IllegalArgumentException("--tls-keystore-password-file needs --tls-keystore");
+        }
+        final Path usersFile = options.usersFile() != null ? options.usersFile() : path(env.get(USERS_FILE_ENV));
+        final Map<String, String> users = usersFile == null ? Map.of() : RegistryUsers.read(usersFile);
+        return new RegistryAccess(keyStore, password, users);
+    }
+
+    private static Path path(final String value) {
+        return value == null || value.isBlank() ? null : Path.of(value.strip());
+    }
+
+    private static String firstLine(final Path file) {
+        try {
+            return Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                    .findFirst()
+                    .map(String::strip)
+                    .orElseThrow(() -> new IllegalArgumentException("the password file " + file + " is empty"));
+        } catch (final IOException e) {
+            throw new IllegalArgumentException("cannot read the password file " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /** {@code SECURITY_PROTOCOL} → {@code security.protocol}; {@code __} → {@code _}, {@code ___} → {@code -}. */
@@ -118,8 +197,10 @@ public record RegistrySettings(Map<String, Object> kafka, String topic, String h
         } catch (final IllegalArgumentException e) {
             throw new IllegalArgumentException(LISTENERS_ENV + ": not an address: " + first, e);
         }
-        if (!"http".equalsIgnoreCase(uri.getScheme()) || uri.getPort() < 0) {
-            throw new IllegalArgumentException(LISTENERS_ENV + ": need http://HOST:PORT, not " + first);
+        final boolean web = "http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme());
+        if (!web || uri.getPort() < 0) {
+            throw new IllegalArgumentException(
+                    LISTENERS_ENV + ": need http://HOST:PORT or https://HOST:PORT, not " + first);
         }
         return uri;
     }

@@ -11,6 +11,8 @@ import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.common.config.ConfigException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -36,10 +38,16 @@ import picocli.CommandLine.Option;
                     + "SCHEMA_REGISTRY_KAFKASTORE_TOPIC, SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS and any other "
                     + "SCHEMA_REGISTRY_KAFKASTORE_* as a Kafka client setting, e.g. SCHEMA_REGISTRY_KAFKASTORE_SECURITY_PROTOCOL "
                     + "-> security.protocol), and KAFKA_BOOTSTRAP_SERVERS; the command line (-D key=value, then the options).",
+            "HTTPS: --tls-keystore with --tls-keystore-password-file, or Confluent's SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION "
+                    + "and SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD with an https:// SCHEMA_REGISTRY_LISTENERS. Basic "
+                    + "authentication: --users-file or PARAMHUB_REGISTRY_USERS_FILE, a Jetty password file (name: "
+                    + "password[,role...] a line, plain passwords; roles are ignored).",
             "One instance per topic: there is no leader election.",
             "Exit codes: 0 done, 1 failed to start, 2 missing or malformed setting, 143 (128 + SIGTERM) stopped."
         })
 public final class SchemaRegistryApp implements Callable<Integer> {
+
+    private static final Logger log = LoggerFactory.getLogger(SchemaRegistryApp.class);
 
     /** Exit code of a missing or malformed setting (picocli's usage-error code). */
     static final int BAD_SETTING = 2;
@@ -73,6 +81,27 @@ public final class SchemaRegistryApp implements Callable<Integer> {
             description = "Compacted, single-partition topic the schemas are kept in, created when missing "
                     + "(default: " + SchemaLog.DEFAULT_TOPIC + ", or SCHEMA_REGISTRY_KAFKASTORE_TOPIC).")
     private String topic;
+
+    @Option(
+            names = "--tls-keystore",
+            paramLabel = "FILE",
+            description = "PKCS12 key store with the server's key and certificate: serve HTTPS "
+                    + "(or SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION). Default: plain HTTP.")
+    private Path keyStore;
+
+    @Option(
+            names = "--tls-keystore-password-file",
+            paramLabel = "FILE",
+            description = "File whose first line is the key store's password "
+                    + "(or SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD).")
+    private Path keyStorePasswordFile;
+
+    @Option(
+            names = "--users-file",
+            paramLabel = "FILE",
+            description = "Ask for HTTP basic credentials of the users in this Jetty password file "
+                    + "(or PARAMHUB_REGISTRY_USERS_FILE). Default: anyone may call the API.")
+    private Path usersFile;
 
     @Option(
             names = "--config",
@@ -126,9 +155,13 @@ public final class SchemaRegistryApp implements Callable<Integer> {
                 env,
                 load(configFile),
                 overrides,
-                new RegistrySettings.Options(bootstrapServers, httpHost, httpPort, topic));
-        final SchemaRegistryServer server =
-                SchemaRegistryServer.start(settings.kafka(), settings.topic(), settings.host(), settings.port());
+                new RegistrySettings.Options(
+                        bootstrapServers, httpHost, httpPort, topic, keyStore, keyStorePasswordFile, usersFile));
+        if (settings.access().authenticates() && !settings.access().tls()) {
+            log.warn("basic authentication without HTTPS: passwords cross the network in clear; add --tls-keystore");
+        }
+        final SchemaRegistryServer server = SchemaRegistryServer.start(
+                settings.kafka(), settings.topic(), settings.host(), settings.port(), settings.access());
         final CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(

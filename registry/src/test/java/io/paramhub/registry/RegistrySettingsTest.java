@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class RegistrySettingsTest {
 
@@ -81,7 +84,19 @@ class RegistrySettingsTest {
     }
 
     @Test
-    void shouldRefuseListenerWhenItIsNotHttp() {
+    void shouldRefuseListenerWhenItIsNeitherHttpNorHttps() {
+        // given
+        final Map<String, String> env =
+                Map.of("KAFKA_BOOTSTRAP_SERVERS", "kafka:9092", "SCHEMA_REGISTRY_LISTENERS", "ftp://0.0.0.0:8443");
+
+        // when / then
+        assertThatThrownBy(() -> RegistrySettings.resolve(env, new Properties(), Map.of(), NONE))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("SCHEMA_REGISTRY_LISTENERS");
+    }
+
+    @Test
+    void shouldRefuseHttpsListenerWhenNoKeyStoreIsGiven() {
         // given
         final Map<String, String> env =
                 Map.of("KAFKA_BOOTSTRAP_SERVERS", "kafka:9092", "SCHEMA_REGISTRY_LISTENERS", "https://0.0.0.0:8443");
@@ -89,7 +104,92 @@ class RegistrySettingsTest {
         // when / then
         assertThatThrownBy(() -> RegistrySettings.resolve(env, new Properties(), Map.of(), NONE))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("SCHEMA_REGISTRY_LISTENERS");
+                .hasMessageContaining("https://")
+                .hasMessageContaining("SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION");
+    }
+
+    @Test
+    void shouldServeHttpsWithUsersWhenConfluentKeyStoreVariablesAndUsersFileAreGiven(@TempDir final Path dir)
+            throws Exception {
+        // given: Confluent's variables for the key store, a Jetty password file with roles and a comment
+        final Path keyStore = TestKeyStores.create(dir.resolve("registry.p12"), "store-secret");
+        final Path users = Files.writeString(
+                dir.resolve("users.properties"), "# registry users\nalice: wonder,admin\nbob:builder\n");
+        final Map<String, String> env = Map.of(
+                "KAFKA_BOOTSTRAP_SERVERS", "kafka:9092",
+                "SCHEMA_REGISTRY_LISTENERS", "https://0.0.0.0:8443",
+                "SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION", keyStore.toString(),
+                "SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD", "store-secret",
+                "SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE", "PKCS12",
+                "PARAMHUB_REGISTRY_USERS_FILE", users.toString());
+
+        // when
+        final RegistrySettings settings = RegistrySettings.resolve(env, new Properties(), Map.of(), NONE);
+
+        // then
+        assertThat(settings.port()).isEqualTo(8443);
+        assertThat(settings.access().tls()).isTrue();
+        assertThat(settings.access().keyStore()).isEqualTo(keyStore);
+        assertThat(settings.access().users())
+                .containsExactlyInAnyOrderEntriesOf(Map.of("alice", "wonder", "bob", "builder"));
+        assertThat(settings.kafka()).doesNotContainKeys("ssl.keystore.location", "ssl.keystore.password");
+    }
+
+    @Test
+    void shouldRefuseKeyStoreWhenItsPasswordIsWrong(@TempDir final Path dir) throws Exception {
+        // given
+        final Path keyStore = TestKeyStores.create(dir.resolve("registry.p12"), "store-secret");
+        final Path password = Files.writeString(dir.resolve("password"), "not-the-secret\n");
+        final RegistrySettings.Options options =
+                new RegistrySettings.Options("kafka:9092", null, null, null, keyStore, password, null);
+
+        // when / then
+        assertThatThrownBy(() -> RegistrySettings.resolve(Map.of(), new Properties(), Map.of(), options))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot open the PKCS12 key store " + keyStore);
+    }
+
+    @Test
+    void shouldRefuseKeyStoreWhenItHasNoPassword(@TempDir final Path dir) throws Exception {
+        // given
+        final Path keyStore = TestKeyStores.create(dir.resolve("registry.p12"), "store-secret");
+        final RegistrySettings.Options options =
+                new RegistrySettings.Options("kafka:9092", null, null, null, keyStore, null, null);
+
+        // when / then
+        assertThatThrownBy(() -> RegistrySettings.resolve(Map.of(), new Properties(), Map.of(), options))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("--tls-keystore-password-file");
+    }
+
+    @Test
+    void shouldRefuseKeyStoreTypeWhenItIsNotPkcs12() {
+        // given
+        final Map<String, String> env =
+                Map.of("KAFKA_BOOTSTRAP_SERVERS", "kafka:9092", "SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE", "JKS");
+
+        // when / then
+        assertThatThrownBy(() -> RegistrySettings.resolve(env, new Properties(), Map.of(), NONE))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PKCS12 only");
+    }
+
+    @Test
+    void shouldNameTheLineWhenUsersFileIsMalformedOrHashed(@TempDir final Path dir) throws Exception {
+        // given
+        final Path malformed = Files.writeString(dir.resolve("malformed"), "alice: wonder\njust-a-name\n");
+        final Path hashed = Files.writeString(dir.resolve("hashed"), "alice: MD5:164c88b302622e17050af52c89945d44\n");
+        final Path twice = Files.writeString(dir.resolve("twice"), "alice: a\nalice: b\n");
+        final Path empty = Files.writeString(dir.resolve("empty"), "# nobody\n");
+
+        // when / then
+        assertThatThrownBy(() -> RegistryUsers.read(malformed)).hasMessageContaining("line 2");
+        assertThatThrownBy(() -> RegistryUsers.read(hashed))
+                .hasMessageContaining("line 1")
+                .hasMessageContaining("plain");
+        assertThatThrownBy(() -> RegistryUsers.read(twice)).hasMessageContaining("listed twice");
+        assertThatThrownBy(() -> RegistryUsers.read(empty)).hasMessageContaining("no user");
+        assertThatThrownBy(() -> RegistryUsers.read(dir.resolve("missing"))).hasMessageContaining("cannot read");
     }
 
     @Test
@@ -134,6 +234,11 @@ class RegistrySettingsTest {
                         "--topic",
                         "--config",
                         "-D",
-                        "SCHEMA_REGISTRY_LISTENERS");
+                        "--tls-keystore",
+                        "--tls-keystore-password-file",
+                        "--users-file",
+                        "SCHEMA_REGISTRY_LISTENERS",
+                        "SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION",
+                        "PARAMHUB_REGISTRY_USERS_FILE");
     }
 }

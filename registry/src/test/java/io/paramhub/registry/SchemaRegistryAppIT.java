@@ -1,6 +1,7 @@
 package io.paramhub.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.paramhub.testing.KafkaTestCluster;
@@ -10,10 +11,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The registry as a user runs it, {@code java -jar target/paramhub-registry.jar} in a JVM of its own (the jar
  * the package phase built), against a KRaft broker in the test JVM: it registers and serves schemas over HTTP,
- * and stops cleanly on SIGTERM.
+ * or over HTTPS to the users of a password file, refuses a key store it cannot open with exit code 2, and stops
+ * cleanly on SIGTERM.
  */
 @Tag("integration")
 class SchemaRegistryAppIT {
@@ -125,6 +129,81 @@ class SchemaRegistryAppIT {
         }
     }
 
+    @Test
+    void shouldServeHttpsAndAskForCredentialsWhenGivenKeyStoreAndUsersFile(@TempDir final Path dir) throws Exception {
+        // given: a self-signed key store, its password in a file, a Jetty password file
+        final int port = freePort();
+        final Path keyStore = TestKeyStores.create(dir.resolve("registry.p12"), "store-secret");
+        final Path password = Files.writeString(dir.resolve("keystore-password"), "store-secret\n");
+        final Path users = Files.writeString(dir.resolve("users.properties"), "alice: wonder,admin\n");
+        final HttpClient https = HttpClient.newBuilder()
+                .sslContext(TestKeyStores.trusting(keyStore, "store-secret"))
+                .connectTimeout(Duration.ofSeconds(2))
+                .build();
+        final Process registry = start(
+                dir,
+                Map.of(),
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--http-host",
+                "127.0.0.1",
+                "--http-port",
+                Integer.toString(port),
+                "--tls-keystore",
+                keyStore.toString(),
+                "--tls-keystore-password-file",
+                password.toString(),
+                "--users-file",
+                users.toString());
+        try {
+            final String url = "https://localhost:" + port;
+            final String alice = basic("alice", "wonder");
+            awaitListening(https, url, registry, dir, "Authorization", alice);
+
+            // when
+            final HttpResponse<String> registered =
+                    post(https, url + "/subjects/tls-it-value/versions", schemaBody("TlsIt"), "Authorization", alice);
+            final HttpResponse<String> anonymous = get(https, url + "/subjects");
+            final HttpResponse<String> wrongPassword =
+                    get(https, url + "/subjects", "Authorization", basic("alice", "guess"));
+
+            // then: registered over HTTPS with credentials; refused without or with a wrong password; no plain HTTP
+            assertThat(registered.statusCode()).as(registered.body()).isEqualTo(200);
+            assertThat(get(https, url + "/schemas/ids/" + id(registered), "Authorization", alice)
+                            .body())
+                    .contains("TlsIt");
+            assertThat(anonymous.statusCode()).isEqualTo(401);
+            assertThat(wrongPassword.statusCode()).isEqualTo(401);
+            assertThatThrownBy(() -> get("http://127.0.0.1:" + port + "/subjects"))
+                    .isInstanceOf(IOException.class);
+        } finally {
+            stop(registry, dir);
+        }
+    }
+
+    @Test
+    void shouldExitWithCodeTwoAndOneLineWhenKeyStorePasswordIsWrong(@TempDir final Path dir) throws Exception {
+        // given
+        final Path keyStore = TestKeyStores.create(dir.resolve("registry.p12"), "store-secret");
+        final Path password = Files.writeString(dir.resolve("keystore-password"), "wrong\n");
+
+        // when
+        final Process registry = start(
+                dir,
+                Map.of(),
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--tls-keystore",
+                keyStore.toString(),
+                "--tls-keystore-password-file",
+                password.toString());
+
+        // then
+        assertThat(registry.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(registry.exitValue()).as(output(dir)).isEqualTo(2);
+        assertThat(output(dir)).contains("paramhub-registry: cannot open the PKCS12 key store " + keyStore);
+    }
+
     private static Process start(final Path dir, final Map<String, String> env, final String... args)
             throws IOException {
         assertThat(JAR).as("the registry's jar, built by the package phase").isRegularFile();
@@ -145,6 +224,15 @@ class SchemaRegistryAppIT {
     }
 
     private static void awaitListening(final String url, final Process registry, final Path dir) {
+        awaitListening(HTTP, url, registry, dir);
+    }
+
+    private static void awaitListening(
+            final HttpClient client,
+            final String url,
+            final Process registry,
+            final Path dir,
+            final String... headers) {
         await().alias("the registry answering at " + url)
                 .atMost(TIMEOUT)
                 .pollInterval(Duration.ofMillis(200))
@@ -153,7 +241,7 @@ class SchemaRegistryAppIT {
                             .as(() -> "registry exited early: " + output(dir))
                             .isTrue();
                     try {
-                        return get(url + "/subjects").statusCode() == 200;
+                        return get(client, url + "/subjects", headers).statusCode() == 200;
                     } catch (final IOException e) {
                         return false;
                     }
@@ -197,22 +285,39 @@ class SchemaRegistryAppIT {
     }
 
     private static HttpResponse<String> get(final String url) throws IOException, InterruptedException {
-        return HTTP.send(
-                HttpRequest.newBuilder(URI.create(url))
-                        .timeout(Duration.ofSeconds(10))
-                        .GET()
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        return get(HTTP, url);
+    }
+
+    private static HttpResponse<String> get(final HttpClient client, final String url, final String... headers)
+            throws IOException, InterruptedException {
+        final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(10))
+                .GET();
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static HttpResponse<String> post(final String url, final String body)
             throws IOException, InterruptedException {
-        return HTTP.send(
-                HttpRequest.newBuilder(URI.create(url))
-                        .timeout(Duration.ofSeconds(30))
-                        .header("Content-Type", CONTENT_TYPE)
-                        .POST(HttpRequest.BodyPublishers.ofString(body))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        return post(HTTP, url, body);
+    }
+
+    private static HttpResponse<String> post(
+            final HttpClient client, final String url, final String body, final String... headers)
+            throws IOException, InterruptedException {
+        final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", CONTENT_TYPE)
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String basic(final String user, final String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
     }
 }
