@@ -7,13 +7,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /** Self-signed PKCS12 key stores for tests, made by the JDK's {@code keytool}, and a client context trusting one. */
 final class TestKeyStores {
+
+    private static final String ALIAS = "registry";
 
     private TestKeyStores() {}
 
@@ -24,7 +25,7 @@ final class TestKeyStores {
                                 .toString(),
                         "-genkeypair",
                         "-alias",
-                        "registry",
+                        ALIAS,
                         "-keyalg",
                         "RSA",
                         "-keysize",
@@ -61,9 +62,7 @@ final class TestKeyStores {
         }
         final KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
         trusted.load(null, null);
-        for (final String alias : List.of("registry")) {
-            trusted.setCertificateEntry(alias, store.getCertificate(alias));
-        }
+        trusted.setCertificateEntry(ALIAS, store.getCertificate(ALIAS));
         final TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         trust.init(trusted);
         final SSLContext context = SSLContext.getInstance("TLS");
