@@ -7,8 +7,10 @@ import io.paramhub.ml.ParameterRange;
 import io.paramhub.ml.PipelineModel;
 import io.paramhub.ml.PipelineStage;
 import io.paramhub.ml.ShardLayout;
+import io.paramhub.ml.ShardSizing;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeSet;
 
 /**
  * How a hybrid job ({@code stages > 1}) maps workers and shards to pipeline stages: worker index
@@ -96,6 +98,32 @@ public final class StagePlan {
             problems.add(e.getMessage());
         }
         return problems;
+    }
+
+    /**
+     * The fewest shards {@code model} cut into {@code stages} stages should have: enough for each contiguous
+     * run of parameters that one stage owns (the CNN's two stages own four such runs, an MLP's stages one
+     * each) to get shards of at most {@link ShardSizing#RECORD_BUDGET_BYTES} as the plain layout's are.
+     */
+    public static int minimumShards(final PipelineModel model, final int stages) {
+        final TreeSet<Integer> cuts = new TreeSet<>();
+        for (int k = 0; k < stages; k++) {
+            for (final ParameterRange range : model.stage(k, stages).parameters()) {
+                cuts.add(range.from());
+                cuts.add(range.to());
+            }
+        }
+        cuts.add(0);
+        cuts.add(model.parameterCount());
+        int shards = 0;
+        Integer previous = null;
+        for (final int cut : cuts) {
+            if (previous != null) {
+                shards += ShardSizing.minimumShards(cut - previous);
+            }
+            previous = cut;
+        }
+        return shards;
     }
 
     private int owner(final int parameter) {
