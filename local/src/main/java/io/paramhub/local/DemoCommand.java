@@ -442,8 +442,8 @@ final class DemoCommand implements Callable<Integer> {
         if (jobSpec.shards() != null && jobSpec.shards() < 1) {
             throw new ParameterException(command.commandLine(), "--shards must be >= 1, not " + jobSpec.shards());
         }
-        final int requestedShards = Math.max(
-                jobSpec.shards() != null ? jobSpec.shards() : Math.max(1, aggregators), minimumShards(kind));
+        final int requestedShards =
+                Math.max(jobSpec.shards() != null ? jobSpec.shards() : Math.max(1, aggregators), minimumShards(kind));
         final JobSpec.Builder spec = DemoJobs.defaults(
                 kind,
                 requestedShards,

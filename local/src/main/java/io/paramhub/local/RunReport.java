@@ -58,15 +58,19 @@ final class RunReport {
             root.put("replicas", spec.getExpectedWorkers() / spec.getStages());
             root.put("micro_batches", spec.getMicroBatches());
             // each exchange is counted by its sender and its receiver: half the sum is what moved
-            root.put("activation_bytes", tally.totals().values().stream()
-                            .mapToLong(WorkerTally.Totals::activationBytes)
-                            .sum()
-                    / 2);
-            root.put("max_parameters_fraction", tally.totals().values().stream()
-                            .mapToLong(WorkerTally.Totals::parametersHeld)
-                            .max()
-                            .orElse(spec.getParameters())
-                    / (double) spec.getParameters());
+            root.put(
+                    "activation_bytes",
+                    tally.totals().values().stream()
+                                    .mapToLong(WorkerTally.Totals::activationBytes)
+                                    .sum()
+                            / 2);
+            root.put(
+                    "max_parameters_fraction",
+                    tally.totals().values().stream()
+                                    .mapToLong(WorkerTally.Totals::parametersHeld)
+                                    .max()
+                                    .orElse(spec.getParameters())
+                            / (double) spec.getParameters());
             final ArrayNode stages = root.putArray("per_stage");
             for (int stage = 0; stage < spec.getStages(); stage++) {
                 final int k = stage;
@@ -77,12 +81,24 @@ final class RunReport {
                         .put("stage", k)
                         .put("workers", of.size())
                         .put("parameters", of.isEmpty() ? 0 : of.get(0).parametersHeld())
-                        .put("compute_ms_mean", of.stream().mapToDouble(WorkerTally.Totals::meanComputeMs).average().orElse(0))
-                        .put("wait_ms_mean", of.stream().mapToDouble(WorkerTally.Totals::meanWaitMs).average().orElse(0))
-                        .put("activation_wait_ms_mean", of.stream()
-                                .mapToDouble(WorkerTally.Totals::meanActivationWaitMs)
-                                .average()
-                                .orElse(0));
+                        .put(
+                                "compute_ms_mean",
+                                of.stream()
+                                        .mapToDouble(WorkerTally.Totals::meanComputeMs)
+                                        .average()
+                                        .orElse(0))
+                        .put(
+                                "wait_ms_mean",
+                                of.stream()
+                                        .mapToDouble(WorkerTally.Totals::meanWaitMs)
+                                        .average()
+                                        .orElse(0))
+                        .put(
+                                "activation_wait_ms_mean",
+                                of.stream()
+                                        .mapToDouble(WorkerTally.Totals::meanActivationWaitMs)
+                                        .average()
+                                        .orElse(0));
             }
         }
         root.put("workers", spec.getExpectedWorkers());

@@ -271,7 +271,8 @@ public final class ConvNet implements PipelineModel {
             final Scratch s,
             final int j,
             final boolean mirrored) {
-        forwardConvolutions(params, x, offset, s, new ConvRows(s.pooled1[j], s.from1[j], s.flat[j], s.from2[j]), mirrored);
+        forwardConvolutions(
+                params, x, offset, s, new ConvRows(s.pooled1[j], s.from1[j], s.flat[j], s.from2[j]), mirrored);
     }
 
     /** Both convolution blocks of one image (mirrored or not), into {@code rows}. */
@@ -295,7 +296,12 @@ public final class ConvNet implements PipelineModel {
     /** The convolutions' gradients of sample {@code j} of the block, from its flattened features' deltas. */
     private void backwardConvolutions(final float[] x, final int offset, final Scratch s, final int j) {
         backwardConvolutions(
-                x, offset, s, new ConvRows(s.pooled1[j], s.from1[j], s.flat[j], s.from2[j]), s.flatDelta[j], s.flipped[j]);
+                x,
+                offset,
+                s,
+                new ConvRows(s.pooled1[j], s.from1[j], s.flat[j], s.from2[j]),
+                s.flatDelta[j],
+                s.flipped[j]);
     }
 
     /** The convolutions' gradients of one image, added to {@code s}'s, from its flattened features' deltas. */
@@ -323,8 +329,10 @@ public final class ConvNet implements PipelineModel {
     /** Fresh rows for one image's convolutions. */
     ConvRows convRows() {
         return new ConvRows(
-                new float[pool1.outputSize()], new int[pool1.outputSize()], new float[pool2.outputSize()], new int[
-                        pool2.outputSize()]);
+                new float[pool1.outputSize()],
+                new int[pool1.outputSize()],
+                new float[pool2.outputSize()],
+                new int[pool2.outputSize()]);
     }
 
     /** A fresh scratch of its own, for a pipeline stage's pass. */
@@ -374,14 +382,14 @@ public final class ConvNet implements PipelineModel {
     @Override
     public PipelineStage stage(final int stage, final int stages) {
         if (stages < 1 || stages > maxStages()) {
-            throw new IllegalArgumentException(
-                    kind() + " can be cut into 1 to " + maxStages() + " stages (one hidden unit each at least), not "
-                            + stages);
+            throw new IllegalArgumentException(kind() + " can be cut into 1 to " + maxStages()
+                    + " stages (one hidden unit each at least), not " + stages);
         }
         if (stage < 0 || stage >= stages) {
             throw new IllegalArgumentException("stage " + stage + " out of range [0, " + stages + ")");
         }
-        final int[] units = ConvNetStage.unitBounds(parameterCount(), conv2.end(), pool2.outputSize() + 1, shape.hidden(), stages);
+        final int[] units =
+                ConvNetStage.unitBounds(parameterCount(), conv2.end(), pool2.outputSize() + 1, shape.hidden(), stages);
         return new ConvNetStage(this, stage, stages, units[stage], units[stage + 1]);
     }
 

@@ -101,7 +101,8 @@ final class ConvNetStage implements PipelineStage {
         ranges.add(units.weightRange());
         ranges.add(units.biasRange());
         if (last()) {
-            ranges.add(new ParameterRange(model.dense2().weightRange().from(), model.dense2().end()));
+            ranges.add(new ParameterRange(
+                    model.dense2().weightRange().from(), model.dense2().end()));
         }
         return merged(ranges);
     }
@@ -214,7 +215,8 @@ final class ConvNetStage implements PipelineStage {
                 for (int j = 0; j < n; j++) {
                     convs[j] = model.convRows();
                     final boolean mirrored = model.shape().flip() && ConvNet.flipped(seed, clock, samples[j]);
-                    model.forwardConvolutions(params, data.x(), samples[j] * model.inputs(), scratch, convs[j], mirrored);
+                    model.forwardConvolutions(
+                            params, data.x(), samples[j] * model.inputs(), scratch, convs[j], mirrored);
                     flat[j] = convs[j].flat();
                 }
             } else {
@@ -279,13 +281,14 @@ final class ConvNetStage implements PipelineStage {
                     final int count = Math.min(ConvNet.BLOCK, n - start);
                     final float[][] logits = MicroBatchStates.rows(m.logits(), start, count);
                     final float[][] deltas = new float[count][hidden];
-                    model.dense2().accumulateGradient(
-                            MicroBatchStates.rows(m.full(), start, count),
-                            logits,
-                            outputGradient,
-                            outputBiasGradient,
-                            count,
-                            gather);
+                    model.dense2()
+                            .accumulateGradient(
+                                    MicroBatchStates.rows(m.full(), start, count),
+                                    logits,
+                                    outputGradient,
+                                    outputBiasGradient,
+                                    count,
+                                    gather);
                     model.dense2().backpropagate(outputRows, logits, deltas, count, gather);
                     System.arraycopy(deltas, 0, hiddenDelta, start, count);
                 }
@@ -327,8 +330,7 @@ final class ConvNetStage implements PipelineStage {
                 }
                 if (first()) {
                     for (int j = start; j < start + count; j++) {
-                        final boolean mirrored =
-                                model.shape().flip() && ConvNet.flipped(seed, clock, m.samples()[j]);
+                        final boolean mirrored = model.shape().flip() && ConvNet.flipped(seed, clock, m.samples()[j]);
                         model.backwardConvolutions(
                                 m.data().x(),
                                 m.samples()[j] * model.inputs(),

@@ -153,8 +153,7 @@ final class MlpStage implements PipelineStage {
                     }
                     if (dropout.active()) {
                         masks[out] = new float[n][layers[l].outputs()];
-                        dropout.apply(
-                                activations[out], masks[out], layers[l].outputs(), samples, 0, n, seed, clock, l);
+                        dropout.apply(activations[out], masks[out], layers[l].outputs(), samples, 0, n, seed, clock, l);
                     }
                 }
             }
@@ -198,9 +197,8 @@ final class MlpStage implements PipelineStage {
             for (int start = 0; start < n; start += block) {
                 final int count = Math.min(block, n - start);
                 for (int l = end - 1; l >= first; l--) {
-                    final float[][] delta = l == end - 1
-                            ? MicroBatchStates.rows(top, start, count)
-                            : deltas[l + 1 - first];
+                    final float[][] delta =
+                            l == end - 1 ? MicroBatchStates.rows(top, start, count) : deltas[l + 1 - first];
                     final float[][] in = MicroBatchStates.rows(activations[l - first], start, count);
                     layers[l].accumulateGradient(
                             in, delta, weightGradients[l - first], biasGradients[l - first], count, gather);

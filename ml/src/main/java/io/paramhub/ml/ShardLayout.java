@@ -79,8 +79,8 @@ public final class ShardLayout {
                 }
             }
             if (longest < 0) {
-                throw new IllegalArgumentException("need 1 <= shards <= parameters, got " + shards + " shards of "
-                        + parameters + " parameters");
+                throw new IllegalArgumentException(
+                        "need 1 <= shards <= parameters, got " + shards + " shards of " + parameters + " parameters");
             }
             count[longest]++;
         }

@@ -37,8 +37,14 @@ class HybridTrainingTest {
     private static float[] dataParallel(
             final Model model, final Dataset train, final BatchPlan plan, final int workers, final long clocks) {
         return ReferenceTrainer.trainSharded(
-                model, train, plan, Optimizers.sgd(0.05, 0.9), ShardLayout.of(model.parameterCount(), 3), workers,
-                clocks, 11);
+                model,
+                train,
+                plan,
+                Optimizers.sgd(0.05, 0.9),
+                ShardLayout.of(model.parameterCount(), 3),
+                workers,
+                clocks,
+                11);
     }
 
     private static double relativeDifference(final float[] actual, final float[] expected) {

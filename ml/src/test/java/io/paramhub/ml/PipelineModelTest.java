@@ -60,7 +60,8 @@ class PipelineModelTest {
     }
 
     /** The largest difference in {@code [from, to)}, relative to the largest gradient value there. */
-    private static double relativeDifference(final double[] actual, final double[] expected, final int from, final int to) {
+    private static double relativeDifference(
+            final double[] actual, final double[] expected, final int from, final int to) {
         double difference = 0;
         double largest = 0;
         for (int i = from; i < to; i++) {
@@ -86,7 +87,9 @@ class PipelineModelTest {
                 final double[] actual = staged(model, stages, micro, params, data, samples);
 
                 // then
-                assertThat(actual).as("%d stages, %d micro-batches", stages, micro).containsExactly(expected);
+                assertThat(actual)
+                        .as("%d stages, %d micro-batches", stages, micro)
+                        .containsExactly(expected);
             }
         }
         assertThat(Arrays.stream(expected).filter(v -> v != 0).count()).isGreaterThan(model.parameterCount() / 2);
@@ -169,7 +172,9 @@ class PipelineModelTest {
                 all.sort((a, b) -> Integer.compare(a.from(), b.from()));
                 int next = 0;
                 for (final ParameterRange range : all) {
-                    assertThat(range.from()).as("%s in %d stages", model.kind(), stages).isEqualTo(next);
+                    assertThat(range.from())
+                            .as("%s in %d stages", model.kind(), stages)
+                            .isEqualTo(next);
                     next = range.to();
                 }
                 assertThat(next).isEqualTo(model.parameterCount());

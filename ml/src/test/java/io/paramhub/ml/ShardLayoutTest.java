@@ -96,7 +96,6 @@ class ShardLayoutTest {
         assertThat(next).isEqualTo(421_642);
         assertThat(firsts).contains(210_112, 420_224, 420_285);
         assertThat(ShardLayout.aligned(100, 3)).isEqualTo(ShardLayout.of(100, 3));
-        assertThatThrownBy(() -> ShardLayout.aligned(100, 2, 10, 20))
-                .hasMessageContaining("at least 3 shards");
+        assertThatThrownBy(() -> ShardLayout.aligned(100, 2, 10, 20)).hasMessageContaining("at least 3 shards");
     }
 }

@@ -53,6 +53,7 @@ final class ActivationExchange implements AutoCloseable {
     private final Map<String, Integer> partitions = new HashMap<>();
     /** Received micro-batches not yet asked for, by {@link #slot}. */
     private final Map<String, ActivationBatch> received = new HashMap<>();
+
     private long bytesSent;
     private long bytesReceived;
 
@@ -79,7 +80,8 @@ final class ActivationExchange implements AutoCloseable {
                 activations.valueSerde().deserializer());
         final List<TopicPartition> reading = new ArrayList<>();
         for (final Topic<String, ActivationBatch> topic : List.of(activations, topics.activationGradients())) {
-            final int count = consumer.partitionsFor(topic.name(), Duration.ofSeconds(30)).size();
+            final int count =
+                    consumer.partitionsFor(topic.name(), Duration.ofSeconds(30)).size();
             if (count == 0) {
                 consumer.close();
                 throw new IllegalStateException("topic " + topic.name() + " does not exist");

@@ -165,7 +165,10 @@ public final class Worker implements Runnable, AutoCloseable {
                 joinedAt = committed.positions();
             }
             try (TopicReader<String, ModelShard> models = new TopicReader<>(
-                            topics.model(), ClientProperties.uncommittedReads(clientProperties), joinedAt, deadLetters);
+                            topics.model(),
+                            ClientProperties.uncommittedReads(clientProperties),
+                            joinedAt,
+                            deadLetters);
                     ActivationExchange exchange = job.hybrid() ? exchange(producer, job) : null) {
                 train(producer, models, view, job, compute, exchange, startClock);
             }

@@ -33,6 +33,7 @@ final class HotShard {
     final SyncPolicy sync;
     /** A hybrid job's stages (which workers this shard waits for); null when every worker computes every shard. */
     private final StagePlan stages;
+
     final ShardLayout layout;
     final int shard;
     final int length;

@@ -151,7 +151,9 @@ public final class JobSpecs {
 
     /** The shards of {@code spec}: the plain layout, or for {@code stages > 1} one aligned to the stages ({@link StagePlan}). */
     public static ShardLayout layout(final JobSpec spec) {
-        return spec.getStages() > 1 ? StagePlan.of(spec).layout() : ShardLayout.of(spec.getParameters(), spec.getShards());
+        return spec.getStages() > 1
+                ? StagePlan.of(spec).layout()
+                : ShardLayout.of(spec.getParameters(), spec.getShards());
     }
 
     /** The learning-rate factor per clock that {@code spec} asks for. */

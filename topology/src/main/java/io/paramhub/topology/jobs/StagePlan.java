@@ -40,7 +40,9 @@ public final class StagePlan {
             }
         }
         this.layout = ShardLayout.aligned(
-                model.parameterCount(), shards, boundaries.stream().mapToInt(Integer::intValue).toArray());
+                model.parameterCount(),
+                shards,
+                boundaries.stream().mapToInt(Integer::intValue).toArray());
         this.shardStage = new int[shards];
         for (int shard = 0; shard < shards; shard++) {
             shardStage[shard] = owner(layout.first(shard));
@@ -57,8 +59,8 @@ public final class StagePlan {
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("job " + spec.getJob() + ": " + String.join("; ", problems));
         }
-        return new StagePlan((PipelineModel) JobSpecs.model(spec), spec.getStages(), spec.getExpectedWorkers(),
-                spec.getShards());
+        return new StagePlan(
+                (PipelineModel) JobSpecs.model(spec), spec.getStages(), spec.getExpectedWorkers(), spec.getShards());
     }
 
     /** What keeps {@code spec} from running as a hybrid job, if it asks for stages; empty when fine. */
@@ -80,13 +82,13 @@ public final class StagePlan {
             return problems;
         }
         if (stages > pipeline.maxStages()) {
-            problems.add("model " + spec.getModel() + " can be cut into 1 to " + pipeline.maxStages()
-                    + " stages, not " + stages);
+            problems.add("model " + spec.getModel() + " can be cut into 1 to " + pipeline.maxStages() + " stages, not "
+                    + stages);
             return problems;
         }
         if (spec.getExpectedWorkers() % stages != 0) {
-            problems.add("expectedWorkers (" + spec.getExpectedWorkers() + ") must be a multiple of stages ("
-                    + stages + "): replicas x stages");
+            problems.add("expectedWorkers (" + spec.getExpectedWorkers() + ") must be a multiple of stages (" + stages
+                    + "): replicas x stages");
         }
         if (spec.getSyncMode() != SyncMode.BSP || spec.getPipelineDepth() != 0) {
             problems.add("stages > 1 needs plain BSP (no pipelineDepth), not " + spec.getSyncMode()

@@ -185,7 +185,8 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
                 stageThreads.keySet().retainAll(stageSpeeds.keySet());
                 final SortedMap<String, Double> stageShares = new TreeMap<>(shares);
                 stageShares.keySet().retainAll(stageSpeeds.keySet());
-                stragglers.addAll(Planner.plan(stageSpeeds, stageThreads, stageShares, settings).stragglers());
+                stragglers.addAll(Planner.plan(stageSpeeds, stageThreads, stageShares, settings)
+                        .stragglers());
             }
         }
         if (unplannable.add(job)) {

@@ -39,8 +39,7 @@ class HybridBarrierTest {
     }
 
     private static Map<Integer, ModelShard> newest(final List<ModelShard> published) {
-        return published.stream()
-                .collect(Collectors.toMap(ModelShard::getShard, Function.identity(), (a, b) -> b));
+        return published.stream().collect(Collectors.toMap(ModelShard::getShard, Function.identity(), (a, b) -> b));
     }
 
     @Test

@@ -79,7 +79,8 @@ class StagePlanTest {
                         .setSyncMode(SyncMode.SSP)
                         .build()))
                 .anyMatch(problem -> problem.contains("needs plain BSP"));
-        assertThat(JobSpecs.problems(JobSpec.newBuilder(job("cnn", 2, 4, 3)).setShards(3).build()))
+        assertThat(JobSpecs.problems(
+                        JobSpec.newBuilder(job("cnn", 2, 4, 3)).setShards(3).build()))
                 .anyMatch(problem -> problem.contains("at least 4 shards"));
         assertThat(JobSpecs.problems(job("mlp:32", 2, 4, 4))).isEmpty();
         assertThatThrownBy(() -> StagePlan.of(job("softmax", 2, 4, 2))).hasMessageContaining("pipeline stages");
