@@ -40,7 +40,10 @@ class HybridTrainingIT extends ClusterTestBase {
         return new TrainTest(all.train().head(1024), all.test().head(256));
     }
 
-    /** A BSP job of {@code kind} on the subset (named by the data set it is cut from): 2 replicas x 2 stages, batch 128, 2 micro-batches of 32 each. */
+    /**
+     * A BSP job of {@code kind} on the subset (named by the data set it is cut from): 2 replicas x 2 stages,
+     * batch 128, 2 micro-batches of 32 each.
+     */
     private static JobSpec job(final String name, final String kind, final int shards, final int epochs) {
         return JobSpecs.forModel(Models.forData(kind, DATA.train()), shards)
                 .setJob(name)
