@@ -159,8 +159,14 @@ public final class Worker implements Runnable, AutoCloseable {
                     job.hybrid() ? job.stages().shardsOf(job.stages().stageOf(settings.index())) : null);
             final long startClock;
             final Map<TopicPartition, Long> joinedAt;
+            // a pipeline stage reads the partitions of its own shards alone
+            final List<String> shardKeys = job.hybrid()
+                    ? job.stages().shardsOf(job.stages().stageOf(settings.index())).stream()
+                            .map(shard -> ShardKeys.shard(spec.getJob(), shard))
+                            .toList()
+                    : null;
             try (TopicReader<String, ModelShard> committed =
-                    new TopicReader<>(topics.model(), clientProperties, Map.of(), deadLetters)) {
+                    new TopicReader<>(topics.model(), clientProperties, Map.of(), deadLetters, shardKeys)) {
                 startClock = joinAt(committed, view, job.sync());
                 joinedAt = committed.positions();
             }
@@ -168,7 +174,8 @@ public final class Worker implements Runnable, AutoCloseable {
                             topics.model(),
                             ClientProperties.uncommittedReads(clientProperties),
                             joinedAt,
-                            deadLetters);
+                            deadLetters,
+                            shardKeys);
                     ActivationExchange exchange = job.hybrid() ? exchange(producer, job) : null) {
                 train(producer, models, view, job, compute, exchange, startClock);
             }
