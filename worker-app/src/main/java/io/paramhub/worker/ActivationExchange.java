@@ -51,8 +51,8 @@ final class ActivationExchange implements AutoCloseable {
     private final String key;
     private final KafkaConsumer<String, ActivationBatch> consumer;
     private final Map<String, Integer> partitions = new HashMap<>();
-    /** Received micro-batches not yet asked for, by {@link #slot}. */
-    private final Map<String, ActivationBatch> received = new HashMap<>();
+    /** Received micro-batches not yet asked for. */
+    private final Map<Slot, ActivationBatch> received = new HashMap<>();
 
     private long bytesSent;
     private long bytesReceived;
@@ -167,7 +167,9 @@ final class ActivationExchange implements AutoCloseable {
 
     private float[][] await(
             final String topic, final long clock, final int micro, final Duration timeout, final BooleanSupplier stop) {
-        final String slot = slot(topic, clock, micro);
+        final Slot slot = new Slot(topic, clock, micro);
+        // what a neighbour sent again for an earlier clock (after a restart) is no longer asked for
+        received.keySet().removeIf(old -> old.clock() < clock);
         final long deadline = System.nanoTime() + timeout.toNanos();
         while (!received.containsKey(slot)) {
             if (stop.getAsBoolean()) {
@@ -199,7 +201,7 @@ final class ActivationExchange implements AutoCloseable {
                         && batch.getReplica() == replica
                         && batch.getToStage() == stage
                         && batch.getClock() >= clock) {
-                    received.put(slot(record.topic(), batch.getClock(), batch.getMicro()), batch);
+                    received.put(new Slot(record.topic(), batch.getClock(), batch.getMicro()), batch);
                 }
             }
         } catch (final RecordDeserializationException e) {
@@ -214,9 +216,8 @@ final class ActivationExchange implements AutoCloseable {
         }
     }
 
-    private static String slot(final String topic, final long clock, final int micro) {
-        return topic + "/" + clock + "/" + micro;
-    }
+    /** Where a micro-batch's record is kept until asked for. */
+    private record Slot(String topic, long clock, int micro) {}
 
     @Override
     public void close() {
