@@ -83,8 +83,9 @@ final class DemoCommand implements Callable<Integer> {
             names = "--micro-batches",
             defaultValue = "2",
             description = "With --stages > 1: at most how many micro-batches a replica cuts its share of each batch "
-                    + "into, pipelined through the stages; each a whole number of 32-sample blocks, so that the "
-                    + "gradients are the data-parallel ones (default: ${DEFAULT-VALUE}).")
+                    + "into, pipelined through the stages; each a whole number of the model's blocks (32 samples for mlp "
+                    + "and cnn), so that the gradients are the data-parallel ones (bit for bit for mlp, to float "
+                    + "rounding for cnn) (default: ${DEFAULT-VALUE}).")
     private int microBatches;
 
     @Option(
