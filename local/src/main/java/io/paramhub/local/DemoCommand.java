@@ -10,9 +10,11 @@ import io.paramhub.launcher.JobSpecOptions;
 import io.paramhub.ml.DataSources;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.Models;
+import io.paramhub.ml.PipelineModel;
 import io.paramhub.ml.ShardSizing;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.topology.jobs.StagePlan;
 import io.paramhub.topology.jobs.TrainingRecipe;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.worker.ComputeEmulation;
@@ -66,6 +68,25 @@ final class DemoCommand implements Callable<Integer> {
 
     @Mixin
     private JobSpecOptions jobSpec;
+
+    @Option(
+            names = "--stages",
+            defaultValue = "1",
+            description = "Pipeline stages per data-parallel replica (hybrid data and model parallel, BSP only): "
+                    + "--workers must be a multiple; worker w computes stage w %% S of replica w / S and holds only "
+                    + "that stage's parameters; activations travel on their own topics. mlp is cut between layers, "
+                    + "cnn through its dense hidden layer (docs/models.md) (default: ${DEFAULT-VALUE}, every worker "
+                    + "computes the whole model).")
+    private int stages;
+
+    @Option(
+            names = "--micro-batches",
+            defaultValue = "2",
+            description = "With --stages > 1: at most how many micro-batches a replica cuts its share of each batch "
+                    + "into, pipelined through the stages; each a whole number of the model's blocks (32 samples for mlp "
+                    + "and cnn), so that the gradients are the data-parallel ones (bit for bit for mlp, to float "
+                    + "rounding for cnn) (default: ${DEFAULT-VALUE}).")
+    private int microBatches;
 
     @Option(
             names = "--model",
@@ -217,6 +238,17 @@ final class DemoCommand implements Callable<Integer> {
                     "--dashboard-port must be a port (0 = any free one) " + "given with --dashboard, not "
                             + dashboardPort);
         }
+        if (stages < 1 || microBatches < 1) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--stages and --micro-batches must be >= 1, not " + stages + " and " + microBatches);
+        }
+        if (stages > 1 && (effectiveSampleCost() > 0 || !slowdowns.isEmpty())) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--sample-cost-us and --slowdown emulate whole-model compute; they do not apply with --stages "
+                            + stages);
+        }
         final Map<Integer, ComputeEmulation> emulations = emulations();
         final OrchestratorSettings orchestration = orchestratorSettings();
         final PrintStream out = System.out;
@@ -264,6 +296,9 @@ final class DemoCommand implements Callable<Integer> {
                             totals.meanWaitMs(),
                             totals.lastShare(),
                             totals.lastThreads()));
+            if (stages > 1) {
+                printStages(out, spec, tally);
+            }
             out.printf(
                     Locale.ROOT,
                     "workers without a slowdown spent %.1f%% of their time waiting at the barrier%s%n",
@@ -288,6 +323,33 @@ final class DemoCommand implements Callable<Integer> {
             Directories.deleteRecursively(stateDir);
         }
         return 0;
+    }
+
+    /** Per worker of a hybrid job: its stage, the parameters it holds, the activation bytes and waits. */
+    private static void printStages(final PrintStream out, final JobSpec spec, final WorkerTally tally) {
+        out.printf(
+                Locale.ROOT,
+                "%d replicas x %d stages, up to %d micro-batches each%n",
+                spec.getExpectedWorkers() / spec.getStages(),
+                spec.getStages(),
+                spec.getMicroBatches());
+        out.println("worker      stage  parameters held   activation MB  stage wait ms  (wait: for neighbours, per "
+                + "iteration)");
+        long bytes = 0;
+        for (final Map.Entry<String, WorkerTally.Totals> entry : tally.totals().entrySet()) {
+            final WorkerTally.Totals totals = entry.getValue();
+            bytes += totals.activationBytes();
+            out.printf(
+                    Locale.ROOT,
+                    "%-10s  %5d  %8d (%4.1f%%)  %13.2f  %13.2f%n",
+                    entry.getKey(),
+                    totals.stage(),
+                    totals.parametersHeld(),
+                    100.0 * totals.parametersHeld() / spec.getParameters(),
+                    totals.activationBytes() / 1e6,
+                    totals.meanActivationWaitMs());
+        }
+        out.printf(Locale.ROOT, "activations and their gradients moved: %.1f MB%n", bytes / 2 / 1e6);
     }
 
     /** {@code --epochs}, or its default. */
@@ -381,7 +443,8 @@ final class DemoCommand implements Callable<Integer> {
         if (jobSpec.shards() != null && jobSpec.shards() < 1) {
             throw new ParameterException(command.commandLine(), "--shards must be >= 1, not " + jobSpec.shards());
         }
-        final int requestedShards = jobSpec.shards() != null ? jobSpec.shards() : Math.max(1, aggregators);
+        final int requestedShards =
+                Math.max(jobSpec.shards() != null ? jobSpec.shards() : Math.max(1, aggregators), minimumShards(kind));
         final JobSpec.Builder spec = DemoJobs.defaults(
                 kind,
                 requestedShards,
@@ -413,6 +476,8 @@ final class DemoCommand implements Callable<Integer> {
                 .setSessionTimeoutMs(sessionTimeoutMs)
                 .setGradientEncoding(gradientEncoding())
                 .setPipelineDepth(pipelineDepth)
+                .setStages(stages)
+                .setMicroBatches(microBatches)
                 .setOptimizer(optimizerKind)
                 .setLearningRate(
                         jobSpec.learningRate() != null ? jobSpec.learningRate() : recipe.learningRate(optimizerKind))
@@ -423,6 +488,30 @@ final class DemoCommand implements Callable<Integer> {
                                         ? DemoJobs.BSP_MOMENTUM
                                         : DemoJobs.ASYNC_MOMENTUM)
                 .build();
+    }
+
+    /** With --stages > 1, the shards the stages need at least (none may hold two stages' parameters); else 1. */
+    private int minimumShards(final Model kind) {
+        if (stages <= 1) {
+            return 1;
+        }
+        if (!(kind instanceof PipelineModel pipeline)) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--stages " + stages + ": model " + kind.kind() + " cannot be cut into pipeline stages");
+        }
+        if (stages > pipeline.maxStages()) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--stages " + stages + ": model " + kind.kind() + " can be cut into 1 to " + pipeline.maxStages()
+                            + " stages");
+        }
+        if (workers % stages != 0) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--workers (" + workers + ") must be a multiple of --stages (" + stages + ")");
+        }
+        return StagePlan.minimumShards(pipeline, stages);
     }
 
     private GradientEncoding gradientEncoding() {

@@ -8,13 +8,24 @@ import java.util.Map;
 final class LossTally {
 
     private final long iterationsPerEpoch;
+    private final int lastStage;
     private final Map<Integer, double[]> byEpoch = new HashMap<>();
 
     LossTally(final long iterationsPerEpoch) {
+        this(iterationsPerEpoch, 1);
+    }
+
+    /** A tally of a job of {@code stages} pipeline stages, whose last stage alone computes the loss. */
+    LossTally(final long iterationsPerEpoch, final int stages) {
         this.iterationsPerEpoch = iterationsPerEpoch;
+        this.lastStage = stages - 1;
     }
 
     synchronized void add(final IterationTelemetry telemetry) {
+        if (telemetry.getStage() != lastStage) {
+            // an earlier pipeline stage computed these samples too, but not their loss
+            return;
+        }
         final double[] sums =
                 byEpoch.computeIfAbsent((int) (telemetry.getClock() / iterationsPerEpoch), epoch -> new double[2]);
         sums[0] += telemetry.getLoss();

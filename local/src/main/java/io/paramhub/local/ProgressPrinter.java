@@ -65,10 +65,13 @@ public final class ProgressPrinter implements RunListener {
 
     @Override
     public synchronized void onIteration(final IterationTelemetry telemetry) {
-        lossSum += telemetry.getLoss();
-        samples += telemetry.getSamples();
-        final long workerIterations = finished.incrementAndGet();
         final TrainingRun.Job current = job;
+        // in a hybrid job the last pipeline stage alone computes the loss of the samples all stages compute
+        if (current == null || telemetry.getStage() == current.spec().getStages() - 1) {
+            lossSum += telemetry.getLoss();
+            samples += telemetry.getSamples();
+        }
+        final long workerIterations = finished.incrementAndGet();
         if (current == null) {
             return;
         }

@@ -10,6 +10,7 @@ import io.paramhub.worker.WorkerSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -27,7 +28,12 @@ import java.util.TreeSet;
  * real cost), {@code fast_worker_wait_fraction} (the share of the workers without a slowdown's time,
  * after their first iteration, spent waiting at the barrier), one entry per worker ({@code speed} in
  * samples per compute-second, final {@code share} and {@code threads}, mean compute and barrier
- * wait per iteration) and one per epoch.
+ * wait per iteration) and one per epoch. A hybrid job ({@code stages} > 1) adds {@code stages},
+ * {@code replicas}, {@code micro_batches}, {@code activation_bytes} (activations and their gradients moved
+ * between stages, counted once, at the sender), {@code max_parameters_fraction} (the largest share of the
+ * parameters one worker holds), per stage its workers' mean compute and waits ({@code per_stage}), and per
+ * worker its {@code stage}, {@code parameters_held} (and fraction), {@code activation_bytes} (sent and
+ * received) and {@code activation_wait_ms_mean}.
  */
 final class RunReport {
 
@@ -46,6 +52,55 @@ final class RunReport {
         root.put("staleness_bound_clocks", spec.getStaleness());
         root.put("gradient_encoding", spec.getGradientEncoding().name().toLowerCase(Locale.ROOT));
         root.put("pipeline_depth", spec.getPipelineDepth());
+        final boolean hybrid = spec.getStages() > 1;
+        if (hybrid) {
+            root.put("stages", spec.getStages());
+            root.put("replicas", spec.getExpectedWorkers() / spec.getStages());
+            root.put("micro_batches", spec.getMicroBatches());
+            // each exchange is counted by its sender and its receiver: half the sum is what moved
+            root.put(
+                    "activation_bytes",
+                    tally.totals().values().stream()
+                                    .mapToLong(WorkerTally.Totals::activationBytes)
+                                    .sum()
+                            / 2);
+            root.put(
+                    "max_parameters_fraction",
+                    tally.totals().values().stream()
+                                    .mapToLong(WorkerTally.Totals::parametersHeld)
+                                    .max()
+                                    .orElse(spec.getParameters())
+                            / (double) spec.getParameters());
+            final ArrayNode stages = root.putArray("per_stage");
+            for (int stage = 0; stage < spec.getStages(); stage++) {
+                final int k = stage;
+                final List<WorkerTally.Totals> of = tally.totals().values().stream()
+                        .filter(totals -> totals.stage() == k)
+                        .toList();
+                stages.addObject()
+                        .put("stage", k)
+                        .put("workers", of.size())
+                        .put("parameters", of.isEmpty() ? 0 : of.get(0).parametersHeld())
+                        .put(
+                                "compute_ms_mean",
+                                of.stream()
+                                        .mapToDouble(WorkerTally.Totals::meanComputeMs)
+                                        .average()
+                                        .orElse(0))
+                        .put(
+                                "wait_ms_mean",
+                                of.stream()
+                                        .mapToDouble(WorkerTally.Totals::meanWaitMs)
+                                        .average()
+                                        .orElse(0))
+                        .put(
+                                "activation_wait_ms_mean",
+                                of.stream()
+                                        .mapToDouble(WorkerTally.Totals::meanActivationWaitMs)
+                                        .average()
+                                        .orElse(0));
+            }
+        }
         root.put("workers", spec.getExpectedWorkers());
         root.put("shards", spec.getShards());
         root.put("batch", spec.getGlobalBatch());
@@ -87,6 +142,13 @@ final class RunReport {
             node.put("compute_ms_mean", totals.meanComputeMs());
             node.put("wait_ms_mean", totals.meanWaitMs());
             node.put("start_wait_ms", totals.startWaitMs());
+            if (hybrid) {
+                node.put("stage", totals.stage());
+                node.put("parameters_held", totals.parametersHeld());
+                node.put("parameters_fraction", totals.parametersHeld() / (double) spec.getParameters());
+                node.put("activation_bytes", totals.activationBytes());
+                node.put("activation_wait_ms_mean", totals.meanActivationWaitMs());
+            }
         });
         final ArrayNode epochs = root.putArray("per_epoch");
         for (final EpochResult epoch : result.epochs()) {

@@ -256,7 +256,7 @@ public final class TrainingRun {
             }
             JobSubmitter.submit(topics().jobs(), client, spec);
             listener.onStarted(job);
-            final LossTally losses = new LossTally(iterationsPerEpoch);
+            final LossTally losses = new LossTally(iterationsPerEpoch, spec.getStages());
             final ExecutorService threads = Executors.newFixedThreadPool(spec.getExpectedWorkers() + 1);
             final AtomicBoolean stop = new AtomicBoolean();
             try {

@@ -22,7 +22,11 @@ public final class WorkerTally implements RunListener {
             double waitMs,
             double startWaitMs,
             double lastShare,
-            int lastThreads) {
+            int lastThreads,
+            int stage,
+            long parametersHeld,
+            long activationBytes,
+            double activationWaitMs) {
 
         public double meanComputeMs() {
             return iterations == 0 ? 0 : computeMs / iterations;
@@ -31,6 +35,11 @@ public final class WorkerTally implements RunListener {
         /** Mean barrier wait per iteration, after the first. */
         public double meanWaitMs() {
             return iterations <= 1 ? 0 : waitMs / (iterations - 1);
+        }
+
+        /** Mean wait per iteration for the neighbouring pipeline stages (hybrid jobs), first iteration included. */
+        public double meanActivationWaitMs() {
+            return iterations == 0 ? 0 : activationWaitMs / iterations;
         }
 
         /** Samples per compute-second. */
@@ -65,7 +74,11 @@ public final class WorkerTally implements RunListener {
                         0,
                         telemetry.getWaitMs(),
                         telemetry.getBatchShare(),
-                        telemetry.getThreads()),
+                        telemetry.getThreads(),
+                        telemetry.getStage(),
+                        telemetry.getParametersHeld(),
+                        telemetry.getActivationBytes(),
+                        telemetry.getActivationWaitMs()),
                 (a, b) -> new Totals(
                         a.iterations() + 1,
                         a.samples() + b.samples(),
@@ -73,7 +86,11 @@ public final class WorkerTally implements RunListener {
                         a.waitMs() + b.startWaitMs(),
                         a.startWaitMs(),
                         b.lastShare(),
-                        b.lastThreads()));
+                        b.lastThreads(),
+                        b.stage(),
+                        b.parametersHeld(),
+                        a.activationBytes() + b.activationBytes(),
+                        a.activationWaitMs() + b.activationWaitMs()));
     }
 
     /** Seconds from the first iteration reported to the last: the round loop, start-up left out. */

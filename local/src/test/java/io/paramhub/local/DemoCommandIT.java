@@ -49,6 +49,54 @@ class DemoCommandIT {
     }
 
     @Test
+    void shouldTrainInPipelineStagesAndReportWhatEachWorkerHolds(@TempDir final Path dir) throws Exception {
+        // given
+        final Path report = dir.resolve("hybrid.json");
+
+        // when 2 replicas x 2 stages of mlp:32 (784-32-10: 25,120 + 330 parameters), one epoch
+        final int code = ParamHubCli.execute(
+                "demo",
+                "--model",
+                "mlp:32",
+                "--stages",
+                "2",
+                "--workers",
+                "4",
+                "--epochs",
+                "1",
+                "--report",
+                report.toString());
+
+        // then
+        assertThat(code).isZero();
+        final JsonNode json = new ObjectMapper().readTree(report.toFile());
+        assertThat(json.get("stages").asInt()).isEqualTo(2);
+        assertThat(json.get("replicas").asInt()).isEqualTo(2);
+        assertThat(json.get("max_parameters_fraction").asDouble()).isEqualTo(25_120.0 / 25_450);
+        // every sample's 32 hidden activations go forward once and their gradients back once
+        final long iterations = json.get("iterations").asLong();
+        assertThat(json.get("activation_bytes").asLong()).isEqualTo(iterations * 128 * 32 * 4 * 2);
+        assertThat(json.get("per_stage")).hasSize(2);
+        assertThat(json.get("per_stage").get(1).get("parameters").asLong()).isEqualTo(330);
+        for (final JsonNode worker : json.get("per_worker")) {
+            final int index = Integer.parseInt(worker.get("worker").asText().substring("worker-".length()));
+            assertThat(worker.get("stage").asInt()).isEqualTo(index % 2);
+        }
+        assertThat(json.get("final_test_accuracy").asDouble()).isGreaterThan(0.75);
+        assertThat(json.get("dead_letters").asLong()).isZero();
+    }
+
+    @Test
+    void shouldRefuseStagesOfAModelThatCannotBeCut() {
+        // when
+        final CliRun outcome = CliRun.of("demo", "--model", "linear", "--stages", "2");
+
+        // then
+        assertThat(outcome.code()).isEqualTo(2);
+        assertThat(outcome.err()).contains("model linear cannot be cut into pipeline stages");
+    }
+
+    @Test
     void shouldRefuseAnUnknownSyncMode() {
         // when
         final CliRun outcome = CliRun.of("demo", "--sync", "hogwild");

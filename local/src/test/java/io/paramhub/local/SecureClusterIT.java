@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.paramhub.aggregator.AggregatorRunner;
+import io.paramhub.avro.ActivationBatch;
 import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.IterationTelemetry;
@@ -177,6 +178,8 @@ class SecureClusterIT {
         subjects.put(PREFIX + "shard-jobs", JobSpec.getClassSchema());
         subjects.put(PREFIX + "shard-membership", WorkerStatus.getClassSchema());
         subjects.put(PREFIX + "shard-commands", ResourceCommand.getClassSchema());
+        subjects.put(PREFIX + "activations", ActivationBatch.getClassSchema());
+        subjects.put(PREFIX + "activation-gradients", ActivationBatch.getClassSchema());
         final String changelog = AggregatorRunner.DEFAULT_APPLICATION_ID + "-%s-changelog";
         subjects.put(changelog.formatted(AggregatorTopology.JOB_SPEC_STORE), JobSpec.getClassSchema());
         subjects.put(changelog.formatted(AggregatorTopology.SHARD_JOB_STORE), JobSpec.getClassSchema());

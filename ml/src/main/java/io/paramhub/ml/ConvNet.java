@@ -20,7 +20,7 @@ import java.util.SplittableRandom;
  * {@value #BLOCK} samples (see {@link ConvLayer}, {@link DenseLayer}); scratch lives in a
  * {@link ThreadLocal}, so one instance is safe to share between compute threads.
  */
-public final class ConvNet implements Model {
+public final class ConvNet implements PipelineModel {
 
     /** The name {@link Models#create} knows this model by. */
     public static final String KIND = "cnn";
@@ -271,31 +271,130 @@ public final class ConvNet implements Model {
             final Scratch s,
             final int j,
             final boolean mirrored) {
+        forwardConvolutions(
+                params, x, offset, s, new ConvRows(s.pooled1[j], s.from1[j], s.flat[j], s.from2[j]), mirrored);
+    }
+
+    /** Both convolution blocks of one image (mirrored or not), into {@code rows}. */
+    void forwardConvolutions(
+            final float[] params,
+            final float[] x,
+            final int offset,
+            final Scratch s,
+            final ConvRows rows,
+            final boolean mirrored) {
         conv1.pad(x, offset, s.padded1, mirrored);
         conv1.unroll(s.padded1, s.cols1T);
         conv1.forward(params, s.cols1T, s.conv1Out);
-        pool1.forward(s.conv1Out, s.pooled1[j], s.from1[j]);
-        conv2.pad(s.pooled1[j], 0, s.padded2, false);
+        pool1.forward(s.conv1Out, rows.pooled1(), rows.from1());
+        conv2.pad(rows.pooled1(), 0, s.padded2, false);
         conv2.unroll(s.padded2, s.cols2T);
         conv2.forward(params, s.cols2T, s.conv2Out);
-        pool2.forward(s.conv2Out, s.flat[j], s.from2[j]);
+        pool2.forward(s.conv2Out, rows.flat(), rows.from2());
     }
 
     /** The convolutions' gradients of sample {@code j} of the block, from its flattened features' deltas. */
     private void backwardConvolutions(final float[] x, final int offset, final Scratch s, final int j) {
-        pool2.backward(s.flat[j], s.flatDelta[j], s.from2[j], s.deltas2);
-        conv2.pad(s.pooled1[j], 0, s.padded2, false);
+        backwardConvolutions(
+                x,
+                offset,
+                s,
+                new ConvRows(s.pooled1[j], s.from1[j], s.flat[j], s.from2[j]),
+                s.flatDelta[j],
+                s.flipped[j]);
+    }
+
+    /** The convolutions' gradients of one image, added to {@code s}'s, from its flattened features' deltas. */
+    void backwardConvolutions(
+            final float[] x,
+            final int offset,
+            final Scratch s,
+            final ConvRows rows,
+            final float[] flatDelta,
+            final boolean mirrored) {
+        pool2.backward(rows.flat(), flatDelta, rows.from2(), s.deltas2);
+        conv2.pad(rows.pooled1(), 0, s.padded2, false);
         conv2.unrollPositions(s.padded2, s.deltas2, s.cols2);
         conv2.accumulateGradient(s.deltas2, s.cols2, s.conv2Gradient, s.conv2BiasGradient, s.gather);
         conv2.backpropagate(s.conv2Rows, s.deltas2, s.cols2Delta, s.padded2Delta, s.pooled1Delta, s.gather);
-        pool1.backward(s.pooled1[j], s.pooled1Delta, s.from1[j], s.deltas1);
-        conv1.pad(x, offset, s.padded1, s.flipped[j]);
+        pool1.backward(rows.pooled1(), s.pooled1Delta, rows.from1(), s.deltas1);
+        conv1.pad(x, offset, s.padded1, mirrored);
         conv1.unrollPositions(s.padded1, s.deltas1, s.cols1);
         conv1.accumulateGradient(s.deltas1, s.cols1, s.conv1Gradient, s.conv1BiasGradient, s.gather);
     }
 
+    /** What the convolutions of one image keep for its backward: the pooled maps, where each maximum came from. */
+    record ConvRows(float[] pooled1, int[] from1, float[] flat, int[] from2) {}
+
+    /** Fresh rows for one image's convolutions. */
+    ConvRows convRows() {
+        return new ConvRows(
+                new float[pool1.outputSize()],
+                new int[pool1.outputSize()],
+                new float[pool2.outputSize()],
+                new int[pool2.outputSize()]);
+    }
+
+    /** A fresh scratch of its own, for a pipeline stage's pass. */
+    Scratch newScratch() {
+        return new Scratch();
+    }
+
+    /** The flattened features the convolutions produce per image: the dense layers' input. */
+    int features() {
+        return pool2.outputSize();
+    }
+
+    /** Adds the convolutions' gradients summed in {@code s} to the gradient sum. */
+    void addConvolutionGradients(final Scratch s, final double[] gradientSum) {
+        conv1.addTo(s.conv1Gradient, s.conv1BiasGradient, gradientSum);
+        conv2.addTo(s.conv2Gradient, s.conv2BiasGradient, gradientSum);
+    }
+
+    DenseLayer dense1() {
+        return dense1;
+    }
+
+    DenseLayer dense2() {
+        return dense2;
+    }
+
+    Dropout dropout() {
+        return dropout;
+    }
+
+    /** One stage per hidden unit at most: the cut splits the hidden layer's units (docs/models.md). */
+    @Override
+    public int maxStages() {
+        return shape.hidden();
+    }
+
+    @Override
+    public int block() {
+        return BLOCK;
+    }
+
+    /**
+     * Stage {@code stage} of {@code stages}: stage 0 holds the convolutions, the last the output layer, and the
+     * hidden layer's units are shared out so that the stages' parameter counts are as even as they can be
+     * ({@link ConvNetStage}).
+     */
+    @Override
+    public PipelineStage stage(final int stage, final int stages) {
+        if (stages < 1 || stages > maxStages()) {
+            throw new IllegalArgumentException(kind() + " can be cut into 1 to " + maxStages()
+                    + " stages (one hidden unit each at least), not " + stages);
+        }
+        if (stage < 0 || stage >= stages) {
+            throw new IllegalArgumentException("stage " + stage + " out of range [0, " + stages + ")");
+        }
+        final int[] units =
+                ConvNetStage.unitBounds(parameterCount(), conv2.end(), pool2.outputSize() + 1, shape.hidden(), stages);
+        return new ConvNetStage(this, stage, stages, units[stage], units[stage + 1]);
+    }
+
     /** One thread's activations, gradients and weight copies; refilled by every call. */
-    private final class Scratch {
+    final class Scratch {
         final float[] padded1 = new float[conv1.paddedSize()];
         final float[][] cols1T = RowOps.matrix(conv1.patch(), conv1.positions());
         final float[][] conv1Out = RowOps.matrix(shape.channels1(), conv1.positions());

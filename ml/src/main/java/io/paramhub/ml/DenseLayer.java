@@ -18,12 +18,40 @@ final class DenseLayer {
     private final int inputs;
     private final int outputs;
     private final int weightOffset;
+    private final int biasOffset;
 
     /** A layer of {@code inputs} to {@code outputs} whose parameters start at {@code weightOffset}. */
     DenseLayer(final int inputs, final int outputs, final int weightOffset) {
+        this(inputs, outputs, weightOffset, weightOffset + inputs * outputs);
+    }
+
+    private DenseLayer(final int inputs, final int outputs, final int weightOffset, final int biasOffset) {
         this.inputs = inputs;
         this.outputs = outputs;
         this.weightOffset = weightOffset;
+        this.biasOffset = biasOffset;
+    }
+
+    /**
+     * The output units {@code [from, to)} of this layer as a layer of their own, on the same parameters
+     * (their rows of {@code W} and their biases), for a pipeline stage that computes only those units; its
+     * unit {@code u} is this layer's unit {@code from + u}. Per unit, it computes the same bits as this layer.
+     */
+    DenseLayer units(final int from, final int to) {
+        if (from < 0 || to > outputs || from >= to) {
+            throw new IllegalArgumentException("units [" + from + ", " + to + ") of a layer of " + outputs);
+        }
+        return new DenseLayer(inputs, to - from, weightOffset + from * inputs, biasOffset + from);
+    }
+
+    /** Where the weights lie in the parameter vector. */
+    ParameterRange weightRange() {
+        return new ParameterRange(weightOffset, weightOffset + inputs * outputs);
+    }
+
+    /** Where the biases lie in the parameter vector. */
+    ParameterRange biasRange() {
+        return new ParameterRange(biasOffset, biasOffset + outputs);
     }
 
     int inputs() {
@@ -39,13 +67,13 @@ final class DenseLayer {
         return (inputs + 1) * outputs;
     }
 
-    /** The index just past this layer's parameters. */
+    /** The index just past this layer's parameters (of a whole layer, not of {@link #units}). */
     int end() {
         return weightOffset + parameterCount();
     }
 
     private int biasOffset() {
-        return weightOffset + inputs * outputs;
+        return biasOffset;
     }
 
     /** He initialisation: weights from N(0, 2 / inputs), biases 0. */

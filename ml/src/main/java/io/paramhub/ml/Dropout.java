@@ -60,6 +60,36 @@ final class Dropout {
         }
     }
 
+    /**
+     * As {@link #apply}, for the units {@code [from, to)} of a layer alone (a pipeline stage's share of it),
+     * held from index 0 of each row: the same masks as the whole layer's, as the draws of the units before
+     * {@code from} are drawn and passed over.
+     */
+    void applyUnits(
+            final float[][] activations,
+            final float[][] mask,
+            final int from,
+            final int to,
+            final int[] samples,
+            final int start,
+            final int block,
+            final long seed,
+            final long clock,
+            final int layer) {
+        for (int s = 0; s < block; s++) {
+            final SplittableRandom random = new SplittableRandom(key(seed, clock, samples[start + s], layer));
+            for (int u = 0; u < from; u++) {
+                random.nextDouble();
+            }
+            final float[] m = mask[s];
+            final float[] a = activations[s];
+            for (int u = from; u < to; u++) {
+                m[u - from] = random.nextDouble() < rate ? 0f : scale;
+                a[u - from] *= m[u - from];
+            }
+        }
+    }
+
     /** Multiplies the deltas by the mask {@link #apply} used. */
     void backward(final float[][] delta, final float[][] mask, final int units, final int block) {
         for (int s = 0; s < block; s++) {

@@ -17,7 +17,7 @@ import java.util.Random;
  * weights taken once per call (see {@link DenseLayer}); scratch is allocated per call, so one instance is
  * safe to share between compute threads.
  */
-public final class Mlp implements Model {
+public final class Mlp implements PipelineModel {
 
     /** The name {@link Models#create} knows this model by. */
     public static final String KIND = "mlp";
@@ -223,6 +223,32 @@ public final class Mlp implements Model {
             in = out;
         }
         return SoftmaxCrossEntropy.argmax(in, 0, classes);
+    }
+
+    /** One stage per dense layer at most: the network is cut between layers. */
+    @Override
+    public int maxStages() {
+        return layers.length;
+    }
+
+    @Override
+    public int block() {
+        return block;
+    }
+
+    /** The layers cut into contiguous groups whose largest parameter count is as small as it can be ({@link StageCuts}). */
+    @Override
+    public PipelineStage stage(final int stage, final int stages) {
+        if (stage < 0 || stage >= stages) {
+            throw new IllegalArgumentException("stage " + stage + " out of range [0, " + stages + ")");
+        }
+        final long[] sizes = new long[layers.length];
+        for (int l = 0; l < layers.length; l++) {
+            sizes[l] = layers[l].parameterCount();
+        }
+        final int[] bounds = StageCuts.balanced(sizes, stages);
+        return new MlpStage(
+                this, layers, bounds[stage], bounds[stage + 1], dropout, inputs, classes, block, stage, stages);
     }
 
     /** One {@code [sample][unit]} matrix per layer boundary, input first, for blocks of {@code size} samples. */

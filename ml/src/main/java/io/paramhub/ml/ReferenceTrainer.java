@@ -101,6 +101,103 @@ public final class ReferenceTrainer {
             final BspVariant variant,
             final Executor compute,
             final ClockListener listener) {
+        return trainReplicas(
+                model,
+                train,
+                plan,
+                optimizer,
+                schedule,
+                layout,
+                workers,
+                iterations,
+                seed,
+                variant,
+                compute,
+                listener,
+                (params, share, clock) -> workerGradient(model, params, train, share, seed, clock));
+    }
+
+    /**
+     * A hybrid data and model parallel run in one process: {@code replicas} data-parallel replicas, each the
+     * model cut into {@code stages} pipeline stages ({@link PipelineModel#stage}) that compute the replica's
+     * round-robin share of each clock's batch in at most {@code microBatches} micro-batches
+     * ({@link MicroBatches}); each stage's parameter gradients go to the shards as a worker's would, and the
+     * shards sum the replicas' in replica order, as {@link #trainSharded} sums workers'. So the run is
+     * {@link #trainSharded} with {@code replicas} workers, up to the summation order a cut changes (none for
+     * the MLP; the CNN's features gradient, see {@link PipelineModel}).
+     *
+     * @return the final parameters
+     */
+    public static float[] trainHybrid(
+            final PipelineModel model,
+            final Dataset train,
+            final BatchPlan plan,
+            final Optimizer optimizer,
+            final LearningRateSchedule schedule,
+            final ShardLayout layout,
+            final int replicas,
+            final int stages,
+            final int microBatches,
+            final long iterations,
+            final long seed,
+            final BspVariant variant,
+            final Executor compute,
+            final ClockListener listener) {
+        if (stages < 1 || stages > model.maxStages()) {
+            throw new IllegalArgumentException(
+                    model.kind() + " can be cut into 1 to " + model.maxStages() + " stages, not " + stages);
+        }
+        if (microBatches < 1) {
+            throw new IllegalArgumentException("need >= 1 micro-batch, got " + microBatches);
+        }
+        return trainReplicas(
+                model,
+                train,
+                plan,
+                optimizer,
+                schedule,
+                layout,
+                replicas,
+                iterations,
+                seed,
+                variant,
+                compute,
+                listener,
+                (params, share, clock) -> {
+                    final double[] sum = new double[model.parameterCount()];
+                    final PipelineGradient.Result result = PipelineGradient.accumulate(
+                            model,
+                            stages,
+                            params,
+                            train,
+                            MicroBatches.split(share, microBatches, model.block()),
+                            sum,
+                            seed,
+                            clock);
+                    return new WorkerGradient(toFloat(sum), result.loss());
+                });
+    }
+
+    /** How one worker (or one replica's stages) computes its share's gradient on the wire. */
+    @FunctionalInterface
+    private interface ShareGradient {
+        WorkerGradient compute(float[] params, int[] share, long clock);
+    }
+
+    private static float[] trainReplicas(
+            final Model model,
+            final Dataset train,
+            final BatchPlan plan,
+            final Optimizer optimizer,
+            final LearningRateSchedule schedule,
+            final ShardLayout layout,
+            final int workers,
+            final long iterations,
+            final long seed,
+            final BspVariant variant,
+            final Executor compute,
+            final ClockListener listener,
+            final ShareGradient gradientOf) {
         requireCommon(model, train, plan, iterations);
         if (layout.parameters() != model.parameterCount()) {
             throw new IllegalArgumentException(
@@ -132,8 +229,7 @@ public final class ReferenceTrainer {
             for (int w = 0; w < workers; w++) {
                 final int[] share = BatchPlan.roundRobinShare(batch, w, workers);
                 counts[w] = share.length;
-                gradients.add(CompletableFuture.supplyAsync(
-                        () -> workerGradient(model, base, train, share, seed, at), compute));
+                gradients.add(CompletableFuture.supplyAsync(() -> gradientOf.compute(base, share, at), compute));
             }
             double loss = 0;
             for (int w = 0; w < workers; w++) {
@@ -219,11 +315,15 @@ public final class ReferenceTrainer {
             final long clock) {
         final double[] sum = new double[model.parameterCount()];
         final double loss = model.accumulateGradient(params, train, share, sum, seed, clock);
+        return new WorkerGradient(toFloat(sum), loss);
+    }
+
+    private static float[] toFloat(final double[] sum) {
         final float[] wire = new float[sum.length];
         for (int i = 0; i < sum.length; i++) {
             wire[i] = (float) sum[i];
         }
-        return new WorkerGradient(wire, loss);
+        return wire;
     }
 
     private static void requireCommon(

@@ -3,6 +3,8 @@ package io.paramhub.ml;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.HashSet;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Tests cutting a parameter vector into contiguous shards. */
@@ -75,5 +77,25 @@ class ShardLayoutTest {
         assertThatThrownBy(() -> ShardLayout.of(3, 2).first(2)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> ShardLayout.of(5, 2).place(new float[5], 0, new float[2]))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void shouldNeverLetAShardStraddleABoundaryWhenAligned() {
+        // given the default cnn cut in two stages: segments of 210,112 / 210,112 / 61 / 1,357 values
+        final ShardLayout layout = ShardLayout.aligned(421_642, 6, 210_112, 420_224, 420_285);
+
+        // then every boundary is a shard's first value, and the shards tile the vector
+        int next = 0;
+        final Set<Integer> firsts = new HashSet<>();
+        for (int shard = 0; shard < layout.shards(); shard++) {
+            assertThat(layout.first(shard)).isEqualTo(next);
+            assertThat(layout.length(shard)).isPositive();
+            firsts.add(layout.first(shard));
+            next += layout.length(shard);
+        }
+        assertThat(next).isEqualTo(421_642);
+        assertThat(firsts).contains(210_112, 420_224, 420_285);
+        assertThat(ShardLayout.aligned(100, 3)).isEqualTo(ShardLayout.of(100, 3));
+        assertThatThrownBy(() -> ShardLayout.aligned(100, 2, 10, 20)).hasMessageContaining("at least 3 shards");
     }
 }

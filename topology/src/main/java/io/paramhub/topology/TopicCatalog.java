@@ -1,5 +1,6 @@
 package io.paramhub.topology;
 
+import io.paramhub.avro.ActivationBatch;
 import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.IterationTelemetry;
@@ -29,7 +30,9 @@ public record TopicCatalog(
         Topic<String, DeadLetter> deadLetters,
         Topic<String, JobSpec> shardJobs,
         Topic<String, WorkerStatus> shardMembership,
-        Topic<String, ResourceCommand> shardCommands) {
+        Topic<String, ResourceCommand> shardCommands,
+        Topic<String, ActivationBatch> activations,
+        Topic<String, ActivationBatch> activationGradients) {
 
     public static final String DEFAULT_PREFIX = "paramhub.";
 
@@ -45,7 +48,10 @@ public record TopicCatalog(
                 new Topic<>(prefix + "dead-letters", Serdes.String(), serdes.valueSerde(DeadLetter.class)),
                 new Topic<>(prefix + "shard-jobs", Serdes.String(), serdes.valueSerde(JobSpec.class)),
                 new Topic<>(prefix + "shard-membership", Serdes.String(), serdes.valueSerde(WorkerStatus.class)),
-                new Topic<>(prefix + "shard-commands", Serdes.String(), serdes.valueSerde(ResourceCommand.class)));
+                new Topic<>(prefix + "shard-commands", Serdes.String(), serdes.valueSerde(ResourceCommand.class)),
+                new Topic<>(prefix + "activations", Serdes.String(), serdes.valueSerde(ActivationBatch.class)),
+                new Topic<>(
+                        prefix + "activation-gradients", Serdes.String(), serdes.valueSerde(ActivationBatch.class)));
     }
 
     /** How each topic is laid out when {@link TopicProvisioner} creates it, with ParamHub's default retentions. */
@@ -67,7 +73,10 @@ public record TopicCatalog(
                 TopicLayout.compacted(commands.name(), 1),
                 // liveness is judged by membership record times: the broker's, so that none can be post-dated
                 TopicLayout.compacted(membership.name(), 1).withBrokerTimestamps(),
-                deleted(deadLetters, otherPartitions, retentions));
+                deleted(deadLetters, otherPartitions, retentions),
+                // a hybrid job's replica keys its micro-batches job/replica: spread like the shards
+                deleted(activations, shardPartitions, retentions),
+                deleted(activationGradients, shardPartitions, retentions));
     }
 
     /** A topic's name without the prefix: {@code gradients}, {@code dead-letters}, ... */

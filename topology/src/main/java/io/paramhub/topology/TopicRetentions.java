@@ -13,7 +13,8 @@ import org.apache.kafka.common.config.ConfigException;
  * <p>Defaults: {@code gradients} 24 h and 1 GiB per partition (a restarted shard reads back the gradients
  * since its last snapshot, at most {@code paramhub.aggregator.snapshot.clocks} clocks old, and from the
  * offset its group committed); {@code telemetry} 3 days, 256 MiB; {@code dead-letters},
- * {@code shard-membership} and {@code shard-commands} 7 days, 256 MiB. Compacted topics ({@code jobs},
+ * {@code shard-membership} and {@code shard-commands} 7 days, 256 MiB; {@code activations} and
+ * {@code activation-gradients} (a hybrid job's micro-batches, read within their clock) 1 h, 1 GiB. Compacted topics ({@code jobs},
  * {@code model}, {@code commands}, {@code membership}, {@code shard-jobs}) delete nothing by time or size.
  */
 public final class TopicRetentions {
@@ -34,7 +35,11 @@ public final class TopicRetentions {
             "shard-membership",
             new TopicRetention(7 * TopicRetention.DAY_MS, 256 * TopicRetention.MIB),
             "shard-commands",
-            new TopicRetention(7 * TopicRetention.DAY_MS, 256 * TopicRetention.MIB));
+            new TopicRetention(7 * TopicRetention.DAY_MS, 256 * TopicRetention.MIB),
+            "activations",
+            new TopicRetention(TopicRetention.HOUR_MS, TopicRetention.GIB),
+            "activation-gradients",
+            new TopicRetention(TopicRetention.HOUR_MS, TopicRetention.GIB));
 
     private static final String MS_SUFFIX = ".retention.ms";
     private static final String BYTES_SUFFIX = ".retention.bytes";

@@ -13,7 +13,10 @@ import io.paramhub.ml.BatchPlan;
 import io.paramhub.ml.DataSources;
 import io.paramhub.ml.Dataset;
 import io.paramhub.ml.GradientRounding;
+import io.paramhub.ml.MicroBatches;
 import io.paramhub.ml.Model;
+import io.paramhub.ml.PipelineModel;
+import io.paramhub.ml.PipelineStage;
 import io.paramhub.ml.ShardLayout;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.schemas.FloatPacking;
@@ -26,12 +29,14 @@ import io.paramhub.topology.client.ModelView;
 import io.paramhub.topology.client.TopicReader;
 import io.paramhub.topology.client.UndecodableRecordHandler;
 import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.topology.jobs.StagePlan;
 import io.paramhub.topology.sync.SyncPolicy;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Executors;
@@ -41,6 +46,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -112,7 +118,14 @@ public final class Worker implements Runnable, AutoCloseable {
             BatchPlan batches,
             long clocks,
             SyncPolicy sync,
-            GradientRounding rounding) {}
+            GradientRounding rounding,
+            StagePlan stages) {
+
+        /** Whether this job's workers compute pipeline stages (stages > 1). */
+        boolean hybrid() {
+            return stages != null;
+        }
+    }
 
     @Override
     public void run() {
@@ -135,23 +148,63 @@ public final class Worker implements Runnable, AutoCloseable {
                     batches,
                     (long) spec.getEpochs() * batches.iterationsPerEpoch(),
                     SyncPolicy.of(spec),
-                    JobSpecs.gradientPrecision(spec).rounding(spec.getParameters()));
-            // pipelined BSP computes clock c on version c - d while versions up to c may be in: keep d + 1
-            final ModelView view =
-                    new ModelView(spec.getJob(), spec.getShards(), job.sync().pipelineDepth() + 1);
+                    JobSpecs.gradientPrecision(spec).rounding(spec.getParameters()),
+                    spec.getStages() > 1 ? StagePlan.of(spec) : null);
+            // pipelined BSP computes clock c on version c - d while versions up to c may be in: keep d + 1;
+            // a pipeline stage reads its own shards alone
+            final ModelView view = new ModelView(
+                    spec.getJob(),
+                    spec.getShards(),
+                    job.sync().pipelineDepth() + 1,
+                    job.hybrid() ? job.stages().shardsOf(job.stages().stageOf(settings.index())) : null);
             final long startClock;
             final Map<TopicPartition, Long> joinedAt;
+            // a pipeline stage reads the partitions of its own shards alone
+            final List<String> shardKeys = job.hybrid()
+                    ? job.stages().shardsOf(job.stages().stageOf(settings.index())).stream()
+                            .map(shard -> ShardKeys.shard(spec.getJob(), shard))
+                            .toList()
+                    : null;
             try (TopicReader<String, ModelShard> committed =
-                    new TopicReader<>(topics.model(), clientProperties, Map.of(), deadLetters)) {
+                    new TopicReader<>(topics.model(), clientProperties, Map.of(), deadLetters, shardKeys)) {
                 startClock = joinAt(committed, view, job.sync());
                 joinedAt = committed.positions();
             }
             try (TopicReader<String, ModelShard> models = new TopicReader<>(
-                    topics.model(), ClientProperties.uncommittedReads(clientProperties), joinedAt, deadLetters)) {
-                train(producer, models, view, job, compute, startClock);
+                            topics.model(),
+                            ClientProperties.uncommittedReads(clientProperties),
+                            joinedAt,
+                            deadLetters,
+                            shardKeys);
+                    ActivationExchange exchange = job.hybrid() ? exchange(producer, job) : null) {
+                train(producer, models, view, job, compute, exchange, startClock);
             }
         }
         log.info("{} finished job {}", settings.workerId(), settings.job());
+    }
+
+    /** A stage worker's link to its replica's neighbouring stages. */
+    private ActivationExchange exchange(final KafkaProducer<String, byte[]> producer, final PreparedJob job) {
+        final StagePlan stages = job.stages();
+        log.info(
+                "{} computes stage {} of {} of replica {} of {}: {} parameters of {}, shards {}",
+                settings.workerId(),
+                stages.stageOf(settings.index()),
+                stages.stages(),
+                stages.replicaOf(settings.index()),
+                stages.replicas(),
+                stages.stage(stages.stageOf(settings.index())).parameterCount(),
+                job.spec().getParameters(),
+                stages.shardsOf(stages.stageOf(settings.index())));
+        return new ActivationExchange(
+                topics,
+                clientProperties,
+                producer,
+                job.spec(),
+                stages.replicaOf(settings.index()),
+                stages.stageOf(settings.index()),
+                stages.stages(),
+                settings.workerId());
     }
 
     /** From joining at {@code startClock} to leaving: the clocks, the heartbeats, the announcements. */
@@ -161,6 +214,7 @@ public final class Worker implements Runnable, AutoCloseable {
             final ModelView view,
             final PreparedJob job,
             final ParallelGradient compute,
+            final ActivationExchange exchange,
             final long startClock) {
         final JobSpec spec = job.spec();
         currentClock.set(startClock);
@@ -170,7 +224,7 @@ public final class Worker implements Runnable, AutoCloseable {
         log.info("{} joined job {} at clock {} of {}", settings.workerId(), spec.getJob(), startClock, job.clocks());
         try {
             for (long clock = startClock; clock < job.clocks() && !stopping.get(); clock++) {
-                iterate(producer, models, view, job, compute, clock);
+                iterate(producer, models, view, job, compute, exchange, clock);
             }
         } finally {
             heartbeats.shutdownNow();
@@ -215,6 +269,7 @@ public final class Worker implements Runnable, AutoCloseable {
             final ModelView view,
             final PreparedJob job,
             final ParallelGradient compute,
+            final ActivationExchange exchange,
             final long clock) {
         final JobSpec spec = job.spec();
         final long waitStart = System.nanoTime();
@@ -238,6 +293,10 @@ public final class Worker implements Runnable, AutoCloseable {
                     model.planVersion(),
                     clock);
             compute.resize(plannedThreads);
+        }
+        if (job.hybrid()) {
+            iterateStage(producer, job, exchange, params, baseVersions, waitMs, clock);
+            return;
         }
         final int[] batch = job.batches().batch(clock);
         final int[] share = planned == null
@@ -267,6 +326,64 @@ public final class Worker implements Runnable, AutoCloseable {
         publishGradient(producer, job, clock, baseVersions, share.length, loss, gradient);
         // the telemetry rides in the gradients' request: one produce request a clock, sent now rather than
         // after the producer's linger
+        send(producer, topics.telemetry(), ShardKeys.worker(spec.getJob(), settings.workerId()), telemetry);
+        producer.flush();
+        currentClock.set(clock + 1);
+        listener.onIteration(telemetry);
+    }
+
+    /**
+     * One clock of a pipeline stage worker: its replica's round-robin share of the batch in micro-batches
+     * through its stage ({@link StageClock}), then its stage's shards of the gradient and its telemetry.
+     * Plans' shares and threads do not apply (a replica's stages must cut the same share).
+     */
+    private void iterateStage(
+            final KafkaProducer<String, byte[]> producer,
+            final PreparedJob job,
+            final ActivationExchange exchange,
+            final float[] params,
+            final long[] baseVersions,
+            final double modelWaitMs,
+            final long clock) {
+        final JobSpec spec = job.spec();
+        final StagePlan stages = job.stages();
+        final PipelineStage stage = stages.stage(stages.stageOf(settings.index()));
+        final int[] share = BatchPlan.roundRobinShare(
+                job.batches().batch(clock), stages.replicaOf(settings.index()), stages.replicas());
+        final double[] gradient = new double[spec.getParameters()];
+        final long sentBefore = exchange.bytesSent() + exchange.bytesReceived();
+        final StageClock.Result result = StageClock.run(
+                stage,
+                params,
+                job.train(),
+                MicroBatches.split(share, spec.getMicroBatches(), ((PipelineModel) job.model()).block()),
+                spec.getSeed(),
+                clock,
+                exchange,
+                settings.modelTimeout(),
+                stopping::get,
+                gradient);
+        if (result == null) {
+            return;
+        }
+        final IterationTelemetry telemetry = IterationTelemetry.newBuilder()
+                .setJob(spec.getJob())
+                .setWorker(settings.workerId())
+                .setClock(clock)
+                .setSamples(share.length)
+                .setComputeMs(result.computeMs())
+                .setWaitMs(modelWaitMs + result.waitMs())
+                .setThreads(1)
+                .setBatchShare((double) share.length / spec.getGlobalBatch())
+                .setCommandEpoch(-1)
+                .setLoss(result.loss())
+                .setTimestamp(Instant.now())
+                .setStage(stage.index())
+                .setActivationBytes(exchange.bytesSent() + exchange.bytesReceived() - sentBefore)
+                .setActivationWaitMs(result.waitMs())
+                .setParametersHeld(stage.parameterCount())
+                .build();
+        publishGradient(producer, job, clock, baseVersions, share.length, result.loss(), gradient);
         send(producer, topics.telemetry(), ShardKeys.worker(spec.getJob(), settings.workerId()), telemetry);
         producer.flush();
         currentClock.set(clock + 1);
@@ -392,7 +509,10 @@ public final class Worker implements Runnable, AutoCloseable {
             float32[i] = (float) gradient[i];
         }
         final float[] wire = samples > 0 ? job.rounding().round(float32) : float32;
-        for (int shard = 0; shard < layout.shards(); shard++) {
+        final List<Integer> shards = job.hybrid()
+                ? job.stages().shardsOf(job.stages().stageOf(settings.index()))
+                : IntStream.range(0, layout.shards()).boxed().toList();
+        for (final int shard : shards) {
             final float[] slice = layout.slice(wire, shard);
             final GradientShard record = GradientShard.newBuilder()
                     .setJob(spec.getJob())

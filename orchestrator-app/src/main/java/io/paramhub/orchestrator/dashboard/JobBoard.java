@@ -67,7 +67,10 @@ final class JobBoard {
     synchronized void onTelemetry(final IterationTelemetry telemetry) {
         if (workers.computeIfAbsent(telemetry.getWorker(), name -> new WorkerTrack())
                 .record(telemetry)) {
-            loss.add(telemetry.getClock(), telemetry.getLoss(), telemetry.getSamples());
+            // in a hybrid job the last pipeline stage alone computes the loss of the samples all stages compute
+            if (spec == null || telemetry.getStage() == spec.getStages() - 1) {
+                loss.add(telemetry.getClock(), telemetry.getLoss(), telemetry.getSamples());
+            }
             changed(telemetry.getTimestamp().toEpochMilli());
         }
     }

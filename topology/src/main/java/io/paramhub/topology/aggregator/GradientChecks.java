@@ -4,6 +4,7 @@ import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
+import io.paramhub.ml.ShardLayout;
 import io.paramhub.schemas.FloatPacking;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.jobs.WorkerIds;
@@ -20,7 +21,12 @@ final class GradientChecks {
     record Checked(float[] values, Rejection rejection) {}
 
     static Checked check(final JobSpec spec, final GradientShard gradient) {
-        final int expected = JobSpecs.layout(spec).length(gradient.getShard());
+        return check(spec, JobSpecs.layout(spec), gradient);
+    }
+
+    /** As {@link #check(JobSpec, GradientShard)} with the job's shard layout already at hand. */
+    static Checked check(final JobSpec spec, final ShardLayout layout, final GradientShard gradient) {
+        final int expected = layout.length(gradient.getShard());
         final boolean bfloat16 = gradient.getEncoding() == GradientEncoding.BFLOAT16;
         final int actual =
                 bfloat16 ? FloatPacking.countBfloat16(gradient.getValues()) : FloatPacking.count(gradient.getValues());

@@ -10,6 +10,7 @@ import io.paramhub.ml.Optimizer;
 import io.paramhub.ml.ShardLayout;
 import io.paramhub.schemas.FloatPacking;
 import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.topology.jobs.StagePlan;
 import io.paramhub.topology.sync.SyncPolicy;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -30,6 +31,10 @@ final class HotShard {
     final String key;
     final JobSpec spec;
     final SyncPolicy sync;
+    /** A hybrid job's stages (which workers this shard waits for); null when every worker computes every shard. */
+    private final StagePlan stages;
+
+    final ShardLayout layout;
     final int shard;
     final int length;
     final Optimizer optimizer;
@@ -69,10 +74,11 @@ final class HotShard {
             final float[][] slots,
             final ShardMembership members,
             final Map<String, Long> workerClocks) {
-        final ShardLayout layout = JobSpecs.layout(spec);
+        this.stages = spec.getStages() > 1 ? StagePlan.of(spec) : null;
+        this.layout = stages != null ? stages.layout() : JobSpecs.layout(spec);
         this.key = key;
         this.spec = spec;
-        this.sync = SyncPolicy.of(spec);
+        this.sync = stages != null ? SyncPolicy.of(spec).withExpectedWorkers(stages.replicas()) : SyncPolicy.of(spec);
         this.shard = shard;
         this.length = layout.length(shard);
         this.optimizer = JobSpecs.optimizer(spec);
@@ -81,6 +87,19 @@ final class HotShard {
         this.slots = slots;
         this.members = members;
         this.workerClocks = workerClocks;
+    }
+
+    /**
+     * Whether {@code worker} computes this shard's gradients: any worker of the job, or in a hybrid job a
+     * worker of the stage that owns the shard. The BSP barrier waits for these alone.
+     */
+    boolean contributes(final String worker) {
+        return stages == null || stages.contributesTo(worker, shard);
+    }
+
+    /** The stage whose workers compute this shard; 0 when every worker computes every shard. */
+    int stage() {
+        return stages == null ? 0 : stages.stageOfShard(shard);
     }
 
     /** Version 0 of {@code shard}: the job's seeded initial parameters, zero optimizer state. */
@@ -250,7 +269,7 @@ final class HotShard {
                 .setJob(spec.getJob())
                 .setShard(shard)
                 .setShards(spec.getShards())
-                .setFirstParameter(JobSpecs.layout(spec).first(shard))
+                .setFirstParameter(layout.first(shard))
                 .setVersion(version)
                 .setMinClock(minClock)
                 .setClocks(new HashMap<>(workerClocks))

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -185,7 +186,7 @@ final class ShardEngine {
                 || timestamp < hot.spec.getCreatedAt().toEpochMilli()) {
             return false;
         }
-        final GradientChecks.Checked checked = GradientChecks.check(hot.spec, gradient);
+        final GradientChecks.Checked checked = GradientChecks.check(hot.spec, hot.layout, gradient);
         if (checked.rejection() != null) {
             return false;
         }
@@ -195,6 +196,7 @@ final class ShardEngine {
             return false;
         }
         if (offset < hot.restoreFrom
+                || !hot.contributes(gradient.getWorker())
                 || gradient.getClock() < hot.appliedClocks(gradient.getWorker())
                 || hot.pending.contains(gradient.getClock(), gradient.getWorker())
                 || hot.sync.tooFarAhead(hot.minClock, gradient.getClock())
@@ -312,11 +314,17 @@ final class ShardEngine {
                     DeadLetterReason.UNKNOWN_JOB,
                     "no job '" + gradient.getJob() + "' with shard " + gradient.getShard() + " is known");
         }
-        final GradientChecks.Checked checked = GradientChecks.check(hot.spec, gradient);
+        final GradientChecks.Checked checked = GradientChecks.check(hot.spec, hot.layout, gradient);
         if (checked.rejection() != null) {
             return new Outcome(List.of(), Optional.of(checked.rejection()));
         }
         final String worker = gradient.getWorker();
+        if (!hot.contributes(worker)) {
+            return Outcome.rejected(
+                    DeadLetterReason.UNKNOWN_WORKER,
+                    "worker " + worker + " does not compute pipeline stage " + hot.stage() + ", which owns shard "
+                            + gradient.getShard() + " of job " + gradient.getJob());
+        }
         final long appliedClocks = hot.appliedClocks(worker);
         final boolean buffered =
                 gradient.getClock() >= appliedClocks && hot.pending.contains(gradient.getClock(), worker);
@@ -419,8 +427,24 @@ final class ShardEngine {
                 contributors,
                 now,
                 hot.startedAt,
-                () -> hot.members.everSeenWith(contributors).size(),
-                () -> hot.members.live(hot.spec.getSessionTimeoutMs()));
+                () -> (int) hot.members.everSeenWith(contributors).stream()
+                        .filter(hot::contributes)
+                        .count(),
+                () -> stageWorkers(hot, hot.members.live(hot.spec.getSessionTimeoutMs())));
+    }
+
+    /** The workers of {@code workers} that compute {@code hot}'s gradients (all, unless the job has stages). */
+    private static Set<String> stageWorkers(final HotShard hot, final Set<String> workers) {
+        if (hot.spec.getStages() <= 1) {
+            return workers;
+        }
+        final Set<String> stage = new TreeSet<>();
+        for (final String worker : workers) {
+            if (hot.contributes(worker)) {
+                stage.add(worker);
+            }
+        }
+        return stage;
     }
 
     private ModelShard applyOnArrival(

@@ -3,13 +3,15 @@ package io.paramhub.topology.client;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.schemas.FloatPacking;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The newest version seen of each shard of one job's model, assembled into one vector on demand; for
  * pipelined BSP it also keeps each shard's few versions before the newest, so that a worker computes a
- * clock on exactly the version the clock is pinned to ({@link #at}).
+ * clock on exactly the version the clock is pinned to ({@link #at}). A view of some shards only (a pipeline
+ * stage's, {@link #ModelView(String, int, int, Collection)}) keeps, waits for and assembles those alone.
  */
 public final class ModelView {
 
@@ -18,6 +20,8 @@ public final class ModelView {
     private final List<List<ModelShard>> held;
 
     private final int versionsKept;
+    /** Which shards this view holds; all of them when null. */
+    private final boolean[] wanted;
 
     public ModelView(final String job, final int shardCount) {
         this(job, shardCount, 1);
@@ -25,6 +29,14 @@ public final class ModelView {
 
     /** A view keeping the newest {@code versionsKept} versions of each shard (1 or more). */
     public ModelView(final String job, final int shardCount, final int versionsKept) {
+        this(job, shardCount, versionsKept, null);
+    }
+
+    /**
+     * A view of the shards {@code shards} of the job's {@code shardCount} alone (all of them when null), keeping
+     * the newest {@code versionsKept} versions of each: records of other shards are passed over.
+     */
+    public ModelView(final String job, final int shardCount, final int versionsKept, final Collection<Integer> shards) {
         if (versionsKept < 1) {
             throw new IllegalArgumentException("must keep at least one version, not " + versionsKept);
         }
@@ -34,6 +46,21 @@ public final class ModelView {
         for (int s = 0; s < shardCount; s++) {
             held.add(new ArrayList<>(versionsKept + 1));
         }
+        if (shards == null) {
+            this.wanted = null;
+        } else {
+            this.wanted = new boolean[shardCount];
+            for (final int shard : shards) {
+                if (shard < 0 || shard >= shardCount) {
+                    throw new IllegalArgumentException("shard " + shard + " out of range [0, " + shardCount + ")");
+                }
+                wanted[shard] = true;
+            }
+        }
+    }
+
+    private boolean wanted(final int shard) {
+        return wanted == null || wanted[shard];
     }
 
     /**
@@ -42,7 +69,11 @@ public final class ModelView {
      * says whether it was kept.
      */
     public boolean offer(final ModelShard shard) {
-        if (shard == null || !job.equals(shard.getJob()) || shard.getShard() < 0 || shard.getShard() >= held.size()) {
+        if (shard == null
+                || !job.equals(shard.getJob())
+                || shard.getShard() < 0
+                || shard.getShard() >= held.size()
+                || !wanted(shard.getShard())) {
             return false;
         }
         final List<ModelShard> versions = held.get(shard.getShard());
@@ -69,8 +100,12 @@ public final class ModelView {
      * present.
      */
     public ModelView at(final long version) {
-        final ModelView pinned = new ModelView(job, held.size());
-        for (final List<ModelShard> versions : held) {
+        final ModelView pinned = new ModelView(job, held.size(), 1, wantedShards());
+        for (int s = 0; s < held.size(); s++) {
+            final List<ModelShard> versions = held.get(s);
+            if (!wanted(s)) {
+                continue;
+            }
             if (versions.isEmpty()) {
                 throw new IllegalStateException("model of job " + job + " is incomplete");
             }
@@ -85,6 +120,19 @@ public final class ModelView {
         return pinned;
     }
 
+    private List<Integer> wantedShards() {
+        if (wanted == null) {
+            return null;
+        }
+        final List<Integer> shards = new ArrayList<>();
+        for (int s = 0; s < wanted.length; s++) {
+            if (wanted[s]) {
+                shards.add(s);
+            }
+        }
+        return shards;
+    }
+
     private ModelShard newest(final int shard) {
         final List<ModelShard> versions = held.get(shard);
         return versions.isEmpty() ? null : versions.get(versions.size() - 1);
@@ -93,6 +141,9 @@ public final class ModelView {
     public boolean complete() {
         for (int s = 0; s < held.size(); s++) {
             final ModelShard shard = newest(s);
+            if (!wanted(s)) {
+                continue;
+            }
             if (shard == null) {
                 return false;
             }
@@ -105,6 +156,9 @@ public final class ModelView {
         long min = Long.MAX_VALUE;
         for (int s = 0; s < held.size(); s++) {
             final ModelShard shard = newest(s);
+            if (!wanted(s)) {
+                continue;
+            }
             if (shard == null) {
                 return -1;
             }
@@ -118,6 +172,9 @@ public final class ModelView {
         long min = Long.MAX_VALUE;
         for (int s = 0; s < held.size(); s++) {
             final ModelShard shard = newest(s);
+            if (!wanted(s)) {
+                continue;
+            }
             if (shard == null) {
                 return -1;
             }
@@ -131,6 +188,9 @@ public final class ModelView {
         long min = Long.MAX_VALUE;
         for (int s = 0; s < held.size(); s++) {
             final ModelShard shard = newest(s);
+            if (!wanted(s)) {
+                continue;
+            }
             if (shard == null) {
                 return -1;
             }
@@ -168,6 +228,9 @@ public final class ModelView {
         final float[] full = new float[parameters];
         for (int s = 0; s < held.size(); s++) {
             final ModelShard shard = newest(s);
+            if (!wanted(s)) {
+                continue;
+            }
             if (shard == null) {
                 throw new IllegalStateException("model of job " + job + " is incomplete");
             }

@@ -1,10 +1,14 @@
 package io.paramhub.topology.client;
 
 import io.paramhub.topology.Topic;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -12,6 +16,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RecordDeserializationException;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * Reads every partition of one topic from the beginning (or from given positions) without a consumer
@@ -45,14 +50,37 @@ public final class TopicReader<K, V> implements AutoCloseable {
             final Properties clientProperties,
             final Map<TopicPartition, Long> startAt,
             final UndecodableRecordHandler undecodable) {
+        this(topic, clientProperties, startAt, undecodable, null);
+    }
+
+    /**
+     * As {@link #TopicReader(Topic, Properties, Map, UndecodableRecordHandler)}, reading only the partitions
+     * that Kafka's default partitioner gives {@code keys} (every partition when null), as a pipeline stage
+     * worker reads only its stage's shards of {@code model}.
+     */
+    public TopicReader(
+            final Topic<K, V> topic,
+            final Properties clientProperties,
+            final Map<TopicPartition, Long> startAt,
+            final UndecodableRecordHandler undecodable,
+            final Collection<String> keys) {
         this.undecodable = undecodable;
         this.consumer = new KafkaConsumer<>(
                 ClientProperties.assignedConsumer(clientProperties),
                 topic.keySerde().deserializer(),
                 topic.valueSerde().deserializer());
-        final List<TopicPartition> partitions = consumer.partitionsFor(topic.name(), Duration.ofSeconds(30)).stream()
+        final List<TopicPartition> all = consumer.partitionsFor(topic.name(), Duration.ofSeconds(30)).stream()
                 .map(info -> new TopicPartition(info.topic(), info.partition()))
                 .collect(Collectors.toList());
+        final Set<Integer> wanted = new HashSet<>();
+        if (keys != null) {
+            for (final String key : keys) {
+                wanted.add(Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % all.size());
+            }
+        }
+        final List<TopicPartition> partitions = keys == null || all.isEmpty()
+                ? all
+                : all.stream().filter(p -> wanted.contains(p.partition())).collect(Collectors.toList());
         if (partitions.isEmpty()) {
             consumer.close();
             throw new IllegalStateException("topic " + topic.name() + " does not exist");

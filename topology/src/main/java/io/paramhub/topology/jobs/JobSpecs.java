@@ -91,6 +91,7 @@ public final class JobSpecs {
                             + " with " + spec.getInputs() + " inputs and " + spec.getOutputs() + " outputs has "
                             + model.parameterCount());
                 }
+                problems.addAll(StagePlan.problems(spec, model));
             } catch (final IllegalArgumentException e) {
                 problems.add(e.getMessage());
             }
@@ -148,8 +149,11 @@ public final class JobSpecs {
         return Models.create(spec.getModel(), spec.getInputs(), spec.getOutputs());
     }
 
+    /** The shards of {@code spec}: the plain layout, or for {@code stages > 1} one aligned to the stages ({@link StagePlan}). */
     public static ShardLayout layout(final JobSpec spec) {
-        return ShardLayout.of(spec.getParameters(), spec.getShards());
+        return spec.getStages() > 1
+                ? StagePlan.of(spec).layout()
+                : ShardLayout.of(spec.getParameters(), spec.getShards());
     }
 
     /** The learning-rate factor per clock that {@code spec} asks for. */

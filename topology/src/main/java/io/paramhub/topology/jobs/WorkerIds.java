@@ -21,14 +21,20 @@ public final class WorkerIds {
 
     /** Whether {@code worker} is the id of one of {@code spec}'s expected workers. */
     public static boolean belongsTo(final JobSpec spec, final String worker) {
+        final int index = indexOf(worker);
+        return index >= 0 && index < spec.getExpectedWorkers();
+    }
+
+    /** The index {@code worker} is the id of ({@link #of}), or -1 for a string that is no worker id. */
+    public static int indexOf(final String worker) {
         if (worker == null || !worker.startsWith(PREFIX)) {
-            return false;
+            return -1;
         }
         final String digits = worker.substring(PREFIX.length());
-        if (digits.isEmpty() || digits.length() > 10 || !digits.chars().allMatch(Character::isDigit)) {
-            return false;
+        if (digits.isEmpty() || digits.length() > 9 || !digits.chars().allMatch(Character::isDigit)) {
+            return -1;
         }
-        final long index = Long.parseLong(digits);
-        return index < spec.getExpectedWorkers() && of((int) index).equals(worker);
+        final int index = Integer.parseInt(digits);
+        return of(index).equals(worker) ? index : -1;
     }
 }

@@ -4,6 +4,7 @@ import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ResourceCommand;
 import io.paramhub.topology.ShardKeys;
+import io.paramhub.topology.jobs.WorkerIds;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -61,6 +62,8 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
     private final OrchestratorMetrics metrics;
     /** Jobs of this task seen with a spec in the global store: those whose spec goes away were deleted. */
     private final Set<String> specified = new HashSet<>();
+    /** Hybrid jobs already told to be left unplanned. */
+    private final Set<String> unplannable = new HashSet<>();
 
     private ProcessorContext<String, ResourceCommand> context;
     private KeyValueStore<String, JobState> states;
@@ -95,6 +98,7 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         for (final String job : deleted) {
             states.delete(job);
             specified.remove(job);
+            unplannable.remove(job);
             metrics.forget(job);
             log.info("job {} deleted: its orchestrator state is dropped", job);
         }
@@ -154,6 +158,47 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         return round;
     }
 
+    /**
+     * A hybrid job: each stage's workers are judged against each other (stages compute different parts of
+     * the model, so their speeds are not comparable), and stragglers are flagged, but no plan is issued: the
+     * stages of a replica must all compute the replica's one share of the batch, and a stage worker computes
+     * on one thread, so neither shares nor threads can be moved; said once per job.
+     */
+    private JobState judgedByStage(
+            final String job,
+            final JobSpec spec,
+            final JobState evaluated,
+            final SortedMap<String, Double> speeds,
+            final SortedMap<String, Integer> threads,
+            final SortedMap<String, Double> shares) {
+        final List<String> stragglers = new ArrayList<>();
+        for (int stage = 0; stage < spec.getStages(); stage++) {
+            final int k = stage;
+            final SortedMap<String, Double> stageSpeeds = new TreeMap<>();
+            speeds.forEach((worker, speed) -> {
+                if (WorkerIds.indexOf(worker) % spec.getStages() == k) {
+                    stageSpeeds.put(worker, speed);
+                }
+            });
+            if (!stageSpeeds.isEmpty()) {
+                final SortedMap<String, Integer> stageThreads = new TreeMap<>(threads);
+                stageThreads.keySet().retainAll(stageSpeeds.keySet());
+                final SortedMap<String, Double> stageShares = new TreeMap<>(shares);
+                stageShares.keySet().retainAll(stageSpeeds.keySet());
+                stragglers.addAll(Planner.plan(stageSpeeds, stageThreads, stageShares, settings)
+                        .stragglers());
+            }
+        }
+        if (unplannable.add(job)) {
+            log.info(
+                    "job {} runs {} pipeline stages: stragglers are flagged within each stage, but no plan is issued "
+                            + "(a replica's stages must compute one share of the batch, a stage worker one thread)",
+                    job,
+                    spec.getStages());
+        }
+        return evaluated.judged(stragglers);
+    }
+
     /** Judges the job at {@code round} and issues a plan if one is due; returns the job's next state. */
     private JobState evaluate(final String job, final JobState evaluated, final long round, final long timestamp) {
         final SortedMap<String, Double> speeds = new TreeMap<>();
@@ -171,6 +216,10 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
                                     ? w.share()
                                     : 1.0 / evaluated.workers().size());
         });
+        final JobSpec spec = specs.get(job);
+        if (spec != null && spec.getStages() > 1) {
+            return judgedByStage(job, spec, evaluated, speeds, threads, shares);
+        }
         final LoadPlan plan = Planner.plan(speeds, threads, shares, settings);
         final JobState judged = evaluated.judged(plan.stragglers());
         if (!settings.issuesCommands()) {

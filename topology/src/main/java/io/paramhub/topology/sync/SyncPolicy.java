@@ -66,6 +66,14 @@ public final class SyncPolicy {
         this.pipelineDepth = pipelineDepth;
     }
 
+    /**
+     * This policy with a barrier that expects {@code workers} workers in its start grace: a hybrid job's
+     * shard, whose barrier waits for the workers of the one pipeline stage that owns it.
+     */
+    public SyncPolicy withExpectedWorkers(final int workers) {
+        return new SyncPolicy(mode, clockBound, versionBound, workers, sessionTimeoutMs, pipelineDepth);
+    }
+
     /** The policy of {@code spec}'s sync mode, staleness and server bound. */
     public static SyncPolicy of(final JobSpec spec) {
         final SyncMode mode = spec.getSyncMode();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.schemas.FloatPacking;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -55,6 +56,25 @@ class ModelViewTest {
         // then: version 9 fell out (two kept), so 10 it is
         assertThat(view.at(8).versions()).containsExactly(10);
         assertThat(view.at(11).assemble(2)).containsExactly(6f, 6f);
+    }
+
+    @Test
+    void shouldHoldAndWaitForItsOwnShardsAloneWhenGivenSome() {
+        // given a pipeline stage's view of shard 1 of 2
+        final ModelView view = new ModelView("job", 2, 1, List.of(1));
+
+        // when
+        final boolean other = view.offer(shard(0, 3, 1f));
+        final boolean own = view.offer(shard(1, 3, 2f));
+
+        // then shard 0 is passed over, the view is complete without it and assembles zeros there
+        assertThat(other).isFalse();
+        assertThat(own).isTrue();
+        assertThat(view.complete()).isTrue();
+        assertThat(view.minVersion()).isEqualTo(3);
+        assertThat(view.versions()).containsExactly(-1, 3);
+        assertThat(view.assemble(4)).containsExactly(0f, 0f, 2f, 2f);
+        assertThat(view.at(3).assemble(4)).containsExactly(0f, 0f, 2f, 2f);
     }
 
     private static ModelShard shard(final int shard, final long version, final float value) {

@@ -110,6 +110,33 @@ final class OrchestratorTestBed implements AutoCloseable {
                 0L);
     }
 
+    /** A hybrid job: an MLP 3-2-2 cut into {@code stages} pipeline stages, {@code workers} / stages replicas. */
+    void submitHybrid(final int workers, final int stages) {
+        jobs.pipeInput(
+                JOB,
+                JobSpec.newBuilder()
+                        .setJob(JOB)
+                        .setModel("mlp:2")
+                        .setDataset("linear:n=64,d=3")
+                        .setInputs(3)
+                        .setOutputs(2)
+                        .setParameters(14)
+                        .setShards(2)
+                        .setSyncMode(SyncMode.BSP)
+                        .setStaleness(0)
+                        .setOptimizer(OptimizerKind.SGD)
+                        .setLearningRate(0.1)
+                        .setMomentum(0.0)
+                        .setGlobalBatch(GLOBAL_BATCH)
+                        .setExpectedWorkers(workers)
+                        .setStages(stages)
+                        .setEpochs(1)
+                        .setSeed(7)
+                        .setCreatedAt(Instant.ofEpochMilli(1_700_000_000_000L))
+                        .build(),
+                0L);
+    }
+
     /** One BSP clock: every worker reports; then the commands it caused are applied. */
     void round(final double... speeds) {
         round(null, 0, speeds);

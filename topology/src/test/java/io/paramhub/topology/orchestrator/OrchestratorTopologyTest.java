@@ -65,6 +65,27 @@ class OrchestratorTopologyTest {
     }
 
     @Test
+    void shouldJudgeAHybridJobsWorkersWithinTheirStageAndIssueNoPlan() {
+        try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS.withMinGain(0))) {
+            // given 2 replicas x 2 stages: stage 1 (workers 1, 3) computes far less than stage 0 (workers 0, 2)
+            bed.submitHybrid(4, 2);
+
+            // when worker 2 is three times slower than worker 0, its stage peer
+            for (int c = 0; c < 3 * DEFAULTS.window(); c++) {
+                bed.round(1000, 5000, 1000 / 3.0, 5000);
+            }
+
+            // then only worker 2 is a straggler (worker 0 is slow only next to another stage), and no plan comes:
+            // a replica's stages must compute one share
+            assertThat(bed.state().workers().get(worker(2)).straggler()).isTrue();
+            assertThat(bed.state().workers().get(worker(0)).straggler()).isFalse();
+            assertThat(bed.state().workers().get(worker(1)).straggler()).isFalse();
+            assertThat(bed.state().planVersion()).isEqualTo(-1);
+            assertThat(bed.issued).isEmpty();
+        }
+    }
+
+    @Test
     void shouldWaitForEveryExpectedWorkerWhenPlanningFirst() {
         try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS)) {
             // given
