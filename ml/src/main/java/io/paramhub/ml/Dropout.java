@@ -49,15 +49,7 @@ final class Dropout {
             final long seed,
             final long clock,
             final int layer) {
-        for (int s = 0; s < block; s++) {
-            final SplittableRandom random = new SplittableRandom(key(seed, clock, samples[start + s], layer));
-            final float[] m = mask[s];
-            final float[] a = activations[s];
-            for (int u = 0; u < units; u++) {
-                m[u] = random.nextDouble() < rate ? 0f : scale;
-                a[u] *= m[u];
-            }
-        }
+        applyUnits(activations, mask, 0, units, samples, start, block, seed, clock, layer);
     }
 
     /**
