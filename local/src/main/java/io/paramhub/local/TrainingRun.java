@@ -306,6 +306,15 @@ public final class TrainingRun {
                 settings);
     }
 
+    /** The ids of this run's first {@code count} aggregator instances. */
+    public List<String> aggregatorIds(final int count) {
+        final List<String> ids = new ArrayList<>();
+        for (int index = 0; index < count; index++) {
+            ids.add(aggregatorId(index));
+        }
+        return ids;
+    }
+
     /** The id of this run's aggregator instance {@code index}, as in {@code server-telemetry} and {@code placements}. */
     public String aggregatorId(final int index) {
         return "aggregator-" + index + "-" + instanceTag;

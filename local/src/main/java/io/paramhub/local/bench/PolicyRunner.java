@@ -5,6 +5,7 @@ import io.paramhub.avro.SyncMode;
 import io.paramhub.local.KafkaConnection;
 import io.paramhub.local.RunListener;
 import io.paramhub.local.TrainingRun;
+import io.paramhub.topology.placement.PlacementSettings;
 import io.paramhub.ml.Model;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.jobs.JobSpecs;
@@ -73,7 +74,7 @@ final class PolicyRunner {
                     sampler.start(job.spec());
                 }
             };
-            result = training(policy, settings.emulations(), policy.label())
+            result = training(settings, policy, settings.emulations(), policy.label())
                     .run(spec, settings.task().data(), RunListener.both(startSampler, RunListener.both(log, progress)));
             sampler.close();
             progress.finish();
@@ -95,15 +96,24 @@ final class PolicyRunner {
 
     /** One untimed epoch of BSP without emulation, so that no policy pays for a cold JVM and fresh topics. */
     void warmUp(final BenchSettings settings, final String job) throws InterruptedException {
-        training(Policy.BSP, Map.of(), "warm-up")
+        training(settings, Policy.BSP, Map.of(), "warm-up")
                 .run(jobSpec(settings, Policy.BSP, job, 1), settings.task().data(), RunListener.NONE);
     }
 
     private TrainingRun training(
-            final Policy policy, final Map<Integer, ComputeEmulation> emulations, final String dir) {
-        return new TrainingRun(connection, topicPrefix, stateDir.resolve(dir))
+            final BenchSettings settings,
+            final Policy policy,
+            final Map<Integer, ComputeEmulation> emulations,
+            final String dir) {
+        final TrainingRun run = new TrainingRun(connection, topicPrefix, stateDir.resolve(dir))
+                .withAggregators(settings.aggregators())
+                .withServerEmulation(settings.servers())
                 .withEmulation(emulations)
                 .withOrchestrator(policy.orchestrated() ? OrchestratorSettings.defaults() : null);
+        // an orchestrating policy also places shards on the aggregator instances when there are several
+        return policy.orchestrated() && settings.aggregators() > 1
+                ? run.withPlacement(PlacementSettings.defaults())
+                : run;
     }
 
     static JobSpec jobSpec(final BenchSettings settings, final Policy policy, final String job, final int epochs) {
