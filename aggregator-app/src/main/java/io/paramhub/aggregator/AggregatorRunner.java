@@ -73,8 +73,9 @@ public final class AggregatorRunner implements AutoCloseable {
         settings.putIfAbsent(AggregatorInstance.INSTANCE_ID_CONFIG, AggregatorInstance.defaultId());
         final AggregatorInstance instance = AggregatorInstance.from(settings);
         settings.put(StreamsConfig.clientTagPrefix(AggregatorInstance.CLIENT_TAG), instance.id());
-        final boolean follow = Boolean.parseBoolean(
-                String.valueOf(settings.getOrDefault(FOLLOW_PLACEMENT_CONFIG, "false")).trim());
+        final boolean follow =
+                Boolean.parseBoolean(String.valueOf(settings.getOrDefault(FOLLOW_PLACEMENT_CONFIG, "false"))
+                        .trim());
         if (follow) {
             PlacementTaskAssignor.checkIntervalMs(settings);
             settings.put(StreamsConfig.TASK_ASSIGNOR_CLASS_CONFIG, PlacementTaskAssignor.class.getName());

@@ -1,11 +1,11 @@
 package io.paramhub.local;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.LearningRateScheduleKind;
 import io.paramhub.avro.OptimizerKind;
 import io.paramhub.avro.SyncMode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paramhub.launcher.EmulationOptions;
 import io.paramhub.launcher.JobSpecOptions;
 import io.paramhub.launcher.TopicSetup;

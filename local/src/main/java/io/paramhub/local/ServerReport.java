@@ -60,8 +60,9 @@ final class ServerReport {
 
     static void print(final PrintStream out, final ServerRounds rounds) {
         out.println("shard partitions ran on (from model version):");
-        rounds.owners().forEach((partition, timeline) -> out.printf(
-                Locale.ROOT, "  partition %d: %s%n", partition, describe(timeline)));
+        rounds.owners()
+                .forEach((partition, timeline) ->
+                        out.printf(Locale.ROOT, "  partition %d: %s%n", partition, describe(timeline)));
         for (final ShardPlacement placement : rounds.placements()) {
             out.printf(Locale.ROOT, "placement %d: %s%n", placement.getVersion(), placement.getReason());
         }

@@ -68,14 +68,17 @@ public record ServerRounds(
         // version -> partition -> first report
         final SortedMap<Long, Map<Integer, ServerTelemetry>> byVersion = new TreeMap<>();
         for (final ServerTelemetry round : rounds) {
-            byVersion.computeIfAbsent(round.getVersion(), v -> new TreeMap<>()).putIfAbsent(round.getPartition(), round);
+            byVersion
+                    .computeIfAbsent(round.getVersion(), v -> new TreeMap<>())
+                    .putIfAbsent(round.getPartition(), round);
         }
         final SortedMap<Integer, SortedMap<Long, String>> owners = new TreeMap<>();
         final Map<Integer, String> current = new TreeMap<>();
         int moves = 0;
         long firstMove = -1;
         long lastMove = -1;
-        final int partitions = byVersion.values().stream().mapToInt(Map::size).max().orElse(0);
+        final int partitions =
+                byVersion.values().stream().mapToInt(Map::size).max().orElse(0);
         final SortedMap<Long, Long> completedAt = new TreeMap<>();
         for (final Map.Entry<Long, Map<Integer, ServerTelemetry>> entry : byVersion.entrySet()) {
             final long version = entry.getKey();
@@ -83,7 +86,8 @@ public record ServerRounds(
             for (final ServerTelemetry round : entry.getValue().values()) {
                 final String before = current.put(round.getPartition(), round.getInstance());
                 if (!round.getInstance().equals(before)) {
-                    owners.computeIfAbsent(round.getPartition(), p -> new TreeMap<>()).put(version, round.getInstance());
+                    owners.computeIfAbsent(round.getPartition(), p -> new TreeMap<>())
+                            .put(version, round.getInstance());
                     if (before != null) {
                         moves++;
                         firstMove = firstMove < 0 ? version : firstMove;
@@ -112,8 +116,7 @@ public record ServerRounds(
             previous = entry;
             index++;
         }
-        return new ServerRounds(
-                List.copyOf(placements), owners, moves, firstMove, lastMove, mean(before), mean(after));
+        return new ServerRounds(List.copyOf(placements), owners, moves, firstMove, lastMove, mean(before), mean(after));
     }
 
     private static double mean(final List<Double> values) {

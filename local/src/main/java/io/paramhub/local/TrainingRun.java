@@ -33,11 +33,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -95,7 +95,8 @@ public final class TrainingRun {
     private final ServerEmulation servers;
     private final PlacementSettings placement;
     /** Names this run's aggregator instances apart from those of earlier runs on the same cluster. */
-    private final String instanceTag = Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
+    private final String instanceTag =
+            Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
 
     public TrainingRun(
             final String bootstrapServers, final String registryUrl, final String topicPrefix, final Path stateDir) {
@@ -413,8 +414,9 @@ public final class TrainingRun {
             // there only for the dashboard: never in the group of a planning orchestrator on the same cluster
             props.put(StreamsConfig.APPLICATION_ID_CONFIG, OBSERVER_APPLICATION_ID);
         }
-        final OrchestratorSettings settings =
-                orchestrator != null ? orchestrator : OrchestratorSettings.defaults().observeOnly();
+        final OrchestratorSettings settings = orchestrator != null
+                ? orchestrator
+                : OrchestratorSettings.defaults().observeOnly();
         final PlacementSettings placing = placement != null && orchestrator != null
                 ? placement
                 : PlacementSettings.defaults().observeOnly();
@@ -464,10 +466,10 @@ public final class TrainingRun {
     private static void awaitEveryInstanceHoldingTasks(final List<AggregatorRunner> runners) {
         final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
-            final boolean spread = runners.stream().allMatch(runner -> runner.streams().state()
-                            == KafkaStreams.State.RUNNING
-                    && runner.streams().metadataForLocalThreads().stream()
-                            .anyMatch(thread -> !thread.activeTasks().isEmpty()));
+            final boolean spread = runners.stream()
+                    .allMatch(runner -> runner.streams().state() == KafkaStreams.State.RUNNING
+                            && runner.streams().metadataForLocalThreads().stream()
+                                    .anyMatch(thread -> !thread.activeTasks().isEmpty()));
             if (spread) {
                 return;
             }

@@ -16,6 +16,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Elastic parameter servers: two aggregator instances, one slowed 3x; the orchestrator sees it in
@@ -34,6 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("integration")
 class ElasticServersIT extends ClusterTestBase {
 
+    private static final Logger log = LoggerFactory.getLogger(ElasticServersIT.class);
+
     private static final int SHARDS = 4;
     private static final long SAMPLE_COST_US = 1_400;
     private static final long ROUND_COST_US = 10_000;
@@ -50,12 +54,20 @@ class ElasticServersIT extends ClusterTestBase {
         final Outcome baseline = train(even, problem, dir.resolve("even"), Map.of());
         final Outcome moved = train(slowed, problem, dir.resolve("slowed"), Map.of(1, SLOWDOWN));
 
+        log.info(
+                "mean round ms: without a slow instance {}; slowed, before the move {}, after it {}; moves {}",
+                baseline.rounds().roundMsBefore(),
+                moved.rounds().roundMsBefore(),
+                moved.rounds().roundMsAfter(),
+                moved.rounds().moves());
+
         // then the orchestrator moved shards off the slow instance, and only off it
         final String slow = moved.run().aggregatorId(1);
         assertThat(moved.rounds().placements()).isNotEmpty();
         final ShardPlacement placement = moved.rounds().placements().get(0);
         assertThat(placement.getSlowInstances()).containsExactly(slow);
-        assertThat(placement.getOwners().stream().filter(owner -> owner.getInstance().equals(slow)))
+        assertThat(placement.getOwners().stream()
+                        .filter(owner -> owner.getInstance().equals(slow)))
                 .hasSizeLessThan(SHARDS / 2);
         assertThat(moved.rounds().moves()).isPositive();
         assertThat(heldAtTheEnd(moved.rounds(), slow)).isLessThan(SHARDS / 2);
@@ -63,7 +75,8 @@ class ElasticServersIT extends ClusterTestBase {
         assertThat(baseline.rounds().moves()).isZero();
         // and rounds after the move are close to the run without a slow instance, and faster than before it
         assertThat(moved.rounds().roundMsAfter())
-                .as("mean round ms after the move (%s) vs without a slow instance (%s)",
+                .as(
+                        "mean round ms after the move (%s) vs without a slow instance (%s)",
                         moved.rounds().roundMsAfter(), baseline.rounds().roundMsBefore())
                 .isLessThanOrEqualTo(1.3 * baseline.rounds().roundMsBefore());
         assertThat(moved.rounds().roundMsBefore()).isGreaterThan(moved.rounds().roundMsAfter());

@@ -4,9 +4,9 @@ import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.launcher.TopicSetup;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.orchestrator.OrchestratorMetrics;
-import io.paramhub.topology.placement.PlacementSettings;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.topology.orchestrator.OrchestratorTopology;
+import io.paramhub.topology.placement.PlacementSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -66,7 +66,7 @@ public final class OrchestratorRunner implements AutoCloseable {
                 metrics);
     }
 
-    /** As {@link #start(Properties, String, TopicSetup, OrchestratorSettings, OrchestratorMetrics)}, placing shards with {@code placement}. */
+    /** As the five-argument {@code start}, placing shards on aggregator instances with {@code placement}. */
     public static OrchestratorRunner start(
             final Properties given,
             final String topicPrefix,
@@ -83,8 +83,8 @@ public final class OrchestratorRunner implements AutoCloseable {
                         List.of(topics.telemetry().name())));
         return new OrchestratorRunner(
                 StreamsAppLauncher.start(
-                        prepared, OrchestratorTopology.build(
-                                prepared.topics(), prepared.serdes(), settings, placement, metrics)),
+                        prepared,
+                        OrchestratorTopology.build(prepared.topics(), prepared.serdes(), settings, placement, metrics)),
                 prepared,
                 settings);
     }

@@ -27,8 +27,9 @@ import org.slf4j.LoggerFactory;
  * from {@code shard-jobs}, workers from {@code shard-membership}, plans from {@code shard-commands} and
  * raw gradients from {@code gradients}. It publishes to {@code model} and, for gradients, to
  * {@code dead-letters}; for each version it publishes, it reports to {@code server-telemetry} what the round
- * cost this aggregator instance ({@link RoundTimer}, padded on an emulated slow instance). A tombstone on {@code shard-jobs} (a deleted job) drops the shard's state and gauges
- * and writes a tombstone for the shard on {@code model}. One processor (not one per source) so that the task's shards are decoded once
+ * cost this aggregator instance ({@link RoundTimer}, padded on an emulated slow instance). A tombstone on
+ * {@code shard-jobs} (a deleted job) drops the shard's state and gauges and writes a tombstone for the shard
+ * on {@code model}. One processor (not one per source) so that the task's shards are decoded once
  * and shared by every record that touches them.
  *
  * <p>When the task starts on stored state (a restart, a move to another instance), the gradients its

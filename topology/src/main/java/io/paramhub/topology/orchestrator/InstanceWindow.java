@@ -1,7 +1,6 @@
 package io.paramhub.topology.orchestrator;
 
 import io.paramhub.topology.placement.PlacementPlanner;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

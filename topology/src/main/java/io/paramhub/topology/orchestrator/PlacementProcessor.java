@@ -60,6 +60,7 @@ final class PlacementProcessor implements Processor<String, ServerTelemetry, Str
     private final Map<Integer, String> owners = new TreeMap<>();
     /** Per partition, the shards (job/shard) reported on it, with when they last were. */
     private final Map<Integer, Map<String, Long>> shards = new TreeMap<>();
+
     private ProcessorContext<String, ShardPlacement> context;
     private KeyValueStore<String, ShardPlacement> store;
     private int streak;
@@ -93,10 +94,13 @@ final class PlacementProcessor implements Processor<String, ServerTelemetry, Str
 
     /** Judges the instances and issues a placement if one is due. */
     void evaluate(final long now) {
-        windows.entrySet().removeIf(entry -> now - entry.getValue().lastSeenMs()
-                > settings.forgetAfter().toMillis());
+        windows.entrySet()
+                .removeIf(entry -> now - entry.getValue().lastSeenMs()
+                        > settings.forgetAfter().toMillis());
         owners.values().removeIf(instance -> !windows.containsKey(instance));
-        shards.values().forEach(seen -> seen.values().removeIf(at -> now - at > settings.forgetAfter().toMillis()));
+        shards.values()
+                .forEach(seen -> seen.values()
+                        .removeIf(at -> now - at > settings.forgetAfter().toMillis()));
         shards.values().removeIf(Map::isEmpty);
         owners.keySet().retainAll(shards.keySet());
         final Map<String, Double> ms = new TreeMap<>();
@@ -111,9 +115,12 @@ final class PlacementProcessor implements Processor<String, ServerTelemetry, Str
             return;
         }
         final SortedMap<Integer, Integer> weights = new TreeMap<>();
-        owners.keySet().forEach(partition -> weights.put(partition, shards.get(partition).size()));
+        owners.keySet()
+                .forEach(partition ->
+                        weights.put(partition, shards.get(partition).size()));
         final PlacementPlanner.Plan plan = PlacementPlanner.place(weights, ms, owners, settings.slowThreshold());
-        final int shardCount = weights.values().stream().mapToInt(Integer::intValue).sum();
+        final int shardCount =
+                weights.values().stream().mapToInt(Integer::intValue).sum();
         final PlacementPlanner.Scaling scaling =
                 PlacementPlanner.scaling(shardCount, ms, settings.scaleOutGain(), settings.scaleInLoss());
         recommend(scaling, ms);
@@ -132,7 +139,8 @@ final class PlacementProcessor implements Processor<String, ServerTelemetry, Str
                     .allMatch(owner -> !windows.containsKey(owner.getInstance())
                             || !owners.containsKey(owner.getPartition())
                             || owner.getInstance().equals(owners.get(owner.getPartition())));
-            if (age < settings.minInterval().toMillis() || !settled && age < 3 * settings.minInterval().toMillis()) {
+            if (age < settings.minInterval().toMillis()
+                    || !settled && age < 3 * settings.minInterval().toMillis()) {
                 streak = 0;
                 return;
             }

@@ -177,8 +177,7 @@ public final class PlacementPlanner {
             for (final Map.Entry<String, Integer> entry : counts.entrySet()) {
                 final double ms = msPerShardRound.get(entry.getKey());
                 final double finish = (entry.getValue() + 1) * ms;
-                if (finish < bestFinish
-                        || finish == bestFinish && best != null && ms < msPerShardRound.get(best)) {
+                if (finish < bestFinish || finish == bestFinish && best != null && ms < msPerShardRound.get(best)) {
                     best = entry.getKey();
                     bestFinish = finish;
                 }
@@ -194,7 +193,10 @@ public final class PlacementPlanner {
      * at most {@code inLoss}; else as many as now.
      */
     public static Scaling scaling(
-            final int partitions, final Map<String, Double> msPerShardRound, final double outGain, final double inLoss) {
+            final int partitions,
+            final Map<String, Double> msPerShardRound,
+            final double outGain,
+            final double inLoss) {
         final int now = msPerShardRound.size();
         final double predicted = optimalRoundMs(partitions, msPerShardRound);
         if (predicted <= 0) {
@@ -226,7 +228,8 @@ public final class PlacementPlanner {
 
     static double optimalRoundMs(final int partitions, final Map<String, Double> msPerShardRound) {
         double worst = 0;
-        for (final Map.Entry<String, Integer> entry : counts(partitions, msPerShardRound).entrySet()) {
+        for (final Map.Entry<String, Integer> entry :
+                counts(partitions, msPerShardRound).entrySet()) {
             worst = Math.max(worst, entry.getValue() * msPerShardRound.get(entry.getKey()));
         }
         return worst;

@@ -41,7 +41,11 @@ public record PlacementSettings(
         if (!(minGain >= 0 && minGain < 1) || minStreak < 1) {
             throw new IllegalArgumentException("minGain must be in [0, 1) and minStreak at least 1");
         }
-        if (minInterval.isNegative() || evaluateEvery.isNegative() || evaluateEvery.isZero() || forgetAfter.isNegative() || forgetAfter.isZero()) {
+        if (minInterval.isNegative()
+                || evaluateEvery.isNegative()
+                || evaluateEvery.isZero()
+                || forgetAfter.isNegative()
+                || forgetAfter.isZero()) {
             throw new IllegalArgumentException("intervals must be positive");
         }
     }
@@ -52,7 +56,15 @@ public record PlacementSettings(
      */
     public static PlacementSettings defaults() {
         return new PlacementSettings(
-                10, 0.2, 0.1, 3, Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(60), 0.2, 0.05,
+                10,
+                0.2,
+                0.1,
+                3,
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(60),
+                0.2,
+                0.05,
                 true);
     }
 

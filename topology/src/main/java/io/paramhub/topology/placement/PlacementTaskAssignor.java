@@ -90,7 +90,8 @@ public final class PlacementTaskAssignor implements TaskAssignor {
     public TaskAssignment assign(final ApplicationState state) {
         final Map<ProcessId, KafkaStreamsState> clients = new TreeMap<>(state.kafkaStreamsStates(false));
         final Optional<ShardPlacement> placement = source.current();
-        final Map<ProcessId, Set<TaskId>> tasks = place(clients, state.allTasks().keySet(), placement);
+        final Map<ProcessId, Set<TaskId>> tasks =
+                place(clients, state.allTasks().keySet(), placement);
 
         final Map<ProcessId, KafkaStreamsAssignment> assignments = new TreeMap<>();
         boolean followup = checkIntervalMs > 0;
@@ -125,14 +126,18 @@ public final class PlacementTaskAssignor implements TaskAssignor {
             final Set<TaskId> allTasks,
             final Optional<ShardPlacement> placement) {
         final SortedMap<Integer, List<TaskId>> byPartition = new TreeMap<>();
-        allTasks.forEach(task -> byPartition.computeIfAbsent(task.partition(), p -> new ArrayList<>()).add(task));
+        allTasks.forEach(task -> byPartition
+                .computeIfAbsent(task.partition(), p -> new ArrayList<>())
+                .add(task));
 
         final Map<String, ProcessId> byInstance = new HashMap<>();
         final Map<Integer, ProcessId> previous = new HashMap<>();
         clients.forEach((process, client) -> {
             final String instance = client.clientTags().get(AggregatorInstance.CLIENT_TAG);
             if (instance != null && byInstance.putIfAbsent(instance, process) != null) {
-                log.warn("two aggregator instances carry the id {}: only {} follows the placement", instance,
+                log.warn(
+                        "two aggregator instances carry the id {}: only {} follows the placement",
+                        instance,
                         byInstance.get(instance));
             }
             client.previousActiveTasks().forEach(task -> previous.putIfAbsent(task.partition(), process));
@@ -178,11 +183,12 @@ public final class PlacementTaskAssignor implements TaskAssignor {
         return assigned;
     }
 
-    private static String describe(final Map<ProcessId, KafkaStreamsState> clients, final Map<ProcessId, Set<TaskId>> tasks) {
+    private static String describe(
+            final Map<ProcessId, KafkaStreamsState> clients, final Map<ProcessId, Set<TaskId>> tasks) {
         final List<String> parts = new ArrayList<>();
         tasks.forEach((process, ids) -> parts.add(
-                clients.get(process).clientTags().getOrDefault(AggregatorInstance.CLIENT_TAG, process.toString())
-                        + "=" + new TreeSet<>(ids)));
+                clients.get(process).clientTags().getOrDefault(AggregatorInstance.CLIENT_TAG, process.toString()) + "="
+                        + new TreeSet<>(ids)));
         return String.join(", ", parts);
     }
 }

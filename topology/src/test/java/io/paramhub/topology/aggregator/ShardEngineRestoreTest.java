@@ -204,7 +204,8 @@ class ShardEngineRestoreTest {
     void shouldKeepTheClocksAppliedAgainSoThatASecondRestoreBeforeTheNextSnapshotRebuildsTheShardToo() {
         // given: clocks 0 and 1 applied (offsets 10 to 13), a restore, then clock 2 applied on the restored
         // engine (offsets 14, 15), all before the next snapshot; an engine that never stops beside it
-        final JobSpec spec = JobSpec.newBuilder(linearJob(JOB, 2)).setMomentum(0.9).build();
+        final JobSpec spec =
+                JobSpec.newBuilder(linearJob(JOB, 2)).setMomentum(0.9).build();
         final ShardEngine first = startedEngine(engine(50), spec);
         final ShardEngine neverStopped = startedEngine(
                 new ShardEngine(
@@ -250,9 +251,12 @@ class ShardEngineRestoreTest {
         // then: it reads from the snapshot's first clock, applies clocks 0 to 2 again, and clock 3 gives the
         // version and the bits of the engine that never stopped
         assertThat(from).isEqualTo(10);
-        assertThat(states.get(KEY).getReplay()).extracting(AppliedClock::getClock).containsExactly(0L, 1L, 2L);
+        assertThat(states.get(KEY).getReplay())
+                .extracting(AppliedClock::getClock)
+                .containsExactly(0L, 1L, 2L);
         for (int i = 6; i < 8; i++) {
-            final List<ModelShard> restarted = third.gradient(KEY, read.get(i), 10 + i, T0 + 1 + i).published();
+            final List<ModelShard> restarted =
+                    third.gradient(KEY, read.get(i), 10 + i, T0 + 1 + i).published();
             final List<ModelShard> reference =
                     neverStopped.gradient(KEY, read.get(i), 10 + i, T0 + 1 + i).published();
             if (i == 7) {

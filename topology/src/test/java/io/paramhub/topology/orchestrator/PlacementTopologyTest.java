@@ -113,8 +113,7 @@ class PlacementTopologyTest {
                 throw new UncheckedIOException(e);
             }
             driver = new TopologyTestDriver(
-                    OrchestratorTopology.build(
-                            topics, serdes, OrchestratorSettings.defaults(), settings, metrics),
+                    OrchestratorTopology.build(topics, serdes, OrchestratorSettings.defaults(), settings, metrics),
                     props,
                     Instant.ofEpochMilli(1_700_000_000_000L));
             telemetry = driver.createInputTopic(

@@ -113,7 +113,8 @@ class PlacementPlannerTest {
                 final double greedy = PlacementPlanner.optimalRoundMs(partitions, ms);
 
                 // then
-                assertThat(greedy).as("%s, %d partitions", ms, partitions)
+                assertThat(greedy)
+                        .as("%s, %d partitions", ms, partitions)
                         .isCloseTo(bruteForce(partitions, msValues), within(1e-9));
             }
         }
@@ -122,8 +123,7 @@ class PlacementPlannerTest {
     @Test
     void shouldFlagAnInstanceAboveTheMedianByMoreThanTheThreshold() {
         // when
-        final SortedSet<String> slow =
-                PlacementPlanner.slow(Map.of("a", 10.0, "b", 11.0, "c", 10.5, "d", 13.0), 0.2);
+        final SortedSet<String> slow = PlacementPlanner.slow(Map.of("a", 10.0, "b", 11.0, "c", 10.5, "d", 13.0), 0.2);
 
         // then 13 > 1.2 x 10.75; 11 is not
         assertThat(slow).containsExactly("d");
@@ -132,8 +132,7 @@ class PlacementPlannerTest {
     @Test
     void shouldRecommendOneMoreInstanceWhenItShortensTheRoundEnough() {
         // when 8 partitions on 2 equal instances: a third takes the round from 40 to 30 ms
-        final PlacementPlanner.Scaling scaling =
-                PlacementPlanner.scaling(8, Map.of("a", 10.0, "b", 10.0), 0.2, 0.05);
+        final PlacementPlanner.Scaling scaling = PlacementPlanner.scaling(8, Map.of("a", 10.0, "b", 10.0), 0.2, 0.05);
 
         // then
         assertThat(scaling.instances()).isEqualTo(3);
@@ -143,8 +142,7 @@ class PlacementPlannerTest {
     @Test
     void shouldRecommendOneFewerWhenTheSlowestAddsNothing() {
         // when the slow instance is too slow to hold a shard anyway
-        final PlacementPlanner.Scaling scaling =
-                PlacementPlanner.scaling(2, Map.of("a", 10.0, "b", 100.0), 0.2, 0.05);
+        final PlacementPlanner.Scaling scaling = PlacementPlanner.scaling(2, Map.of("a", 10.0, "b", 100.0), 0.2, 0.05);
 
         // then
         assertThat(scaling.instances()).isEqualTo(1);
@@ -154,8 +152,7 @@ class PlacementPlannerTest {
     @Test
     void shouldKeepTheCountWhenNeitherWayPays() {
         // when 2 partitions on 2 equal instances: a third has nothing to hold, one fewer doubles the round
-        final PlacementPlanner.Scaling scaling =
-                PlacementPlanner.scaling(2, Map.of("a", 10.0, "b", 10.0), 0.2, 0.05);
+        final PlacementPlanner.Scaling scaling = PlacementPlanner.scaling(2, Map.of("a", 10.0, "b", 10.0), 0.2, 0.05);
 
         // then
         assertThat(scaling.instances()).isEqualTo(2);

@@ -28,6 +28,7 @@ import org.apache.kafka.streams.processor.assignment.ProcessId;
 import org.apache.kafka.streams.processor.assignment.TaskAssignmentUtils;
 import org.apache.kafka.streams.processor.assignment.TaskAssignor;
 import org.apache.kafka.streams.processor.assignment.TaskInfo;
+import org.apache.kafka.streams.processor.assignment.TaskTopicPartition;
 import org.apache.kafka.streams.state.HostInfo;
 import org.junit.jupiter.api.Test;
 
@@ -43,8 +44,8 @@ class PlacementTaskAssignorTest {
     @Test
     void shouldPutEveryTaskOfAPartitionOnTheInstanceThePlacementNames() {
         // given
-        final Map<ProcessId, KafkaStreamsState> clients = Map.of(
-                FIRST, client(FIRST, "fast", Set.of()), SECOND, client(SECOND, "slow", Set.of()));
+        final Map<ProcessId, KafkaStreamsState> clients =
+                Map.of(FIRST, client(FIRST, "fast", Set.of()), SECOND, client(SECOND, "slow", Set.of()));
         final ShardPlacement placement = placement(Map.of(0, "slow", 1, "fast", 2, "fast", 3, "fast"));
 
         // when
@@ -95,7 +96,8 @@ class PlacementTaskAssignorTest {
         final ApplicationState state = state(clients);
 
         // when
-        final TaskAssignor.TaskAssignment assignment = assignor(Optional.of(placement), "0").assign(state);
+        final TaskAssignor.TaskAssignment assignment =
+                assignor(Optional.of(placement), "0").assign(state);
 
         // then
         assertThat(TaskAssignmentUtils.validateTaskAssignment(state, assignment))
@@ -219,7 +221,7 @@ class PlacementTaskAssignorTest {
                     }
 
                     @Override
-                    public Set<org.apache.kafka.streams.processor.assignment.TaskTopicPartition> topicPartitions() {
+                    public Set<TaskTopicPartition> topicPartitions() {
                         return Set.of();
                     }
                 }));
