@@ -110,10 +110,17 @@ public final class PlacementTaskAssignor implements TaskAssignor {
         if (state.assignmentConfigs().numStandbyReplicas() > 0) {
             TaskAssignmentUtils.defaultStandbyTaskAssignment(state, assignments);
         }
-        log.info(
-                "placement {}: {}",
-                placement.map(p -> "version " + p.getVersion()).orElse("none yet"),
-                describe(clients, tasks));
+        // a rebalance every check interval: say so only when a task changes hands
+        final boolean moved = tasks.entrySet().stream()
+                .anyMatch(entry -> !clients.get(entry.getKey()).previousActiveTasks().containsAll(entry.getValue()));
+        if (moved) {
+            log.info(
+                    "placement {}: {}",
+                    placement.map(p -> "version " + p.getVersion()).orElse("none yet"),
+                    describe(clients, tasks));
+        } else {
+            log.debug("placement unchanged: {}", describe(clients, tasks));
+        }
         return new TaskAssignment(assignments.values());
     }
 
