@@ -81,7 +81,8 @@ class ElasticServersIT extends ClusterTestBase {
                 .isLessThanOrEqualTo(1.3 * baseline.rounds().roundMsBefore());
         // (the slowdown was measured as emulated: about 30 ms a shard-round against 10)
         assertThat(placement.getMsPerShardRound().get(slow))
-                .isGreaterThan(2 * placement.getMsPerShardRound().get(moved.run().aggregatorId(0)));
+                .isGreaterThan(
+                        2 * placement.getMsPerShardRound().get(moved.run().aggregatorId(0)));
         // and no update was lost or repeated
         assertThat(moved.result().finalParameters()).containsExactly(LinearJobs.bspReference(slowed, problem));
         assertThat(baseline.result().finalParameters()).containsExactly(LinearJobs.bspReference(even, problem));

@@ -112,7 +112,8 @@ public final class PlacementTaskAssignor implements TaskAssignor {
         }
         // a rebalance every check interval: say so only when a task changes hands
         final boolean moved = tasks.entrySet().stream()
-                .anyMatch(entry -> !clients.get(entry.getKey()).previousActiveTasks().containsAll(entry.getValue()));
+                .anyMatch(entry ->
+                        !clients.get(entry.getKey()).previousActiveTasks().containsAll(entry.getValue()));
         if (moved) {
             log.info(
                     "placement {}: {}",
