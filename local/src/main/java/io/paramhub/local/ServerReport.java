@@ -1,6 +1,7 @@
 package io.paramhub.local;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paramhub.avro.PartitionOwner;
 import io.paramhub.avro.ShardPlacement;
@@ -16,7 +17,7 @@ import java.util.SortedMap;
  * version N on, instance X), the orchestrator's placements, the number of moves and the mean round time before
  * the first move and after the last ({@link ServerRounds}).
  */
-final class ServerReport {
+public final class ServerReport {
 
     private ServerReport() {}
 
@@ -25,7 +26,13 @@ final class ServerReport {
             final ServerRounds rounds,
             final ServerEmulation emulation,
             final List<String> instances) {
-        final ObjectNode servers = root.putObject("servers");
+        root.set("servers", toJson(rounds, emulation, instances));
+    }
+
+    /** The {@code servers} section on its own (the bench puts one in each policy's entry). */
+    public static ObjectNode toJson(
+            final ServerRounds rounds, final ServerEmulation emulation, final List<String> instances) {
+        final ObjectNode servers = JsonNodeFactory.instance.objectNode();
         final ArrayNode list = servers.putArray("instances");
         for (int index = 0; index < instances.size(); index++) {
             list.addObject()
@@ -56,9 +63,10 @@ final class ServerReport {
             node.put("recommended_instances", placement.getRecommendedInstances());
             node.put("reason", placement.getReason());
         }
+        return servers;
     }
 
-    static void print(final PrintStream out, final ServerRounds rounds) {
+    public static void print(final PrintStream out, final ServerRounds rounds) {
         out.println("shard partitions ran on (from model version):");
         rounds.owners()
                 .forEach((partition, timeline) ->

@@ -1,9 +1,12 @@
 package io.paramhub.local.bench;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.SyncMode;
 import io.paramhub.local.KafkaConnection;
 import io.paramhub.local.RunListener;
+import io.paramhub.local.ServerReport;
+import io.paramhub.local.ServerRounds;
 import io.paramhub.local.TrainingRun;
 import io.paramhub.ml.Model;
 import io.paramhub.topology.TopicCatalog;
@@ -16,6 +19,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -74,8 +78,9 @@ final class PolicyRunner {
                     sampler.start(job.spec());
                 }
             };
-            result = training(settings, policy, settings.emulations(), policy.label())
-                    .run(spec, settings.task().data(), RunListener.both(startSampler, RunListener.both(log, progress)));
+            final TrainingRun training = training(settings, policy, settings.emulations(), policy.label());
+            result = training.run(
+                    spec, settings.task().data(), RunListener.both(startSampler, RunListener.both(log, progress)));
             sampler.close();
             progress.finish();
             final Model model = settings.task().newModel();
@@ -89,8 +94,20 @@ final class PolicyRunner {
                     finalMetric,
                     settings.idealSeconds(),
                     WINDOWS);
+            ObjectNode servers = null;
+            if (settings.aggregators() > 1) {
+                final List<String> instances = training.aggregatorIds(settings.aggregators());
+                final ServerRounds rounds = ServerRounds.read(topics, client, job, instances);
+                ServerReport.print(out, rounds);
+                servers = ServerReport.toJson(rounds, settings.servers(), instances);
+            }
             return new PolicyRun(
-                    policy, spec.getStaleness(), outcome, log.iterations(), (System.nanoTime() - started) / 1e9);
+                    policy,
+                    spec.getStaleness(),
+                    outcome,
+                    log.iterations(),
+                    (System.nanoTime() - started) / 1e9,
+                    servers);
         }
     }
 

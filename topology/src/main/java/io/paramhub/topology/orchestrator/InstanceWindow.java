@@ -17,12 +17,13 @@ final class InstanceWindow {
         this.size = size;
     }
 
-    void add(final double ms, final long nowMs) {
+    /** A shard-round of {@code ms} that ended at {@code atMs} (the instance's clock). */
+    void add(final double ms, final long atMs) {
         roundMs.addLast(ms);
         while (roundMs.size() > size) {
             roundMs.removeFirst();
         }
-        lastSeenMs = nowMs;
+        lastSeenMs = Math.max(lastSeenMs, atMs);
     }
 
     int count() {

@@ -85,11 +85,17 @@ final class PlacementProcessor implements Processor<String, ServerTelemetry, Str
         if (telemetry == null) {
             return;
         }
+        // when the shard-round happened, not when it is read: an orchestrator that starts on an old backlog
+        // (a new group reads server-telemetry from the beginning) forgets instances long gone
+        final long at = telemetry.getTimestamp().toEpochMilli();
+        if (context.currentSystemTimeMs() - at > settings.forgetAfter().toMillis()) {
+            return;
+        }
         windows.computeIfAbsent(telemetry.getInstance(), ignored -> new InstanceWindow(settings.window()))
-                .add(telemetry.getRoundMs(), context.currentSystemTimeMs());
+                .add(telemetry.getRoundMs(), at);
         owners.put(telemetry.getPartition(), telemetry.getInstance());
         shards.computeIfAbsent(telemetry.getPartition(), p -> new HashMap<>())
-                .put(ShardKeys.shard(telemetry.getJob(), telemetry.getShard()), context.currentSystemTimeMs());
+                .put(ShardKeys.shard(telemetry.getJob(), telemetry.getShard()), at);
     }
 
     /** Judges the instances and issues a placement if one is due. */

@@ -32,6 +32,7 @@ class PlacementTopologyTest {
 
     private static final String FAST = "agg-fast";
     private static final String SLOW = "agg-slow";
+    private static final long START_MS = 1_700_000_000_000L;
 
     @Test
     void shouldMoveShardsOffAnInstanceThreeTimesSlowerOnceTheGainHasHeld() {
@@ -84,6 +85,25 @@ class PlacementTopologyTest {
         }
     }
 
+    @Test
+    void shouldIgnoreShardRoundsOfInstancesLongGone() {
+        try (Bed bed = new Bed(PlacementSettings.defaults())) {
+            // given an instance that reported two minutes before the others (an old run's backlog)
+            bed.pipe("agg-gone", 4, 1.0, -120);
+
+            // when
+            for (int second = 0; second < 6; second++) {
+                bed.round(second, 10.0, 30.0);
+            }
+
+            // then the placement names only the instances of now
+            final List<ShardPlacement> placements = bed.placements.readValuesToList();
+            assertThat(placements).hasSize(1);
+            assertThat(placements.get(0).getMsPerShardRound()).containsOnlyKeys(FAST, SLOW);
+            assertThat(owners(placements.get(0))).doesNotContainValue("agg-gone");
+        }
+    }
+
     private static Map<Integer, String> owners(final ShardPlacement placement) {
         return placement.getOwners().stream()
                 .collect(Collectors.toMap(PartitionOwner::getPartition, PartitionOwner::getInstance));
@@ -115,7 +135,7 @@ class PlacementTopologyTest {
             driver = new TopologyTestDriver(
                     OrchestratorTopology.build(topics, serdes, OrchestratorSettings.defaults(), settings, metrics),
                     props,
-                    Instant.ofEpochMilli(1_700_000_000_000L));
+                    Instant.ofEpochMilli(START_MS));
             telemetry = driver.createInputTopic(
                     topics.serverTelemetry().name(),
                     new StringSerializer(),
@@ -131,23 +151,26 @@ class PlacementTopologyTest {
             for (int r = 0; r < 5; r++) {
                 version++;
                 for (int partition = 0; partition < 4; partition++) {
-                    final String instance = partition < 2 ? FAST : SLOW;
-                    final double ms = partition < 2 ? fastMs : slowMs;
-                    telemetry.pipeInput(
-                            instance,
-                            ServerTelemetry.newBuilder()
-                                    .setInstance(instance)
-                                    .setJob("job-p")
-                                    .setShard(partition)
-                                    .setPartition(partition)
-                                    .setVersion(version)
-                                    .setBusyMs(ms)
-                                    .setRoundMs(ms)
-                                    .setTimestamp(Instant.ofEpochMilli(1_700_000_000_000L + second * 1000L))
-                                    .build());
+                    pipe(partition < 2 ? FAST : SLOW, partition, partition < 2 ? fastMs : slowMs, second);
                 }
             }
             driver.advanceWallClockTime(Duration.ofSeconds(1));
+        }
+
+        /** One shard-round of {@code instance} on {@code partition}, at {@code second} s of the test's clock. */
+        void pipe(final String instance, final int partition, final double ms, final int second) {
+            telemetry.pipeInput(
+                    instance,
+                    ServerTelemetry.newBuilder()
+                            .setInstance(instance)
+                            .setJob("job-p")
+                            .setShard(partition)
+                            .setPartition(partition)
+                            .setVersion(version)
+                            .setBusyMs(ms)
+                            .setRoundMs(ms)
+                            .setTimestamp(Instant.ofEpochMilli(START_MS + second * 1000L))
+                            .build());
         }
 
         @Override
