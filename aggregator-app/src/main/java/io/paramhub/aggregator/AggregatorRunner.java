@@ -3,8 +3,11 @@ package io.paramhub.aggregator;
 import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.launcher.TopicSetup;
 import io.paramhub.topology.RetentionCheck;
+import io.paramhub.topology.aggregator.AggregatorInstance;
 import io.paramhub.topology.aggregator.AggregatorMetrics;
 import io.paramhub.topology.aggregator.AggregatorTopology;
+import io.paramhub.topology.placement.PlacementTaskAssignor;
+import io.paramhub.topology.placement.PlacementWatcher;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.Admin;
@@ -18,6 +21,12 @@ import org.apache.kafka.streams.Topology;
  * and {@code dead-letters} out. Checks the topics first and can create the missing ones, then refuses to start
  * when the retention of {@code gradients}, {@code model} or its changelogs is too short to restore from
  * ({@link RetentionCheck}; a warning with {@code --accept-short-retention}).
+ *
+ * <p>Every instance has an id ({@value AggregatorInstance#INSTANCE_ID_CONFIG}, by default
+ * {@link AggregatorInstance#defaultId()}), which it reports in {@code server-telemetry} and carries as a Kafka
+ * Streams client tag. With {@value #FOLLOW_PLACEMENT_CONFIG}{@code =true} the instances place shard partitions
+ * as the orchestrator's newest {@code placements} record says ({@link PlacementTaskAssignor}, fed by a
+ * {@link PlacementWatcher}); without it, Kafka Streams' own assignor places them.
  */
 public final class AggregatorRunner implements AutoCloseable {
 
@@ -25,10 +34,17 @@ public final class AggregatorRunner implements AutoCloseable {
     /** Port of the HTTP endpoint when none is given. */
     public static final int DEFAULT_HTTP_PORT = 8090;
 
-    private final KafkaStreams streams;
+    /** Streams setting: follow the orchestrator's placement of shards on instances (default false). */
+    public static final String FOLLOW_PLACEMENT_CONFIG = "paramhub.aggregator.placement.follow";
 
-    private AggregatorRunner(final KafkaStreams streams) {
+    private final KafkaStreams streams;
+    private final String instanceId;
+    private final PlacementWatcher watcher;
+
+    private AggregatorRunner(final KafkaStreams streams, final String instanceId, final PlacementWatcher watcher) {
         this.streams = streams;
+        this.instanceId = instanceId;
+        this.watcher = watcher;
     }
 
     /**
@@ -54,6 +70,16 @@ public final class AggregatorRunner implements AutoCloseable {
         settings.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         // refused here, before anything connects, rather than by each shard task as it starts
         AggregatorTopology.snapshotEveryClocks(settings);
+        settings.putIfAbsent(AggregatorInstance.INSTANCE_ID_CONFIG, AggregatorInstance.defaultId());
+        final AggregatorInstance instance = AggregatorInstance.from(settings);
+        settings.put(StreamsConfig.clientTagPrefix(AggregatorInstance.CLIENT_TAG), instance.id());
+        final boolean follow =
+                Boolean.parseBoolean(String.valueOf(settings.getOrDefault(FOLLOW_PLACEMENT_CONFIG, "false"))
+                        .trim());
+        if (follow) {
+            PlacementTaskAssignor.checkIntervalMs(settings);
+            settings.put(StreamsConfig.TASK_ASSIGNOR_CLASS_CONFIG, PlacementTaskAssignor.class.getName());
+        }
         final StreamsAppLauncher.Prepared prepared = StreamsAppLauncher.prepare(
                 DEFAULT_APPLICATION_ID, settings, topicPrefix, topicSetup, (provisioner, topics) -> {
                     provisioner.commonPartitionCount(topics.coPartitioned());
@@ -70,7 +96,26 @@ public final class AggregatorRunner implements AutoCloseable {
                             topicSetup.acceptShortRetention());
         }
         final Topology topology = AggregatorTopology.build(prepared.topics(), prepared.serdes(), metrics);
-        return new AggregatorRunner(StreamsAppLauncher.start(prepared, topology));
+        PlacementWatcher watcher = null;
+        if (follow) {
+            watcher = PlacementWatcher.start(
+                    prepared.topics().placements(), StreamsAppLauncher.connection(prepared.properties()));
+            // Streams hands its original settings, objects included, to each assignor it creates
+            prepared.properties().put(PlacementTaskAssignor.SOURCE_CONFIG, watcher);
+        }
+        try {
+            return new AggregatorRunner(StreamsAppLauncher.start(prepared, topology), instance.id(), watcher);
+        } catch (final RuntimeException e) {
+            if (watcher != null) {
+                watcher.close();
+            }
+            throw e;
+        }
+    }
+
+    /** This instance's id, as in {@code server-telemetry} and {@code placements}. */
+    public String instanceId() {
+        return instanceId;
     }
 
     public KafkaStreams streams() {
@@ -82,5 +127,8 @@ public final class AggregatorRunner implements AutoCloseable {
         // a deliberate stop leaves the group, so that the shards move to the other instances at once
         streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                 .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+        if (watcher != null) {
+            watcher.close();
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.paramhub.local;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.LearningRateScheduleKind;
@@ -7,6 +8,7 @@ import io.paramhub.avro.OptimizerKind;
 import io.paramhub.avro.SyncMode;
 import io.paramhub.launcher.EmulationOptions;
 import io.paramhub.launcher.JobSpecOptions;
+import io.paramhub.launcher.TopicSetup;
 import io.paramhub.ml.DataSources;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.Models;
@@ -17,6 +19,7 @@ import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.jobs.StagePlan;
 import io.paramhub.topology.jobs.TrainingRecipe;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
+import io.paramhub.topology.placement.PlacementSettings;
 import io.paramhub.worker.ComputeEmulation;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -155,7 +158,8 @@ final class DemoCommand implements Callable<Integer> {
             names = "--policy",
             defaultValue = "none",
             description =
-                    "paramhub: run the orchestrator, which gives stragglers smaller batch shares (under bsp); "
+                    "paramhub: run the orchestrator, which gives stragglers smaller batch shares (under bsp) and, "
+                            + "with several --aggregators, moves shards off slow aggregator instances; "
                             + "none: equal shares, no orchestrator (an observe-only one with --dashboard) (default: ${DEFAULT-VALUE}).")
     private String policy;
 
@@ -174,6 +178,9 @@ final class DemoCommand implements Callable<Integer> {
 
     @Mixin
     private EmulationOptions emulation;
+
+    @Mixin
+    private ServerEmulationOptions servers;
 
     @Option(
             names = "--thread-budget",
@@ -250,6 +257,12 @@ final class DemoCommand implements Callable<Integer> {
                             + stages);
         }
         final Map<Integer, ComputeEmulation> emulations = emulations();
+        final ServerEmulation serverEmulation;
+        try {
+            serverEmulation = servers.emulation(aggregators);
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), e.getMessage());
+        }
         final OrchestratorSettings orchestration = orchestratorSettings();
         final PrintStream out = System.out;
         final String datasetSpec = dataset != null ? dataset : "linear".equals(model) ? "linear" : "fashion-mnist";
@@ -264,11 +277,17 @@ final class DemoCommand implements Callable<Integer> {
                     cluster.embedded() ? " (embedded)" : "",
                     cluster.registryUrl());
             final WorkerTally tally = new WorkerTally();
-            final TrainingRun run = new TrainingRun(cluster.connection(), connectionOptions.topicPrefix(), stateDir)
+            final TrainingRun configured = new TrainingRun(
+                            cluster.connection(), connectionOptions.topicPrefix(), stateDir)
                     .withAggregators(aggregators)
                     .withEmulation(emulations)
+                    .withServerEmulation(serverEmulation)
                     .withWorkerThreads(threads)
                     .withOrchestrator(orchestrated ? orchestration : null);
+            // the orchestrator also places shards on the aggregator instances when there are several
+            final TrainingRun run = orchestrated && aggregators > 1
+                    ? configured.withPlacement(PlacementSettings.defaults())
+                    : configured;
             final TrainingRun.Result result = (dashboard ? run.withDashboard(dashboardPort) : run)
                     .run(spec, data, RunListener.both(new ProgressPrinter(out, System.console() != null), tally));
             out.printf(
@@ -315,8 +334,22 @@ final class DemoCommand implements Callable<Integer> {
                     tally.waitMsPercentile(99),
                     result.wallSeconds() - tally.trainingSeconds(),
                     tally.trainingSeconds());
+            final ServerRounds rounds = aggregators > 1
+                    ? ServerRounds.read(
+                            cluster.connection().topics(connectionOptions.topicPrefix()),
+                            cluster.connection().client(),
+                            spec.getJob(),
+                            run.aggregatorIds(aggregators))
+                    : null;
+            if (rounds != null) {
+                ServerReport.print(out, rounds);
+            }
             if (report != null) {
-                RunReport.write(report, result, tally, emulations);
+                final ObjectNode json = RunReport.toJson(result, tally, emulations);
+                if (rounds != null) {
+                    ServerReport.addTo(json, rounds, serverEmulation, run.aggregatorIds(aggregators));
+                }
+                RunReport.write(report, json);
                 out.println("report written to " + report);
             }
         } finally {
@@ -443,8 +476,10 @@ final class DemoCommand implements Callable<Integer> {
         if (jobSpec.shards() != null && jobSpec.shards() < 1) {
             throw new ParameterException(command.commandLine(), "--shards must be >= 1, not " + jobSpec.shards());
         }
+        // with a slow aggregator, as many shards as partitions: fine-grained enough to move load off it
+        final int defaultShards = servers.slowed() ? TopicSetup.DEFAULT_SHARD_PARTITIONS : Math.max(1, aggregators);
         final int requestedShards =
-                Math.max(jobSpec.shards() != null ? jobSpec.shards() : Math.max(1, aggregators), minimumShards(kind));
+                Math.max(jobSpec.shards() != null ? jobSpec.shards() : defaultShards, minimumShards(kind));
         final JobSpec.Builder spec = DemoJobs.defaults(
                 kind,
                 requestedShards,

@@ -182,10 +182,15 @@ final class RunReport {
             final WorkerTally tally,
             final Map<Integer, ComputeEmulation> emulations)
             throws IOException {
+        write(file, toJson(result, tally, emulations));
+    }
+
+    /** Writes a report built with {@link #toJson} (and added to) to {@code file}. */
+    static void write(final Path file, final ObjectNode report) throws IOException {
         final Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        JSON.writeValue(file.toFile(), toJson(result, tally, emulations));
+        JSON.writeValue(file.toFile(), report);
     }
 }

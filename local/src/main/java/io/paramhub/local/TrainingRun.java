@@ -14,12 +14,16 @@ import io.paramhub.orchestrator.OrchestratorRunner;
 import io.paramhub.orchestrator.dashboard.TestSets;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.TopicProvisioner;
+import io.paramhub.topology.aggregator.AggregatorInstance;
 import io.paramhub.topology.aggregator.AggregatorMetrics;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.client.ModelSnapshots;
 import io.paramhub.topology.client.TopicReader;
 import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.topology.orchestrator.OrchestratorMetrics;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
+import io.paramhub.topology.placement.PlacementSettings;
+import io.paramhub.topology.placement.PlacementTaskAssignor;
 import io.paramhub.worker.ComputeEmulation;
 import io.paramhub.worker.Worker;
 import io.paramhub.worker.WorkerSettings;
@@ -33,11 +37,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -86,6 +92,11 @@ public final class TrainingRun {
     private final OrchestratorSettings orchestrator;
     private final int dashboardPort;
     private final TopicSetup topicSetup;
+    private final ServerEmulation servers;
+    private final PlacementSettings placement;
+    /** Names this run's aggregator instances apart from those of earlier runs on the same cluster. */
+    private final String instanceTag =
+            Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
 
     public TrainingRun(
             final String bootstrapServers, final String registryUrl, final String topicPrefix, final Path stateDir) {
@@ -94,7 +105,19 @@ public final class TrainingRun {
 
     /** A run whose clients, Streams apps and serdes connect with {@code connection}'s settings. */
     public TrainingRun(final KafkaConnection connection, final String topicPrefix, final Path stateDir) {
-        this(connection, topicPrefix, stateDir, 1, null, Map.of(), 1, null, NO_DASHBOARD, TopicSetup.defaults());
+        this(
+                connection,
+                topicPrefix,
+                stateDir,
+                1,
+                null,
+                Map.of(),
+                1,
+                null,
+                NO_DASHBOARD,
+                TopicSetup.defaults(),
+                ServerEmulation.NONE,
+                null);
     }
 
     private TrainingRun(
@@ -107,7 +130,9 @@ public final class TrainingRun {
             final int threads,
             final OrchestratorSettings orchestrator,
             final int dashboardPort,
-            final TopicSetup topicSetup) {
+            final TopicSetup topicSetup,
+            final ServerEmulation servers,
+            final PlacementSettings placement) {
         this.connection = connection;
         this.topicPrefix = topicPrefix;
         this.stateDir = stateDir;
@@ -118,6 +143,8 @@ public final class TrainingRun {
         this.orchestrator = orchestrator;
         this.dashboardPort = dashboardPort;
         this.topicSetup = topicSetup;
+        this.servers = servers;
+        this.placement = placement;
     }
 
     /** The same run with {@code count} aggregator instances in this JVM; 0 when one runs elsewhere. */
@@ -132,7 +159,9 @@ public final class TrainingRun {
                 workerThreads,
                 orchestrator,
                 dashboardPort,
-                topicSetup);
+                topicSetup,
+                servers,
+                placement);
     }
 
     /** The same run, restarting a worker that fails after {@code delay} (it rejoins at the current model). */
@@ -147,7 +176,9 @@ public final class TrainingRun {
                 workerThreads,
                 orchestrator,
                 dashboardPort,
-                topicSetup);
+                topicSetup,
+                servers,
+                placement);
     }
 
     /** The same run with emulated compute cost or slowdown for the workers of the given indices. */
@@ -162,7 +193,9 @@ public final class TrainingRun {
                 workerThreads,
                 orchestrator,
                 dashboardPort,
-                topicSetup);
+                topicSetup,
+                servers,
+                placement);
     }
 
     /** The same run creating topics, and replicating the Streams apps' internal ones, as {@code setup} says. */
@@ -177,7 +210,9 @@ public final class TrainingRun {
                 workerThreads,
                 orchestrator,
                 dashboardPort,
-                setup);
+                setup,
+                servers,
+                placement);
     }
 
     /** The same run with {@code count} compute threads on every worker. */
@@ -192,7 +227,9 @@ public final class TrainingRun {
                 count,
                 orchestrator,
                 dashboardPort,
-                topicSetup);
+                topicSetup,
+                servers,
+                placement);
     }
 
     /** The same run with an orchestrator in this JVM, planning with {@code settings}. */
@@ -207,7 +244,9 @@ public final class TrainingRun {
                 workerThreads,
                 settings,
                 dashboardPort,
-                topicSetup);
+                topicSetup,
+                servers,
+                placement);
     }
 
     /**
@@ -226,7 +265,60 @@ public final class TrainingRun {
                 workerThreads,
                 orchestrator,
                 port,
-                topicSetup);
+                topicSetup,
+                servers,
+                placement);
+    }
+
+    /** The same run with its aggregator instances emulated as {@code emulation} says. */
+    public TrainingRun withServerEmulation(final ServerEmulation emulation) {
+        return new TrainingRun(
+                connection,
+                topicPrefix,
+                stateDir,
+                aggregators,
+                workerRestartDelay,
+                emulations,
+                workerThreads,
+                orchestrator,
+                dashboardPort,
+                topicSetup,
+                emulation,
+                placement);
+    }
+
+    /**
+     * The same run with its aggregator instances following the orchestrator's placement of shards, which
+     * the orchestrator (see {@link #withOrchestrator}) decides with {@code settings}.
+     */
+    public TrainingRun withPlacement(final PlacementSettings settings) {
+        return new TrainingRun(
+                connection,
+                topicPrefix,
+                stateDir,
+                aggregators,
+                workerRestartDelay,
+                emulations,
+                workerThreads,
+                orchestrator,
+                dashboardPort,
+                topicSetup,
+                servers,
+                settings);
+    }
+
+    /** The ids of this run's first {@code count} aggregator instances. */
+    public List<String> aggregatorIds(final int count) {
+        final List<String> ids = new ArrayList<>();
+        for (int index = 0; index < count; index++) {
+            ids.add(aggregatorId(index));
+        }
+        return ids;
+    }
+
+    /** The id of this run's aggregator instance {@code index}, as in {@code server-telemetry} and {@code placements}. */
+    public String aggregatorId(final int index) {
+        return "aggregator-" + index + "-" + instanceTag;
     }
 
     public Result run(final JobSpec spec, final TrainTest data, final RunListener listener)
@@ -322,13 +414,14 @@ public final class TrainingRun {
             // there only for the dashboard: never in the group of a planning orchestrator on the same cluster
             props.put(StreamsConfig.APPLICATION_ID_CONFIG, OBSERVER_APPLICATION_ID);
         }
+        final OrchestratorSettings settings = orchestrator != null
+                ? orchestrator
+                : OrchestratorSettings.defaults().observeOnly();
+        final PlacementSettings placing = placement != null && orchestrator != null
+                ? placement
+                : PlacementSettings.defaults().observeOnly();
         return OrchestratorRunner.start(
-                props,
-                topicPrefix,
-                topicSetup,
-                orchestrator != null
-                        ? orchestrator
-                        : OrchestratorSettings.defaults().observeOnly());
+                props, topicPrefix, topicSetup, settings, placing, OrchestratorMetrics.unregistered());
     }
 
     private List<AggregatorRunner> startAggregators(final AggregatorMetrics metrics) {
@@ -347,9 +440,47 @@ public final class TrainingRun {
             props.put(
                     StreamsConfig.STATE_DIR_CONFIG,
                     stateDir.resolve("aggregator-" + instance).toString());
+            props.put(AggregatorInstance.INSTANCE_ID_CONFIG, aggregatorId(instance));
+            if (servers.roundCostMicros() > 0 || servers.slowdownOf(instance) > 1) {
+                props.put(AggregatorInstance.ROUND_COST_CONFIG, Long.toString(servers.roundCostMicros()));
+                props.put(AggregatorInstance.SLOWDOWN_CONFIG, Double.toString(servers.slowdownOf(instance)));
+            }
+            if (placement != null && orchestrator != null) {
+                props.put(AggregatorRunner.FOLLOW_PLACEMENT_CONFIG, "true");
+                props.putIfAbsent(
+                        PlacementTaskAssignor.CHECK_INTERVAL_CONFIG,
+                        Long.toString(PlacementTaskAssignor.DEFAULT_CHECK_INTERVAL_MS));
+            }
             runners.add(AggregatorRunner.start(props, topicPrefix, topicSetup, metrics));
         }
+        if (runners.size() > 1) {
+            awaitEveryInstanceHoldingTasks(runners);
+        }
         return runners;
+    }
+
+    /**
+     * Waits (up to 60 s) until every aggregator instance is running with tasks of its own, so that shards are
+     * spread over the instances before the job starts rather than moved, with their state, once it runs.
+     */
+    private static void awaitEveryInstanceHoldingTasks(final List<AggregatorRunner> runners) {
+        final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            final boolean spread = runners.stream()
+                    .allMatch(runner -> runner.streams().state() == KafkaStreams.State.RUNNING
+                            && runner.streams().metadataForLocalThreads().stream()
+                                    .anyMatch(thread -> !thread.activeTasks().isEmpty()));
+            if (spread) {
+                return;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        log.warn("not every aggregator instance holds tasks after 60 s; starting the job anyway");
     }
 
     /** Runs one worker to the end; if it fails and restarts are on, starts it again after the delay. */

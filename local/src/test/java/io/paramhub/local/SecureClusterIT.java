@@ -11,7 +11,9 @@ import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ResourceCommand;
+import io.paramhub.avro.ServerTelemetry;
 import io.paramhub.avro.ShardMembers;
+import io.paramhub.avro.ShardPlacement;
 import io.paramhub.avro.ShardState;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.launcher.TopicSetup;
@@ -180,6 +182,8 @@ class SecureClusterIT {
         subjects.put(PREFIX + "shard-commands", ResourceCommand.getClassSchema());
         subjects.put(PREFIX + "activations", ActivationBatch.getClassSchema());
         subjects.put(PREFIX + "activation-gradients", ActivationBatch.getClassSchema());
+        subjects.put(PREFIX + "server-telemetry", ServerTelemetry.getClassSchema());
+        subjects.put(PREFIX + "placements", ShardPlacement.getClassSchema());
         final String changelog = AggregatorRunner.DEFAULT_APPLICATION_ID + "-%s-changelog";
         subjects.put(changelog.formatted(AggregatorTopology.JOB_SPEC_STORE), JobSpec.getClassSchema());
         subjects.put(changelog.formatted(AggregatorTopology.SHARD_JOB_STORE), JobSpec.getClassSchema());

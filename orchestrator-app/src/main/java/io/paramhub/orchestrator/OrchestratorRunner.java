@@ -6,6 +6,7 @@ import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.orchestrator.OrchestratorMetrics;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.topology.orchestrator.OrchestratorTopology;
+import io.paramhub.topology.placement.PlacementSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -54,6 +55,25 @@ public final class OrchestratorRunner implements AutoCloseable {
             final TopicSetup topicSetup,
             final OrchestratorSettings settings,
             final OrchestratorMetrics metrics) {
+        return start(
+                given,
+                topicPrefix,
+                topicSetup,
+                settings,
+                settings.issuesCommands()
+                        ? PlacementSettings.defaults()
+                        : PlacementSettings.defaults().observeOnly(),
+                metrics);
+    }
+
+    /** As the five-argument {@code start}, placing shards on aggregator instances with {@code placement}. */
+    public static OrchestratorRunner start(
+            final Properties given,
+            final String topicPrefix,
+            final TopicSetup topicSetup,
+            final OrchestratorSettings settings,
+            final PlacementSettings placement,
+            final OrchestratorMetrics metrics) {
         final StreamsAppLauncher.Prepared prepared = StreamsAppLauncher.prepare(
                 DEFAULT_APPLICATION_ID,
                 given,
@@ -63,7 +83,8 @@ public final class OrchestratorRunner implements AutoCloseable {
                         List.of(topics.telemetry().name())));
         return new OrchestratorRunner(
                 StreamsAppLauncher.start(
-                        prepared, OrchestratorTopology.build(prepared.topics(), prepared.serdes(), settings, metrics)),
+                        prepared,
+                        OrchestratorTopology.build(prepared.topics(), prepared.serdes(), settings, placement, metrics)),
                 prepared,
                 settings);
     }

@@ -7,6 +7,8 @@ import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ResourceCommand;
+import io.paramhub.avro.ServerTelemetry;
+import io.paramhub.avro.ShardPlacement;
 import io.paramhub.avro.WorkerStatus;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
@@ -18,6 +20,10 @@ import org.apache.kafka.common.serialization.Serdes;
  * {@code jobs} and {@code membership} fanned out to one record per shard, and {@code commands} to
  * shard 0, keyed and partitioned like {@code gradients}, so each shard's task learns its job, its live
  * workers and (shard 0) the orchestrator's plan.
+ *
+ * <p>{@code server-telemetry} (what each aggregator instance spent per shard-round) and {@code placements}
+ * (the orchestrator's versioned placement of shard partitions on aggregator instances) have one partition
+ * each: the orchestrator compares every instance with the others, and the aggregators follow one placement.
  */
 public record TopicCatalog(
         String prefix,
@@ -32,7 +38,9 @@ public record TopicCatalog(
         Topic<String, WorkerStatus> shardMembership,
         Topic<String, ResourceCommand> shardCommands,
         Topic<String, ActivationBatch> activations,
-        Topic<String, ActivationBatch> activationGradients) {
+        Topic<String, ActivationBatch> activationGradients,
+        Topic<String, ServerTelemetry> serverTelemetry,
+        Topic<String, ShardPlacement> placements) {
 
     public static final String DEFAULT_PREFIX = "paramhub.";
 
@@ -51,7 +59,9 @@ public record TopicCatalog(
                 new Topic<>(prefix + "shard-commands", Serdes.String(), serdes.valueSerde(ResourceCommand.class)),
                 new Topic<>(prefix + "activations", Serdes.String(), serdes.valueSerde(ActivationBatch.class)),
                 new Topic<>(
-                        prefix + "activation-gradients", Serdes.String(), serdes.valueSerde(ActivationBatch.class)));
+                        prefix + "activation-gradients", Serdes.String(), serdes.valueSerde(ActivationBatch.class)),
+                new Topic<>(prefix + "server-telemetry", Serdes.String(), serdes.valueSerde(ServerTelemetry.class)),
+                new Topic<>(prefix + "placements", Serdes.String(), serdes.valueSerde(ShardPlacement.class)));
     }
 
     /** How each topic is laid out when {@link TopicProvisioner} creates it, with ParamHub's default retentions. */
@@ -76,7 +86,10 @@ public record TopicCatalog(
                 deleted(deadLetters, otherPartitions, retentions),
                 // a hybrid job's replica keys its micro-batches job/replica: spread like the shards
                 deleted(activations, shardPartitions, retentions),
-                deleted(activationGradients, shardPartitions, retentions));
+                deleted(activationGradients, shardPartitions, retentions),
+                // one partition each: one orchestrator task sees every aggregator instance and owns the placement
+                deleted(serverTelemetry, 1, retentions),
+                TopicLayout.compacted(placements.name(), 1));
     }
 
     /** A topic's name without the prefix: {@code gradients}, {@code dead-letters}, ... */

@@ -12,10 +12,10 @@ import org.apache.kafka.common.config.ConfigException;
  *
  * <p>Defaults: {@code gradients} 24 h and 1 GiB per partition (a restarted shard reads back the gradients
  * since its last snapshot, at most {@code paramhub.aggregator.snapshot.clocks} clocks old, and from the
- * offset its group committed); {@code telemetry} 3 days, 256 MiB; {@code dead-letters},
+ * offset its group committed); {@code telemetry} and {@code server-telemetry} 3 days, 256 MiB; {@code dead-letters},
  * {@code shard-membership} and {@code shard-commands} 7 days, 256 MiB; {@code activations} and
  * {@code activation-gradients} (a hybrid job's micro-batches, read within their clock) 1 h, 1 GiB. Compacted topics ({@code jobs},
- * {@code model}, {@code commands}, {@code membership}, {@code shard-jobs}) delete nothing by time or size.
+ * {@code model}, {@code commands}, {@code membership}, {@code shard-jobs}, {@code placements}) delete nothing by time or size.
  */
 public final class TopicRetentions {
 
@@ -39,7 +39,9 @@ public final class TopicRetentions {
             "activations",
             new TopicRetention(TopicRetention.HOUR_MS, TopicRetention.GIB),
             "activation-gradients",
-            new TopicRetention(TopicRetention.HOUR_MS, TopicRetention.GIB));
+            new TopicRetention(TopicRetention.HOUR_MS, TopicRetention.GIB),
+            "server-telemetry",
+            new TopicRetention(3 * TopicRetention.DAY_MS, 256 * TopicRetention.MIB));
 
     private static final String MS_SUFFIX = ".retention.ms";
     private static final String BYTES_SUFFIX = ".retention.bytes";

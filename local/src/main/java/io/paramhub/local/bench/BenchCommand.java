@@ -7,6 +7,7 @@ import io.paramhub.launcher.JobSpecOptions;
 import io.paramhub.local.ConnectionOptions;
 import io.paramhub.local.Directories;
 import io.paramhub.local.LocalCluster;
+import io.paramhub.local.ServerEmulationOptions;
 import io.paramhub.local.roundcost.RoundCostBench;
 import io.paramhub.local.roundcost.RoundCostSettings;
 import io.paramhub.ml.BatchPlan;
@@ -101,6 +102,16 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(names = "--workers", defaultValue = "4", description = "Workers (default: ${DEFAULT-VALUE}).")
     private int workers;
+
+    @Option(
+            names = "--aggregators",
+            defaultValue = "1",
+            description = "Aggregator instances to run in this JVM (default: ${DEFAULT-VALUE}); with several, the "
+                    + "orchestrating policies also move shards off slow instances.")
+    private int aggregators;
+
+    @Mixin
+    private ServerEmulationOptions servers;
 
     @Option(
             names = "--task",
@@ -327,13 +338,15 @@ public final class BenchCommand implements Callable<Integer> {
             final List<Policy> chosenPolicies = Policy.parseList(policies);
             final int chosenShards = jobSpec.shards() != null ? jobSpec.shards() : DEFAULT_SHARDS;
             if (workers < 1
+                    || aggregators < 1
                     || jobSpec.staleness() < 0
                     || sampleCostMicros() < 0
                     || jobSpec.batch() < workers
                     || chosenShards < 1
                     || timelineSeconds <= 0
                     || jobSpec.epochs() != null && jobSpec.epochs() < 1) {
-                throw new IllegalArgumentException("need --workers >= 1, --staleness >= 0, --sample-cost-us >= 0, "
+                throw new IllegalArgumentException("need --workers >= 1, --aggregators >= 1, --staleness >= 0, "
+                        + "--sample-cost-us >= 0, "
                         + "--batch >= --workers, --shards >= 1, --epochs >= 1 and --timeline-seconds > 0");
             }
             final BenchTask task = BenchTask.load(taskName, model);
@@ -361,7 +374,9 @@ public final class BenchCommand implements Callable<Integer> {
                     sampleCost,
                     clocks,
                     emulations,
-                    IdealTime.seconds(emulations, clocks, batch, 1));
+                    IdealTime.seconds(emulations, clocks, batch, 1),
+                    aggregators,
+                    servers.emulation(aggregators));
         } catch (final IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), e.getMessage());
         }

@@ -109,6 +109,9 @@ final class BenchReport {
         node.put("sync", run.policy().sync().name().toLowerCase(Locale.ROOT));
         node.put("orchestrated", run.policy().orchestrated());
         node.put("staleness", run.staleness());
+        if (run.servers() != null) {
+            node.set("servers", run.servers());
+        }
         putNullable(node, "time_to_target_s", outcome.timeToTargetS());
         putNullable(
                 node,

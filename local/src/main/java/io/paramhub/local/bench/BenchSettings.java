@@ -1,5 +1,6 @@
 package io.paramhub.local.bench;
 
+import io.paramhub.local.ServerEmulation;
 import io.paramhub.worker.ComputeEmulation;
 import java.util.List;
 import java.util.Map;
@@ -22,4 +23,6 @@ record BenchSettings(
         long sampleCostMicros,
         long clocks,
         Map<Integer, ComputeEmulation> emulations,
-        double idealSeconds) {}
+        double idealSeconds,
+        int aggregators,
+        ServerEmulation servers) {}

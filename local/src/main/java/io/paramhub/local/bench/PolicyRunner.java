@@ -1,20 +1,25 @@
 package io.paramhub.local.bench;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.SyncMode;
 import io.paramhub.local.KafkaConnection;
 import io.paramhub.local.RunListener;
+import io.paramhub.local.ServerReport;
+import io.paramhub.local.ServerRounds;
 import io.paramhub.local.TrainingRun;
 import io.paramhub.ml.Model;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.jobs.TrainingRecipe;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
+import io.paramhub.topology.placement.PlacementSettings;
 import io.paramhub.worker.ComputeEmulation;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -73,8 +78,9 @@ final class PolicyRunner {
                     sampler.start(job.spec());
                 }
             };
-            result = training(policy, settings.emulations(), policy.label())
-                    .run(spec, settings.task().data(), RunListener.both(startSampler, RunListener.both(log, progress)));
+            final TrainingRun training = training(settings, policy, settings.emulations(), policy.label());
+            result = training.run(
+                    spec, settings.task().data(), RunListener.both(startSampler, RunListener.both(log, progress)));
             sampler.close();
             progress.finish();
             final Model model = settings.task().newModel();
@@ -88,22 +94,43 @@ final class PolicyRunner {
                     finalMetric,
                     settings.idealSeconds(),
                     WINDOWS);
+            ObjectNode servers = null;
+            if (settings.aggregators() > 1) {
+                final List<String> instances = training.aggregatorIds(settings.aggregators());
+                final ServerRounds rounds = ServerRounds.read(topics, client, job, instances);
+                ServerReport.print(out, rounds);
+                servers = ServerReport.toJson(rounds, settings.servers(), instances);
+            }
             return new PolicyRun(
-                    policy, spec.getStaleness(), outcome, log.iterations(), (System.nanoTime() - started) / 1e9);
+                    policy,
+                    spec.getStaleness(),
+                    outcome,
+                    log.iterations(),
+                    (System.nanoTime() - started) / 1e9,
+                    servers);
         }
     }
 
     /** One untimed epoch of BSP without emulation, so that no policy pays for a cold JVM and fresh topics. */
     void warmUp(final BenchSettings settings, final String job) throws InterruptedException {
-        training(Policy.BSP, Map.of(), "warm-up")
+        training(settings, Policy.BSP, Map.of(), "warm-up")
                 .run(jobSpec(settings, Policy.BSP, job, 1), settings.task().data(), RunListener.NONE);
     }
 
     private TrainingRun training(
-            final Policy policy, final Map<Integer, ComputeEmulation> emulations, final String dir) {
-        return new TrainingRun(connection, topicPrefix, stateDir.resolve(dir))
+            final BenchSettings settings,
+            final Policy policy,
+            final Map<Integer, ComputeEmulation> emulations,
+            final String dir) {
+        final TrainingRun run = new TrainingRun(connection, topicPrefix, stateDir.resolve(dir))
+                .withAggregators(settings.aggregators())
+                .withServerEmulation(settings.servers())
                 .withEmulation(emulations)
                 .withOrchestrator(policy.orchestrated() ? OrchestratorSettings.defaults() : null);
+        // an orchestrating policy also places shards on the aggregator instances when there are several
+        return policy.orchestrated() && settings.aggregators() > 1
+                ? run.withPlacement(PlacementSettings.defaults())
+                : run;
     }
 
     static JobSpec jobSpec(final BenchSettings settings, final Policy policy, final String job, final int epochs) {

@@ -26,8 +26,8 @@ import org.apache.kafka.streams.state.Stores;
  *   and membership records stamped far from the broker's time → {@code dead-letters}
  *   ({@link ControlFanout});</li>
  *   <li>per shard, {@code shard-jobs} + {@code shard-membership} + {@code shard-commands} +
- *   {@code gradients} → {@code model} and {@code dead-letters} (one {@link ShardTask} per task,
- *   {@link ShardEngine}).</li>
+ *   {@code gradients} → {@code model}, {@code dead-letters} and {@code server-telemetry} (one
+ *   {@link ShardTask} per task, {@link ShardEngine}).</li>
  * </ol>
  * Each shard's job, progress, live workers and (every {@value #DEFAULT_SNAPSHOT_CLOCKS} BSP clocks by
  * default) parameters with optimizer state live in named in-memory stores with changelogs; the
@@ -70,6 +70,7 @@ public final class AggregatorTopology {
 
     static final String MODEL_SINK = "model-sink";
     static final String DEAD_LETTER_SINK = "dead-letter-sink";
+    static final String SERVER_TELEMETRY_SINK = "server-telemetry-sink";
     static final String SHARD_JOBS_SINK = "shard-jobs-sink";
     static final String SHARD_MEMBERSHIP_SINK = "shard-membership-sink";
     /** The fan-out's own sink to {@code dead-letters}: one shared with the shard tasks would join the two sub-topologies. */
@@ -185,6 +186,12 @@ public final class AggregatorTopology {
                 topics.model().name(),
                 keyWriter,
                 topics.model().valueSerde().serializer(),
+                SHARD_PROCESSOR);
+        topology.addSink(
+                SERVER_TELEMETRY_SINK,
+                topics.serverTelemetry().name(),
+                keyWriter,
+                topics.serverTelemetry().valueSerde().serializer(),
                 SHARD_PROCESSOR);
         topology.addSink(
                 DEAD_LETTER_SINK,

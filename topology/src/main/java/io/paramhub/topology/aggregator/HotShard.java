@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One shard's state as the aggregator works on it: decoded once when its task starts, then kept in
@@ -65,6 +66,11 @@ final class HotShard {
     final List<AppliedClock> replay = new ArrayList<>();
     /** Restore only: the gradients of {@link #replay} read again so far, by offset. */
     private final Map<Long, PendingGradients.Pending> replayed = new HashMap<>();
+    /**
+     * Restore only: how many clocks of {@link #replay} have been applied again. They stay in {@link #replay}:
+     * until the next snapshot, a later restore must apply them again too.
+     */
+    private int replayedClocks;
 
     private HotShard(
             final String key,
@@ -177,7 +183,8 @@ final class HotShard {
      * the gradient was one of them.
      */
     boolean replayGradient(final long offset, final PendingGradients.Pending gradient) {
-        if (replay.stream().noneMatch(clock -> clock.getOffsets().contains(offset))) {
+        if (replay.subList(replayedClocks, replay.size()).stream()
+                .noneMatch(clock -> clock.getOffsets().contains(offset))) {
             return false;
         }
         replayed.put(offset, gradient);
@@ -186,8 +193,9 @@ final class HotShard {
     }
 
     private void applyReplayed() {
-        while (!replay.isEmpty() && replayed.keySet().containsAll(replay.get(0).getOffsets())) {
-            final AppliedClock clock = replay.remove(0);
+        while (replayedClocks < replay.size()
+                && replayed.keySet().containsAll(replay.get(replayedClocks).getOffsets())) {
+            final AppliedClock clock = replay.get(replayedClocks++);
             final GradientSum sum = new GradientSum(length);
             for (final long offset : clock.getOffsets()) {
                 final PendingGradients.Pending gradient = replayed.remove(offset);
@@ -195,6 +203,18 @@ final class HotShard {
             }
             step(sum.mean(), clock.getClock());
         }
+    }
+
+    /** The first clock of {@link #replay} a restore has not applied again yet, if any. */
+    Optional<AppliedClock> unreplayed() {
+        return replayedClocks < replay.size() ? Optional.of(replay.get(replayedClocks)) : Optional.empty();
+    }
+
+    /** A snapshot was taken at the current version: nothing to apply again any more. */
+    void snapshotTaken() {
+        snapshotVersion = version;
+        replay.clear();
+        replayedClocks = 0;
     }
 
     /** The smallest offset a restore must read again from for {@link #replay}, or {@code Long.MAX_VALUE}. */

@@ -150,11 +150,12 @@ final class ShardEngine {
      */
     void requireReplayed() {
         for (final HotShard hot : shards.values()) {
-            if (!hot.replay.isEmpty()) {
+            final Optional<AppliedClock> missing = hot.unreplayed();
+            if (missing.isPresent()) {
                 throw new IllegalStateException("shard " + hot.key + " cannot be rebuilt: its snapshot is at version "
                         + hot.snapshotVersion + " and the gradients of clock "
-                        + hot.replay.get(0).getClock()
-                        + " (offsets " + hot.replay.get(0).getOffsets()
+                        + missing.get().getClock()
+                        + " (offsets " + missing.get().getOffsets()
                         + " of its gradients partition) were not found; "
                         + "was the topic's retention shorter than the time since the snapshot?");
             }
@@ -493,8 +494,7 @@ final class ShardEngine {
 
     private void snapshot(final HotShard hot, final ByteBuffer packedParams) {
         snapshots.put(hot.key, hot.toState(packedParams, -1, -1));
-        hot.snapshotVersion = hot.version;
-        hot.replay.clear();
+        hot.snapshotTaken();
     }
 
     /**

@@ -6,8 +6,10 @@ import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ResourceCommand;
+import io.paramhub.avro.ServerTelemetry;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.topology.ShardKeys;
+import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
 import org.apache.avro.specific.SpecificRecord;
@@ -24,8 +26,10 @@ import org.slf4j.LoggerFactory;
  * The one processor of a shard task, a thin adapter from records to its {@link ShardEngine}: jobs
  * from {@code shard-jobs}, workers from {@code shard-membership}, plans from {@code shard-commands} and
  * raw gradients from {@code gradients}. It publishes to {@code model} and, for gradients, to
- * {@code dead-letters}. A tombstone on {@code shard-jobs} (a deleted job) drops the shard's state and gauges
- * and writes a tombstone for the shard on {@code model}. One processor (not one per source) so that the task's shards are decoded once
+ * {@code dead-letters}; for each version it publishes, it reports to {@code server-telemetry} what the round
+ * cost this aggregator instance ({@link RoundTimer}, padded on an emulated slow instance). A tombstone on
+ * {@code shard-jobs} (a deleted job) drops the shard's state and gauges and writes a tombstone for the shard
+ * on {@code model}. One processor (not one per source) so that the task's shards are decoded once
  * and shared by every record that touches them.
  *
  * <p>When the task starts on stored state (a restart, a move to another instance), the gradients its
@@ -42,6 +46,8 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
     private final AggregatorMetrics metrics;
     private ProcessorContext<String, SpecificRecord> context;
     private ShardEngine engine;
+    private AggregatorInstance instance;
+    private RoundTimer timer;
 
     ShardTask(
             final String gradientsTopic,
@@ -57,6 +63,8 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
     @Override
     public void init(final ProcessorContext<String, SpecificRecord> context) {
         this.context = context;
+        this.instance = AggregatorInstance.from(context.appConfigs());
+        this.timer = new RoundTimer(instance);
         this.engine = new ShardEngine(
                 context.getStateStore(AggregatorTopology.SHARD_JOB_STORE),
                 context.getStateStore(AggregatorTopology.SHARD_STATE_STORE),
@@ -117,6 +125,15 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
 
     @Override
     public void process(final Record<String, Object> record) {
+        timer.begin();
+        try {
+            dispatch(record);
+        } finally {
+            timer.end(record.key());
+        }
+    }
+
+    private void dispatch(final Record<String, Object> record) {
         final String topic = context.recordMetadata().map(RecordMetadata::topic).orElse(gradientsTopic);
         if (topic.equals(gradientsTopic)) {
             gradient(record);
@@ -152,6 +169,7 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
     private void deleteShard(final String key, final long timestamp) {
         final boolean held = engine.deleteJob(key);
         metrics.forget(key);
+        timer.forget(key);
         context.forward(new Record<String, SpecificRecord>(key, null, timestamp), AggregatorTopology.MODEL_SINK);
         context.commit();
         log.info("shard {} of a deleted job dropped (held state here: {})", key, held);
@@ -193,7 +211,22 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
         for (final ModelShard shard : shards) {
             metrics.model(shard);
             final String key = ShardKeys.shard(shard.getJob(), shard.getShard());
+            final RoundTimer.Round round = timer.round(key);
             context.forward(new Record<String, SpecificRecord>(key, shard, timestamp), AggregatorTopology.MODEL_SINK);
+            final ServerTelemetry telemetry = ServerTelemetry.newBuilder()
+                    .setInstance(instance.id())
+                    .setJob(shard.getJob())
+                    .setShard(shard.getShard())
+                    .setPartition(context.taskId().partition())
+                    .setVersion(shard.getVersion())
+                    .setBusyMs(round.busyMs())
+                    .setEmulatedMs(round.emulatedMs())
+                    .setRoundMs(round.totalMs())
+                    .setTimestamp(Instant.now())
+                    .build();
+            context.forward(
+                    new Record<String, SpecificRecord>(instance.id(), telemetry, timestamp),
+                    AggregatorTopology.SERVER_TELEMETRY_SINK);
         }
     }
 

@@ -3,8 +3,10 @@ package io.paramhub.topology.orchestrator;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.OrchestratorJobState;
+import io.paramhub.avro.ShardPlacement;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.placement.PlacementSettings;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -16,7 +18,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The orchestrator: {@code telemetry} (key job/worker) → {@code commands} (key job/worker).
+ * The orchestrator: {@code telemetry} (key job/worker) → {@code commands} (key job/worker), and
+ * {@code server-telemetry} (key aggregator instance) → {@code placements}.
  *
  * <ol>
  *   <li>{@code telemetry} is re-keyed by job and repartitioned through the internal topic
@@ -33,6 +36,9 @@ import org.apache.kafka.streams.state.Stores;
  *   <li>{@code jobs} feeds the global store {@value #JOB_SPEC_STORE}, which tells the planner how many
  *   workers to wait for before the first plan; a tombstone there deletes the job, and the planner then drops
  *   its {@link JobState} and meters.</li>
+ *   <li>{@code server-telemetry} (key: aggregator instance) → {@code placer} ({@link PlacementProcessor}) →
+ *   {@code placements}: slow aggregator instances flagged, versioned placements of shard partitions on
+ *   instances (the last one in {@value #PLACEMENT_STORE}), a scaling recommendation.</li>
  * </ol>
  *
  * <p>Every processor, store and internal topic is named; {@value #JOB_STATE_STORE} has a changelog and
@@ -42,8 +48,10 @@ public final class OrchestratorTopology {
 
     public static final String JOB_STATE_STORE = "orchestrator-job-store";
     public static final String JOB_SPEC_STORE = "orchestrator-job-spec-store";
+    public static final String PLACEMENT_STORE = "orchestrator-placement-store";
     public static final String REPARTITION_NAME = "telemetry-by-job";
     static final String PLANNER = "planner";
+    static final String PLACER = "placer";
 
     private OrchestratorTopology() {}
 
@@ -57,6 +65,19 @@ public final class OrchestratorTopology {
             final TopicCatalog topics,
             final SerdeFactory serdes,
             final OrchestratorSettings settings,
+            final OrchestratorMetrics metrics) {
+        final PlacementSettings placement = settings.issuesCommands()
+                ? PlacementSettings.defaults()
+                : PlacementSettings.defaults().observeOnly();
+        return build(topics, serdes, settings, placement, metrics);
+    }
+
+    /** As {@link #build(TopicCatalog, SerdeFactory, OrchestratorSettings, OrchestratorMetrics)}, placing shards with {@code placement}. */
+    public static Topology build(
+            final TopicCatalog topics,
+            final SerdeFactory serdes,
+            final OrchestratorSettings settings,
+            final PlacementSettings placement,
             final OrchestratorMetrics metrics) {
         final StreamsBuilder builder = new StreamsBuilder();
         builder.addStateStore(Stores.keyValueStoreBuilder(
@@ -79,6 +100,21 @@ public final class OrchestratorTopology {
                         topics.commands().name(),
                         Produced.with(Serdes.String(), topics.commands().valueSerde())
                                 .withName("commands-sink"));
+
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(PLACEMENT_STORE),
+                        Serdes.String(),
+                        serdes.valueSerde(ShardPlacement.class))
+                .withCachingDisabled());
+        builder.stream(
+                        topics.serverTelemetry().name(),
+                        Consumed.with(Serdes.String(), topics.serverTelemetry().valueSerde())
+                                .withName("server-telemetry-source"))
+                .process(() -> new PlacementProcessor(placement, metrics), Named.as(PLACER), PLACEMENT_STORE)
+                .to(
+                        topics.placements().name(),
+                        Produced.with(Serdes.String(), topics.placements().valueSerde())
+                                .withName("placements-sink"));
 
         final Topology topology = builder.build();
         topology.addGlobalStore(

@@ -201,6 +201,73 @@ class ShardEngineRestoreTest {
     }
 
     @Test
+    void shouldKeepTheClocksAppliedAgainSoThatASecondRestoreBeforeTheNextSnapshotRebuildsTheShardToo() {
+        // given: clocks 0 and 1 applied (offsets 10 to 13), a restore, then clock 2 applied on the restored
+        // engine (offsets 14, 15), all before the next snapshot; an engine that never stops beside it
+        final JobSpec spec =
+                JobSpec.newBuilder(linearJob(JOB, 2)).setMomentum(0.9).build();
+        final ShardEngine first = startedEngine(engine(50), spec);
+        final ShardEngine neverStopped = startedEngine(
+                new ShardEngine(
+                        store("jobs-2", JobSpec.class),
+                        store("states-2", ShardState.class),
+                        store("members-2", ShardMembers.class),
+                        store("snapshots-2", ShardState.class),
+                        store("models-2", ModelShard.class),
+                        50,
+                        AggregatorMetrics.unregistered()),
+                spec);
+        final List<GradientShard> read = new ArrayList<>();
+        for (int clock = 0; clock <= 3; clock++) {
+            for (final String worker : List.of("worker-000", "worker-001")) {
+                read.add(gradient(JOB, 0, worker, clock, 4, clock + 1f, worker.endsWith("0") ? -2f : 3f));
+            }
+        }
+        for (int i = 0; i < 4; i++) {
+            first.gradient(KEY, read.get(i), 10 + i, T0 + 1 + i);
+            neverStopped.gradient(KEY, read.get(i), 10 + i, T0 + 1 + i);
+        }
+        final ShardEngine second = engine(50);
+        second.load();
+        second.continueAt(14);
+        for (int i = 0; i < 4; i++) {
+            second.restoreGradient(KEY, read.get(i), 10 + i, T0 + 1 + i);
+        }
+        second.requireReplayed();
+        for (int i = 4; i < 6; i++) {
+            second.gradient(KEY, read.get(i), 10 + i, T0 + 1 + i);
+            neverStopped.gradient(KEY, read.get(i), 10 + i, T0 + 1 + i);
+        }
+
+        // when: the task moves again and restores from the same snapshot
+        final ShardEngine third = engine(50);
+        final long from = third.load();
+        third.continueAt(16);
+        for (int i = 0; i < 6; i++) {
+            third.restoreGradient(KEY, read.get(i), 10 + i, T0 + 1 + i);
+        }
+        third.requireReplayed();
+
+        // then: it reads from the snapshot's first clock, applies clocks 0 to 2 again, and clock 3 gives the
+        // version and the bits of the engine that never stopped
+        assertThat(from).isEqualTo(10);
+        assertThat(states.get(KEY).getReplay())
+                .extracting(AppliedClock::getClock)
+                .containsExactly(0L, 1L, 2L);
+        for (int i = 6; i < 8; i++) {
+            final List<ModelShard> restarted =
+                    third.gradient(KEY, read.get(i), 10 + i, T0 + 1 + i).published();
+            final List<ModelShard> reference =
+                    neverStopped.gradient(KEY, read.get(i), 10 + i, T0 + 1 + i).published();
+            if (i == 7) {
+                assertThat(restarted).extracting(ModelShard::getVersion).containsExactly(4L);
+                assertThat(FloatPacking.unpack(restarted.get(0).getValues()))
+                        .containsExactly(FloatPacking.unpack(reference.get(0).getValues()));
+            }
+        }
+    }
+
+    @Test
     void shouldRefuseToStartWhenAGradientItMustApplyAgainIsGone() {
         // given: clock 0 applied at offsets 10 and 11 after the version-0 snapshot
         final ShardEngine before = startedEngine(engine(50), linearJob(JOB, 2));
