@@ -42,6 +42,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -85,15 +86,15 @@ public final class TrainingRun {
     private final KafkaConnection connection;
     private final String topicPrefix;
     private final Path stateDir;
-    private final int aggregators;
-    private final Duration workerRestartDelay;
-    private final Map<Integer, ComputeEmulation> emulations;
-    private final int workerThreads;
-    private final OrchestratorSettings orchestrator;
-    private final int dashboardPort;
-    private final TopicSetup topicSetup;
-    private final ServerEmulation servers;
-    private final PlacementSettings placement;
+    private int aggregators;
+    private Duration workerRestartDelay;
+    private Map<Integer, ComputeEmulation> emulations;
+    private int workerThreads;
+    private OrchestratorSettings orchestrator;
+    private int dashboardPort;
+    private TopicSetup topicSetup;
+    private ServerEmulation servers;
+    private PlacementSettings placement;
     /** Names this run's aggregator instances apart from those of earlier runs on the same cluster. */
     private final String instanceTag =
             Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
@@ -105,148 +106,71 @@ public final class TrainingRun {
 
     /** A run whose clients, Streams apps and serdes connect with {@code connection}'s settings. */
     public TrainingRun(final KafkaConnection connection, final String topicPrefix, final Path stateDir) {
-        this(
-                connection,
-                topicPrefix,
-                stateDir,
-                1,
-                null,
-                Map.of(),
-                1,
-                null,
-                NO_DASHBOARD,
-                TopicSetup.defaults(),
-                ServerEmulation.NONE,
-                null);
-    }
-
-    private TrainingRun(
-            final KafkaConnection connection,
-            final String topicPrefix,
-            final Path stateDir,
-            final int aggregators,
-            final Duration workerRestartDelay,
-            final Map<Integer, ComputeEmulation> emulations,
-            final int threads,
-            final OrchestratorSettings orchestrator,
-            final int dashboardPort,
-            final TopicSetup topicSetup,
-            final ServerEmulation servers,
-            final PlacementSettings placement) {
         this.connection = connection;
         this.topicPrefix = topicPrefix;
         this.stateDir = stateDir;
-        this.aggregators = aggregators;
-        this.workerRestartDelay = workerRestartDelay;
-        this.emulations = Map.copyOf(emulations);
-        this.workerThreads = threads;
-        this.orchestrator = orchestrator;
-        this.dashboardPort = dashboardPort;
-        this.topicSetup = topicSetup;
-        this.servers = servers;
-        this.placement = placement;
+        this.aggregators = 1;
+        this.workerRestartDelay = null;
+        this.emulations = Map.of();
+        this.workerThreads = 1;
+        this.orchestrator = null;
+        this.dashboardPort = NO_DASHBOARD;
+        this.topicSetup = TopicSetup.defaults();
+        this.servers = ServerEmulation.NONE;
+        this.placement = null;
+    }
+
+    /** A copy of {@code run}'s settings, for the {@code with...} methods to change one of. */
+    private TrainingRun(final TrainingRun run) {
+        this.connection = run.connection;
+        this.topicPrefix = run.topicPrefix;
+        this.stateDir = run.stateDir;
+        this.aggregators = run.aggregators;
+        this.workerRestartDelay = run.workerRestartDelay;
+        this.emulations = run.emulations;
+        this.workerThreads = run.workerThreads;
+        this.orchestrator = run.orchestrator;
+        this.dashboardPort = run.dashboardPort;
+        this.topicSetup = run.topicSetup;
+        this.servers = run.servers;
+        this.placement = run.placement;
+    }
+
+    /** A new run with this one's settings, {@code change}d: a run's settings never change once made. */
+    private TrainingRun copy(final Consumer<TrainingRun> change) {
+        final TrainingRun run = new TrainingRun(this);
+        change.accept(run);
+        return run;
     }
 
     /** The same run with {@code count} aggregator instances in this JVM; 0 when one runs elsewhere. */
     public TrainingRun withAggregators(final int count) {
-        return new TrainingRun(
-                connection,
-                topicPrefix,
-                stateDir,
-                count,
-                workerRestartDelay,
-                emulations,
-                workerThreads,
-                orchestrator,
-                dashboardPort,
-                topicSetup,
-                servers,
-                placement);
+        return copy(run -> run.aggregators = count);
     }
 
     /** The same run, restarting a worker that fails after {@code delay} (it rejoins at the current model). */
     public TrainingRun restartingFailedWorkersAfter(final Duration delay) {
-        return new TrainingRun(
-                connection,
-                topicPrefix,
-                stateDir,
-                aggregators,
-                delay,
-                emulations,
-                workerThreads,
-                orchestrator,
-                dashboardPort,
-                topicSetup,
-                servers,
-                placement);
+        return copy(run -> run.workerRestartDelay = delay);
     }
 
     /** The same run with emulated compute cost or slowdown for the workers of the given indices. */
     public TrainingRun withEmulation(final Map<Integer, ComputeEmulation> byWorker) {
-        return new TrainingRun(
-                connection,
-                topicPrefix,
-                stateDir,
-                aggregators,
-                workerRestartDelay,
-                byWorker,
-                workerThreads,
-                orchestrator,
-                dashboardPort,
-                topicSetup,
-                servers,
-                placement);
+        return copy(run -> run.emulations = Map.copyOf(byWorker));
     }
 
     /** The same run creating topics, and replicating the Streams apps' internal ones, as {@code setup} says. */
     public TrainingRun withTopicSetup(final TopicSetup setup) {
-        return new TrainingRun(
-                connection,
-                topicPrefix,
-                stateDir,
-                aggregators,
-                workerRestartDelay,
-                emulations,
-                workerThreads,
-                orchestrator,
-                dashboardPort,
-                setup,
-                servers,
-                placement);
+        return copy(run -> run.topicSetup = setup);
     }
 
     /** The same run with {@code count} compute threads on every worker. */
     public TrainingRun withWorkerThreads(final int count) {
-        return new TrainingRun(
-                connection,
-                topicPrefix,
-                stateDir,
-                aggregators,
-                workerRestartDelay,
-                emulations,
-                count,
-                orchestrator,
-                dashboardPort,
-                topicSetup,
-                servers,
-                placement);
+        return copy(run -> run.workerThreads = count);
     }
 
     /** The same run with an orchestrator in this JVM, planning with {@code settings}. */
     public TrainingRun withOrchestrator(final OrchestratorSettings settings) {
-        return new TrainingRun(
-                connection,
-                topicPrefix,
-                stateDir,
-                aggregators,
-                workerRestartDelay,
-                emulations,
-                workerThreads,
-                settings,
-                dashboardPort,
-                topicSetup,
-                servers,
-                placement);
+        return copy(run -> run.orchestrator = settings);
     }
 
     /**
@@ -255,36 +179,12 @@ public final class TrainingRun {
      * (it flags stragglers and issues no command, so training is the same as without it).
      */
     public TrainingRun withDashboard(final int port) {
-        return new TrainingRun(
-                connection,
-                topicPrefix,
-                stateDir,
-                aggregators,
-                workerRestartDelay,
-                emulations,
-                workerThreads,
-                orchestrator,
-                port,
-                topicSetup,
-                servers,
-                placement);
+        return copy(run -> run.dashboardPort = port);
     }
 
     /** The same run with its aggregator instances emulated as {@code emulation} says. */
     public TrainingRun withServerEmulation(final ServerEmulation emulation) {
-        return new TrainingRun(
-                connection,
-                topicPrefix,
-                stateDir,
-                aggregators,
-                workerRestartDelay,
-                emulations,
-                workerThreads,
-                orchestrator,
-                dashboardPort,
-                topicSetup,
-                emulation,
-                placement);
+        return copy(run -> run.servers = emulation);
     }
 
     /**
@@ -292,19 +192,7 @@ public final class TrainingRun {
      * the orchestrator (see {@link #withOrchestrator}) decides with {@code settings}.
      */
     public TrainingRun withPlacement(final PlacementSettings settings) {
-        return new TrainingRun(
-                connection,
-                topicPrefix,
-                stateDir,
-                aggregators,
-                workerRestartDelay,
-                emulations,
-                workerThreads,
-                orchestrator,
-                dashboardPort,
-                topicSetup,
-                servers,
-                settings);
+        return copy(run -> run.placement = settings);
     }
 
     /** The ids of this run's first {@code count} aggregator instances. */

@@ -58,8 +58,7 @@ public record TopicCatalog(
                 new Topic<>(prefix + "shard-membership", Serdes.String(), serdes.valueSerde(WorkerStatus.class)),
                 new Topic<>(prefix + "shard-commands", Serdes.String(), serdes.valueSerde(ResourceCommand.class)),
                 new Topic<>(prefix + "activations", Serdes.String(), serdes.valueSerde(ActivationBatch.class)),
-                new Topic<>(
-                        prefix + "activation-gradients", Serdes.String(), serdes.valueSerde(ActivationBatch.class)),
+                new Topic<>(prefix + "activation-gradients", Serdes.String(), serdes.valueSerde(ActivationBatch.class)),
                 new Topic<>(prefix + "server-telemetry", Serdes.String(), serdes.valueSerde(ServerTelemetry.class)),
                 new Topic<>(prefix + "placements", Serdes.String(), serdes.valueSerde(ShardPlacement.class)));
     }
