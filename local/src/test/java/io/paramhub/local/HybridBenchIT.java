@@ -59,7 +59,8 @@ class HybridBenchIT extends ClusterTestBase {
 
         // then: the settings and both runs, data-parallel first
         assertThat(exit).isZero();
-        final JsonNode report = new ObjectMapper().readTree(out.resolve("report.json").toFile());
+        final JsonNode report =
+                new ObjectMapper().readTree(out.resolve("report.json").toFile());
         assertThat(report.get("scenario").asText()).isEqualTo("hybrid");
         assertThat(report.get("model").asText()).isEqualTo("mlp:32");
         assertThat(report.get("parameters").asLong()).isEqualTo(PARAMETERS);
@@ -84,7 +85,8 @@ class HybridBenchIT extends ClusterTestBase {
             // every published gradient value went through the gradients topic, with its record overhead
             assertThat(run.get("gradient_bytes_per_round").asDouble())
                     .as(name)
-                    .isGreaterThanOrEqualTo(4.0 * run.get("gradient_floats_per_round").asLong());
+                    .isGreaterThanOrEqualTo(
+                            4.0 * run.get("gradient_floats_per_round").asLong());
             assertThat(bytesPerRound(run, "paramhub.gradients"))
                     .as(name)
                     .isEqualTo(run.get("gradient_bytes_per_round").asDouble());
@@ -103,7 +105,8 @@ class HybridBenchIT extends ClusterTestBase {
         assertThat(hybrid.get("gradient_floats_per_round").asLong()).isEqualTo(2 * PARAMETERS);
         assertThat(hybrid.get("parameters_held_max_fraction").asDouble()).isLessThan(1.0);
         final List<Integer> stages = new ArrayList<>();
-        hybrid.get("per_worker").forEach(worker -> stages.add(worker.get("stage").asInt()));
+        hybrid.get("per_worker")
+                .forEach(worker -> stages.add(worker.get("stage").asInt()));
         assertThat(stages).containsExactly(0, 1, 0, 1);
         // the activations: every sample's 32 hidden units forward and their gradients back, as the cut says
         final long activations = (long) BATCH * 32 * 4 * 2;
@@ -115,7 +118,8 @@ class HybridBenchIT extends ClusterTestBase {
         assertThat(hybrid.get("gradient_bytes_per_round").asDouble())
                 .isLessThan(dataParallel.get("gradient_bytes_per_round").asDouble());
         assertThat(hybrid.get("model_bytes_read_per_round_estimate").asDouble())
-                .isLessThan(dataParallel.get("model_bytes_read_per_round_estimate").asDouble());
+                .isLessThan(
+                        dataParallel.get("model_bytes_read_per_round_estimate").asDouble());
 
         // and the verdicts say so, with the payload break-even batch: 2 x 25,450 floats saved / (32 x 2 floats)
         final JsonNode verdicts = report.get("verdicts");
@@ -135,8 +139,8 @@ class HybridBenchIT extends ClusterTestBase {
 
     @Test
     void shouldRefuseWorkersThatAreNotWholeReplicas(@TempDir final Path out) {
-        final CliRun outcome = CliRun.of(
-                "bench", "--scenario", "hybrid", "--workers", "3", "--stages", "2", "--out", out.toString());
+        final CliRun outcome =
+                CliRun.of("bench", "--scenario", "hybrid", "--workers", "3", "--stages", "2", "--out", out.toString());
 
         assertThat(outcome.code()).isEqualTo(2);
         assertThat(outcome.err()).contains("--workers a multiple of --stages (2)");

@@ -95,7 +95,9 @@ record ArmCost(
                 bytes(outcome.topics(), topics.gradients().name()) / (double) rounds,
                 floats,
                 (bytes(outcome.topics(), topics.activations().name())
-                                + bytes(outcome.topics(), topics.activationGradients().name()))
+                                + bytes(
+                                        outcome.topics(),
+                                        topics.activationGradients().name()))
                         / (double) rounds,
                 totals.values().stream()
                                 .mapToLong(WorkerTally.Totals::activationBytes)

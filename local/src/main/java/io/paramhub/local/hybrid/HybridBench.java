@@ -61,8 +61,8 @@ public final class HybridBench {
                     shares(settings));
             final TopicCatalog topics = cluster.connection().topics(settings.topicPrefix());
             final String stamp = Long.toString(System.currentTimeMillis());
-            final ArmCost dataParallel = arm("data-parallel", false, settings, cluster, admin, topics, stamp, stateDir,
-                    console, terminal);
+            final ArmCost dataParallel =
+                    arm("data-parallel", false, settings, cluster, admin, topics, stamp, stateDir, console, terminal);
             final ArmCost hybrid =
                     arm("hybrid", true, settings, cluster, admin, topics, stamp, stateDir, console, terminal);
             final List<ArmCost> runs = List.of(dataParallel, hybrid);
@@ -111,8 +111,8 @@ public final class HybridBench {
         final TrainingRun training = new TrainingRun(
                         cluster.connection(), settings.topicPrefix(), stateDir.resolve(spec.getJob()))
                 .withEmulation(settings.emulations());
-        return ArmCost.of(name, settings, HybridRun.run(training, admin, spec, settings.data(), console, terminal),
-                topics);
+        return ArmCost.of(
+                name, settings, HybridRun.run(training, admin, spec, settings.data(), console, terminal), topics);
     }
 
     private static String shares(final HybridBenchSettings settings) {

@@ -74,8 +74,8 @@ public record HybridBenchSettings(
                     + "), so that the hybrid run has whole replicas, not " + workers);
         }
         if (batch < workers || epochs < 1 || sampleCostMicros < 0 || shards != null && shards < 1) {
-            throw new IllegalArgumentException("hybrid needs --batch >= --workers, --epochs >= 1, "
-                    + "--sample-cost-us >= 0 and --shards >= 1");
+            throw new IllegalArgumentException(
+                    "hybrid needs --batch >= --workers, --epochs >= 1, " + "--sample-cost-us >= 0 and --shards >= 1");
         }
         if (trainSamples < batch) {
             throw new IllegalArgumentException(
@@ -120,15 +120,7 @@ public record HybridBenchSettings(
      */
     JobSpec jobSpec(final boolean hybrid, final String job) {
         return JobSpecs.requireValid(DemoJobs.defaults(
-                        model,
-                        requestedShards,
-                        job,
-                        FASHION_MNIST,
-                        data.train().size(),
-                        workers,
-                        batch,
-                        epochs,
-                        seed)
+                        model, requestedShards, job, FASHION_MNIST, data.train().size(), workers, batch, epochs, seed)
                 .setStages(hybrid ? stages : 1)
                 .setMicroBatches(hybrid ? microBatches : 1)
                 .build());

@@ -61,7 +61,28 @@ class HybridVerdictsTest {
             final double gradientBytes,
             final double activationBytes) {
         return new ArmCost(
-                "run", 1, 1, 10, 1, 1, 10, 1, 0, 0, List.of(), gradientBytes, gradientFloats, activationBytes,
-                expectedActivationBytes, expectedActivationBytes, 0, 0, 1, 0.5, "accuracy", 0.5, List.of());
+                "run",
+                1,
+                1,
+                10,
+                1,
+                1,
+                10,
+                1,
+                0,
+                0,
+                List.of(),
+                gradientBytes,
+                gradientFloats,
+                activationBytes,
+                expectedActivationBytes,
+                expectedActivationBytes,
+                0,
+                0,
+                1,
+                0.5,
+                "accuracy",
+                0.5,
+                List.of());
     }
 }
