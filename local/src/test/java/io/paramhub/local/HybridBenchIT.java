@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -168,8 +169,8 @@ class HybridBenchIT extends ClusterTestBase {
         assertThat(policies.err()).contains("--micro-batches is for --scenario hybrid only");
     }
 
-    private static org.assertj.core.data.Offset<Double> within() {
-        return org.assertj.core.data.Offset.offset(1e-9);
+    private static Offset<Double> within() {
+        return Offset.offset(1e-9);
     }
 
     private static double bytesPerRound(final JsonNode run, final String topic) {
