@@ -222,6 +222,9 @@ public final class BenchCommand implements Callable<Integer> {
             RoundCostBench.run(roundCostSettings(), clusterOptions.settings(), out, System.out);
             return 0;
         }
+        refuse(
+                List.of("--train-samples"),
+                "is for --scenario " + RoundCostSettings.SCENARIO + " and " + HybridBenchSettings.SCENARIO + " only");
         refuse(ROUND_COST_ONLY, "is for --scenario " + RoundCostSettings.SCENARIO + " only");
         final BenchSettings settings = settings();
         final PrintStream console = System.out;
