@@ -250,12 +250,6 @@ final class DemoCommand implements Callable<Integer> {
                     command.commandLine(),
                     "--stages and --micro-batches must be >= 1, not " + stages + " and " + microBatches);
         }
-        if (stages > 1 && (effectiveSampleCost() > 0 || !slowdowns.isEmpty())) {
-            throw new ParameterException(
-                    command.commandLine(),
-                    "--sample-cost-us and --slowdown emulate whole-model compute; they do not apply with --stages "
-                            + stages);
-        }
         final Map<Integer, ComputeEmulation> emulations = emulations();
         final ServerEmulation serverEmulation;
         try {

@@ -1,6 +1,7 @@
 package io.paramhub.local;
 
 import io.paramhub.local.bench.BenchCommand;
+import io.paramhub.local.hybrid.HybridBenchSettings;
 import io.paramhub.local.replay.RecordCommand;
 import io.paramhub.local.roundcost.RoundCostSettings;
 import java.util.ListResourceBundle;
@@ -65,13 +66,15 @@ public final class OptionTexts extends ListResourceBundle {
                 "Passes over the training set, the same for every policy or model "
                         + "(default: 8 for linear-rmse = 256 iterations, 3 for fashion-softmax = 192; round-cost: "
                         + RoundCostSettings.DEFAULT_EPOCHS
-                        + ", that is 468 rounds of batch 128 on all of Fashion-MNIST)."
+                        + ", that is 468 rounds of batch 128 on all of Fashion-MNIST; hybrid: "
+                        + HybridBenchSettings.DEFAULT_EPOCHS + ")."
             },
             {
                 "paramhub.bench.sample-cost-us",
                 "Emulated compute cost of one sample on one thread, in microseconds; "
                         + "with the defaults a fast worker computes 128 ms an iteration, several exactly-once Kafka round "
-                        + "trips (default: " + BenchCommand.DEFAULT_SAMPLE_COST_US + ")."
+                        + "trips; hybrid: a stage worker pays its stage's share of the model's multiply-adds "
+                        + "(default: " + BenchCommand.DEFAULT_SAMPLE_COST_US + ")."
             },
             {"paramhub.bench.batch", "Global batch (default: ${DEFAULT-VALUE})."},
             {
@@ -88,7 +91,8 @@ public final class OptionTexts extends ListResourceBundle {
                 "Parameter shards (default: " + BenchCommand.DEFAULT_SHARDS + "; round-cost: "
                         + RoundCostSettings.DEFAULT_SHARDS
                         + " as the demo, raised as the demo raises it for a large model: "
-                        + "the MLP gets 4)."
+                        + "the MLP gets 4; hybrid: at least what the cut needs, the same for both runs, e.g. 10 for "
+                        + "the cnn in 2 stages)."
             },
             // paramhub record
             {

@@ -41,7 +41,8 @@ class OptionTextsTest {
                         "Seed of initial parameters, batches and the interference schedule (default: 42).",
                         "SSP's bound in clocks (default: 3).",
                         "SGD momentum of bsp and paramhub (default: " + BenchCommand.DEFAULT_MOMENTUM + ").",
-                        "trips (default: " + BenchCommand.DEFAULT_SAMPLE_COST_US + ").",
+                        "a stage worker pays its stage's share of the model's multiply-adds (default: "
+                                + BenchCommand.DEFAULT_SAMPLE_COST_US + ").",
                         "Parameter shards (default: " + BenchCommand.DEFAULT_SHARDS + "; round-cost:");
         assertThat(help("record"))
                 .contains(

@@ -73,6 +73,11 @@ final class ConvLayer {
         return side + 2 * pad - kernel + 1;
     }
 
+    /** Forward multiply-adds per image: output positions x patch elements x output channels. */
+    long multiplyAdds() {
+        return (long) positions() * patch() * outChannels;
+    }
+
     /** Output positions per channel. */
     int positions() {
         return outSide() * outSide();

@@ -359,6 +359,11 @@ public final class ConvNet implements PipelineModel {
         return dense2;
     }
 
+    /** Both convolutions' forward multiply-adds per image ({@link ConvLayer#multiplyAdds()}). */
+    long convolutionMultiplyAdds() {
+        return conv1.multiplyAdds() + conv2.multiplyAdds();
+    }
+
     Dropout dropout() {
         return dropout;
     }

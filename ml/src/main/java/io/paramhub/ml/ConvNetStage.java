@@ -130,6 +130,14 @@ final class ConvNetStage implements PipelineStage {
         return last() ? 0 : features + u1;
     }
 
+    /** Stage 0's convolutions, this stage's hidden units (F inputs each), and the last stage's output layer. */
+    @Override
+    public long multiplyAdds() {
+        return (first() ? model.convolutionMultiplyAdds() : 0)
+                + (long) features * (u1 - u0)
+                + (last() ? (long) hidden * classes : 0);
+    }
+
     @Override
     public StagePass start(final float[] params, final long seed, final long clock) {
         return new Pass(params, seed, clock);

@@ -71,6 +71,16 @@ final class MlpStage implements PipelineStage {
         return end == layers.length ? 0 : layers[end - 1].outputs();
     }
 
+    /** Inputs x outputs of each of the stage's dense layers. */
+    @Override
+    public long multiplyAdds() {
+        long sum = 0;
+        for (int layer = first; layer < end; layer++) {
+            sum += (long) layers[layer].inputs() * layers[layer].outputs();
+        }
+        return sum;
+    }
+
     /** The first layer of the stage (inclusive) and the last (exclusive). */
     int first() {
         return first;

@@ -33,4 +33,20 @@ public interface PipelineModel extends Model {
      * @throws IllegalArgumentException unless {@code 1 <= stages <= maxStages()} and {@code 0 <= stage < stages}
      */
     PipelineStage stage(int stage, int stages);
+
+    /**
+     * Stage {@code stage}'s share of the model's compute per sample when cut into {@code stages} stages:
+     * its {@link PipelineStage#multiplyAdds()} over the sum of all stages'. The shares of the stages add up
+     * to 1; emulated compute charges a stage worker this share of a sample's cost.
+     *
+     * @throws IllegalArgumentException as {@link #stage} does
+     */
+    default double computeShare(final int stage, final int stages) {
+        final PipelineStage own = stage(stage, stages);
+        long total = 0;
+        for (int k = 0; k < stages; k++) {
+            total += stage(k, stages).multiplyAdds();
+        }
+        return total == 0 ? 1.0 / stages : (double) own.multiplyAdds() / total;
+    }
 }

@@ -36,4 +36,15 @@ public interface PipelineStage {
     default long parameterCount() {
         return ParameterRange.total(parameters());
     }
+
+    /**
+     * An estimate of this stage's forward multiply-adds per sample, for emulated compute: a dense layer's
+     * inputs x outputs, a convolution's output positions x kernel area x input channels x output channels
+     * (pooling, activations and the loss are not counted; backward is taken as twice forward on every stage,
+     * so only the stages' shares matter). By default the stage's parameter count, which is exact for dense
+     * layers but for their biases, and is what a user's model gets unless it says better.
+     */
+    default long multiplyAdds() {
+        return parameterCount();
+    }
 }

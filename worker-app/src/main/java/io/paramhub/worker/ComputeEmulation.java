@@ -68,10 +68,24 @@ public record ComputeEmulation(
      * lever assumes; the slowdown multiplies whatever the threads achieve.
      */
     public double targetMs(final double realMs, final int samples, final long clock, final int threads) {
+        return targetMs(realMs, samples, clock, threads, 1.0);
+    }
+
+    /**
+     * As {@link #targetMs(double, int, long, int)} for a part of the model's compute: each sample costs
+     * {@code costFraction} of {@code sampleCostMicros}. A pipeline stage worker pads each micro-batch's
+     * forward pass to a third of its stage's share and its backward pass to two thirds (backward is about
+     * twice forward's multiply-adds).
+     */
+    public double targetMs(
+            final double realMs, final int samples, final long clock, final int threads, final double costFraction) {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be >= 1, not " + threads);
         }
-        final double base = Math.max(realMs, samples * sampleCostMicros / 1000.0 / threads);
+        if (!(costFraction >= 0 && costFraction <= 1)) {
+            throw new IllegalArgumentException("cost fraction must be in [0, 1], not " + costFraction);
+        }
+        final double base = Math.max(realMs, samples * sampleCostMicros * costFraction / 1000.0 / threads);
         return base * slowdownAt(clock);
     }
 

@@ -362,7 +362,9 @@ public final class Worker implements Runnable, AutoCloseable {
                 exchange,
                 settings.modelTimeout(),
                 stopping::get,
-                gradient);
+                gradient,
+                settings.emulation(),
+                ((PipelineModel) job.model()).computeShare(stage.index(), stages.stages()));
         if (result == null) {
             return;
         }

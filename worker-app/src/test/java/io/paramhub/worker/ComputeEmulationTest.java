@@ -2,6 +2,7 @@ package io.paramhub.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -31,6 +32,24 @@ class ComputeEmulationTest {
         assertThat(before).isEqualTo(16.0);
         assertThat(after).isEqualTo(48.0);
         assertThat(realAboveCost).isEqualTo(20.0);
+    }
+
+    @Test
+    void shouldChargeAPipelineStageItsShareOfTheSampleCost() {
+        // given: 1000 us a sample, 2x slower from clock 10
+        final ComputeEmulation emulation = new ComputeEmulation(2.0, 10, 1000);
+
+        // when: 32 samples on a stage doing 95% of the model's compute, forward (a third) and backward
+        final double forward = emulation.targetMs(0.5, 32, 0, 1, 0.95 / 3);
+        final double backward = emulation.targetMs(0.5, 32, 10, 1, 0.95 * 2 / 3);
+
+        // then
+        assertThat(forward).isCloseTo(32 * 0.95 / 3, within(1e-9));
+        assertThat(backward).isCloseTo(2 * 32 * 0.95 * 2 / 3, within(1e-9));
+        assertThat(emulation.targetMs(0.5, 32, 0, 1, 1.0)).isEqualTo(emulation.targetMs(0.5, 32, 0, 1));
+        assertThatThrownBy(() -> emulation.targetMs(0.5, 32, 0, 1, 1.5))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cost fraction must be in [0, 1]");
     }
 
     @Test

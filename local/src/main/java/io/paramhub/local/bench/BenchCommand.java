@@ -8,6 +8,9 @@ import io.paramhub.local.ConnectionOptions;
 import io.paramhub.local.Directories;
 import io.paramhub.local.LocalCluster;
 import io.paramhub.local.ServerEmulationOptions;
+import io.paramhub.local.hybrid.HybridBench;
+import io.paramhub.local.hybrid.HybridBenchSettings;
+import io.paramhub.local.hybrid.HybridOptions;
 import io.paramhub.local.roundcost.RoundCostBench;
 import io.paramhub.local.roundcost.RoundCostSettings;
 import io.paramhub.ml.BatchPlan;
@@ -30,7 +33,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code paramhub bench}: runs one heterogeneity scenario under several synchronisation policies, one
  * after the other on the same cluster, and writes {@code report.json} and PNG plots comparing them; or, with
- * {@code --scenario round-cost}, measures what a BSP round costs ({@link RoundCostBench}).
+ * {@code --scenario round-cost}, measures what a BSP round costs ({@link RoundCostBench}); or, with
+ * {@code --scenario hybrid}, compares a data-parallel and a hybrid data and model parallel run ({@link HybridBench}).
  */
 @Command(
         name = "bench",
@@ -56,7 +60,19 @@ import picocli.CommandLine.Spec;
                     + "--replay-clocks clocks of the MLP's job replayed into a fresh aggregator next to Kafka's own "
                     + "producer and an exactly-once pass-through Streams app with records of the same size. It takes "
                     + "--out, --models, --epochs, --workers, --batch, --seed, --shards, --train-samples, --replay-clocks, "
-                    + "--bootstrap-servers, --registry-url and --topic-prefix, and refuses the other options."
+                    + "--bootstrap-servers, --registry-url and --topic-prefix, and refuses the other options.",
+            "--scenario hybrid compares data-parallel and hybrid data and model parallel training: the same BSP job "
+                    + "(--model, default cnn, on the first --train-samples Fashion-MNIST images, default "
+                    + HybridBenchSettings.DEFAULT_TRAIN_SAMPLES + ", --epochs default 1) trained by --workers "
+                    + "data-parallel workers, then by --workers / --stages replicas of --stages pipeline stages, with "
+                    + "emulated compute (--sample-cost-us a sample; a stage worker pays its stage's share of the "
+                    + "model's multiply-adds). It writes DIR/report.json with, for each run, rounds per second, "
+                    + "compute, barrier and stage waits, the bytes a round of gradients, activations and their "
+                    + "gradients, and model reads, the parameters each worker holds and the test accuracy, and prints "
+                    + "which run moves fewer bytes a round for each budget and why. It takes --out, --model, "
+                    + "--train-samples, --epochs, --workers, --stages, --micro-batches, --batch, --seed, --shards, "
+                    + "--sample-cost-us, --bootstrap-servers, --registry-url and --topic-prefix, and refuses the other "
+                    + "options."
         })
 public final class BenchCommand implements Callable<Integer> {
 
@@ -77,9 +93,28 @@ public final class BenchCommand implements Callable<Integer> {
             "--momentum",
             "--async-momentum",
             "--timeline-seconds",
-            "--warm-up");
+            "--warm-up",
+            "--aggregators",
+            "--aggregator-slowdown",
+            "--aggregator-cost-us");
     /** Options of round-cost that the policy bench refuses. */
     private static final List<String> ROUND_COST_ONLY = List.of("--models", "--train-samples", "--replay-clocks");
+    /** Options that --scenario hybrid refuses. */
+    private static final List<String> NOT_HYBRID = List.of(
+            "--policies",
+            "--task",
+            "--target",
+            "--staleness",
+            "--lr",
+            "--momentum",
+            "--async-momentum",
+            "--timeline-seconds",
+            "--warm-up",
+            "--models",
+            "--replay-clocks",
+            "--aggregators",
+            "--aggregator-slowdown",
+            "--aggregator-cost-us");
 
     @Spec
     private CommandSpec command;
@@ -88,7 +123,8 @@ public final class BenchCommand implements Callable<Integer> {
             names = "--scenario",
             required = true,
             description = "homogeneous, straggler-3x, straggler-5x, "
-                    + "late-straggler, interference, or round-cost (what a BSP round costs; see above).")
+                    + "late-straggler, interference, round-cost (what a BSP round costs; see above), or hybrid "
+                    + "(data-parallel against hybrid data and model parallel; see above).")
     private String scenario;
 
     @Option(
@@ -124,7 +160,8 @@ public final class BenchCommand implements Callable<Integer> {
             names = "--model",
             description = "softmax, mlp or cnn (or a shape such as mlp:64): the Fashion-MNIST task with this model, "
                     + "trained as the demo trains it (mlp and cnn: Adam with a cosine-annealed rate); not with --task "
-                    + "linear-rmse.")
+                    + "linear-rmse. hybrid: the model both runs train, mlp or cnn (or a shape), default "
+                    + HybridBenchSettings.DEFAULT_MODEL + ".")
     private String model;
 
     @Option(
@@ -157,8 +194,9 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Option(
             names = "--train-samples",
-            description = "round-cost only: train on the first N Fashion-MNIST training images (the whole test set "
-                    + "scores them) (default: all 60,000).")
+            description = "round-cost and hybrid only: train on the first N Fashion-MNIST training images (the whole "
+                    + "test set scores them) (default: all 60,000; hybrid: "
+                    + HybridBenchSettings.DEFAULT_TRAIN_SAMPLES + ").")
     private Integer trainSamples;
 
     @Option(
@@ -185,14 +223,25 @@ public final class BenchCommand implements Callable<Integer> {
     private boolean warmUp;
 
     @Mixin
+    private HybridOptions hybridOptions;
+
+    @Mixin
     private ConnectionOptions clusterOptions;
 
     @Override
     public Integer call() throws Exception {
+        if (HybridBenchSettings.SCENARIO.equals(scenario.trim().toLowerCase(Locale.ROOT))) {
+            HybridBench.run(hybridSettings(), clusterOptions.settings(), out, System.out);
+            return 0;
+        }
+        refuse(HybridOptions.NAMES, "is for --scenario " + HybridBenchSettings.SCENARIO + " only");
         if (RoundCostSettings.SCENARIO.equals(scenario.trim().toLowerCase(Locale.ROOT))) {
             RoundCostBench.run(roundCostSettings(), clusterOptions.settings(), out, System.out);
             return 0;
         }
+        refuse(
+                List.of("--train-samples"),
+                "is for --scenario " + RoundCostSettings.SCENARIO + " and " + HybridBenchSettings.SCENARIO + " only");
         refuse(ROUND_COST_ONLY, "is for --scenario " + RoundCostSettings.SCENARIO + " only");
         final BenchSettings settings = settings();
         final PrintStream console = System.out;
@@ -322,6 +371,27 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    /** The hybrid bench's options, checked, with Fashion-MNIST loaded; the other scenarios' options refused. */
+    private HybridBenchSettings hybridSettings() {
+        refuse(NOT_HYBRID, "does not apply to --scenario " + HybridBenchSettings.SCENARIO + " (see --help)");
+        try {
+            return HybridBenchSettings.of(
+                    model != null ? model : HybridBenchSettings.DEFAULT_MODEL,
+                    trainSamples != null ? trainSamples : HybridBenchSettings.DEFAULT_TRAIN_SAMPLES,
+                    workers,
+                    hybridOptions.stages(),
+                    hybridOptions.microBatches(),
+                    jobSpec.batch(),
+                    jobSpec.epochs() != null ? jobSpec.epochs() : HybridBenchSettings.DEFAULT_EPOCHS,
+                    jobSpec.seed(),
+                    jobSpec.shards(),
+                    sampleCostMicros(),
+                    clusterOptions.topicPrefix());
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), e.getMessage());
+        }
+    }
+
     /** A usage error naming the first of {@code options} given on the command line. */
     private void refuse(final List<String> options, final String why) {
         for (final String option : options) {
@@ -388,8 +458,8 @@ public final class BenchCommand implements Callable<Integer> {
             return Scenario.parse(scenario);
         } catch (final IllegalArgumentException e) {
             throw new IllegalArgumentException(
-                    "--scenario must be one of " + Scenario.names() + ", " + RoundCostSettings.SCENARIO + ", not "
-                            + scenario,
+                    "--scenario must be one of " + Scenario.names() + ", " + RoundCostSettings.SCENARIO + ", "
+                            + HybridBenchSettings.SCENARIO + ", not " + scenario,
                     e);
         }
     }

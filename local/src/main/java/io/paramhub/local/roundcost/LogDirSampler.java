@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * compaction or retention drops during a run out of the bytes written only for the interval in which it
  * happened. Reads cluster metadata only.
  */
-final class LogDirSampler implements AutoCloseable {
+public final class LogDirSampler implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(LogDirSampler.class);
 
@@ -21,13 +21,13 @@ final class LogDirSampler implements AutoCloseable {
     private Thread thread;
     private volatile boolean running;
 
-    LogDirSampler(final Admin admin, final Duration interval) {
+    public LogDirSampler(final Admin admin, final Duration interval) {
         this.admin = admin;
         this.interval = interval;
     }
 
     /** Takes the first sample, then samples in the background. */
-    synchronized void start() {
+    public synchronized void start() {
         if (thread != null) {
             throw new IllegalStateException("already started");
         }
@@ -39,7 +39,7 @@ final class LogDirSampler implements AutoCloseable {
     }
 
     /** Stops sampling, takes the last sample and returns the growth since the first. */
-    synchronized LogGrowth stop() throws InterruptedException {
+    public synchronized LogGrowth stop() throws InterruptedException {
         halt();
         growth.offer(LogDirSizes.read(admin));
         return growth;

@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * data (compaction, retention): what was written to that replica between those two samples is then not
  * counted, and its topic's figure is marked a lower bound. Holds no connection; fed by {@link LogDirSampler}.
  */
-final class LogGrowth {
+public final class LogGrowth {
 
     private final Map<String, String> topicOf = new HashMap<>();
     private final Map<String, Long> before = new HashMap<>();
@@ -48,7 +48,7 @@ final class LogGrowth {
     }
 
     /** Every topic the brokers wrote to since the first sample, most bytes first (then by name). */
-    synchronized List<TopicBytes> topics() {
+    public synchronized List<TopicBytes> topics() {
         final Map<String, long[]> byTopic = new TreeMap<>();
         final Set<String> lowerBounds = new HashSet<>();
         topicOf.forEach((replica, topic) -> {

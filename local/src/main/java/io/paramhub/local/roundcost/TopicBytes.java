@@ -6,10 +6,10 @@ package io.paramhub.local.roundcost;
  * some replica shrank between two samples (compaction or retention dropped data), which makes
  * {@code bytesWritten} a lower bound.
  */
-record TopicBytes(String topic, long bytesWritten, long sizeBefore, long sizeAfter, boolean lowerBound) {
+public record TopicBytes(String topic, long bytesWritten, long sizeBefore, long sizeAfter, boolean lowerBound) {
 
     /** Bytes written per round. */
-    double perRound(final long rounds) {
+    public double perRound(final long rounds) {
         return rounds == 0 ? 0 : (double) bytesWritten / rounds;
     }
 }
