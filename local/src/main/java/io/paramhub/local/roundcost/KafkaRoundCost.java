@@ -1,13 +1,10 @@
 package io.paramhub.local.roundcost;
 
 import io.paramhub.avro.JobSpec;
-import io.paramhub.local.ProgressPrinter;
-import io.paramhub.local.RunListener;
 import io.paramhub.local.TrainingRun;
 import io.paramhub.local.WorkerTally;
 import io.paramhub.ml.TrainTest;
 import java.io.PrintStream;
-import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.clients.admin.Admin;
 
@@ -16,13 +13,10 @@ import org.apache.kafka.clients.admin.Admin;
  * aggregator and the workers in this JVM, progress printed as the demo prints it), measured: barrier wait,
  * compute and training time from the workers' telemetry ({@link WorkerTally}), the aggregator's commits
  * ({@link TrainingRun.Result#aggregatorCommits()}), and the bytes the brokers wrote to every topic from before
- * the aggregator starts to after it stops ({@link LogDirSampler}). Writes {@code jobs}, {@code membership},
+ * the aggregator starts to after it stops ({@link SampledTraining}). Writes {@code jobs}, {@code membership},
  * {@code gradients}, {@code telemetry}, {@code model} and the aggregator's changelogs; reads {@code model}.
  */
 final class KafkaRoundCost {
-
-    /** How often the brokers' log directories are sampled while the job trains. */
-    static final Duration SAMPLE_INTERVAL = Duration.ofSeconds(1);
 
     /** What the run did and cost. */
     record Outcome(
@@ -44,20 +38,15 @@ final class KafkaRoundCost {
             final PrintStream console,
             final boolean terminal)
             throws InterruptedException {
-        final WorkerTally tally = new WorkerTally();
-        try (LogDirSampler sampler = new LogDirSampler(admin, SAMPLE_INTERVAL)) {
-            sampler.start();
-            final TrainingRun.Result result =
-                    training.run(spec, data, RunListener.both(new ProgressPrinter(console, terminal), tally));
-            final LogGrowth growth = sampler.stop();
-            return new Outcome(
-                    result,
-                    tally.trainingSeconds(),
-                    tally.meanWaitMs(),
-                    tally.waitMsPercentile(50),
-                    tally.waitMsPercentile(99),
-                    tally.meanComputeMs(),
-                    growth.topics());
-        }
+        final SampledTraining.Measured run = SampledTraining.run(training, admin, spec, data, console, terminal);
+        final WorkerTally tally = run.tally();
+        return new Outcome(
+                run.result(),
+                tally.trainingSeconds(),
+                tally.meanWaitMs(),
+                tally.waitMsPercentile(50),
+                tally.waitMsPercentile(99),
+                tally.meanComputeMs(),
+                run.topics());
     }
 }

@@ -60,7 +60,7 @@ final class RoundCostReport {
         root.put("bootstrap_servers", bootstrapServers);
         root.put("embedded_broker", embedded);
         root.put("transactions_source", TRANSACTIONS_SOURCE);
-        root.put("bytes_source", String.format(Locale.ROOT, BYTES_SOURCE, KafkaRoundCost.SAMPLE_INTERVAL.toMillis()));
+        root.put("bytes_source", String.format(Locale.ROOT, BYTES_SOURCE, SampledTraining.SAMPLE_INTERVAL.toMillis()));
         final ArrayNode entries = root.putArray("models");
         for (final ModelCost model : models) {
             entries.add(model(model));
