@@ -264,12 +264,7 @@ final class DemoCommand implements Callable<Integer> {
         final JobSpec spec = JobSpecs.requireValid(jobSpec(datasetSpec, data, syncMode));
         final Path stateDir = Files.createTempDirectory("paramhub-streams-");
         try (LocalCluster cluster = LocalCluster.startOrConnect(connectionOptions.settings())) {
-            out.printf(
-                    Locale.ROOT,
-                    "Kafka at %s%s, schema registry at %s%n",
-                    cluster.bootstrapServers(),
-                    cluster.embedded() ? " (embedded)" : "",
-                    cluster.registryUrl());
+            out.println(cluster.describe());
             final WorkerTally tally = new WorkerTally();
             final TrainingRun configured = new TrainingRun(
                             cluster.connection(), connectionOptions.topicPrefix(), stateDir)

@@ -93,6 +93,12 @@ public final class LocalCluster implements AutoCloseable {
         return kafka != null;
     }
 
+    /** Where the cluster is, as the commands print it first: {@code Kafka at HOST:PORT (embedded), schema registry at URL}. */
+    public String describe() {
+        return "Kafka at " + bootstrapServers() + (embedded() ? " (embedded)" : "") + ", schema registry at "
+                + registryUrl();
+    }
+
     @Override
     public void close() {
         if (registry != null) {

@@ -250,12 +250,7 @@ public final class BenchCommand implements Callable<Integer> {
         Files.createDirectories(out);
         final Path stateDir = Files.createTempDirectory("paramhub-bench-");
         try (LocalCluster cluster = LocalCluster.startOrConnect(clusterOptions.settings())) {
-            console.printf(
-                    Locale.ROOT,
-                    "Kafka at %s%s, schema registry at %s%n",
-                    cluster.bootstrapServers(),
-                    cluster.embedded() ? " (embedded)" : "",
-                    cluster.registryUrl());
+            console.println(cluster.describe());
             console.printf(
                     Locale.ROOT,
                     "bench %s: %s; %d workers, %s, %d iterations of batch %d per policy, "

@@ -37,12 +37,7 @@ public final class HybridBench {
         final Path stateDir = Files.createTempDirectory("paramhub-hybrid-bench-");
         try (LocalCluster cluster = LocalCluster.startOrConnect(connectionSettings);
                 Admin admin = Admin.create(cluster.connection().client())) {
-            console.printf(
-                    Locale.ROOT,
-                    "Kafka at %s%s, schema registry at %s%n",
-                    cluster.bootstrapServers(),
-                    cluster.embedded() ? " (embedded)" : "",
-                    cluster.registryUrl());
+            console.println(cluster.describe());
             console.printf(
                     Locale.ROOT,
                     "hybrid bench: %s (%,d parameters) on %s, BSP, batch %d, %d epoch(s); %d workers data-parallel, "

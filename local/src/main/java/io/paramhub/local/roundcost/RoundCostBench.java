@@ -40,12 +40,7 @@ public final class RoundCostBench {
         final Path stateDir = Files.createTempDirectory("paramhub-round-cost-");
         try (LocalCluster cluster = LocalCluster.startOrConnect(connectionSettings);
                 Admin admin = Admin.create(cluster.connection().client())) {
-            console.printf(
-                    Locale.ROOT,
-                    "Kafka at %s%s, schema registry at %s%n",
-                    cluster.bootstrapServers(),
-                    cluster.embedded() ? " (embedded)" : "",
-                    cluster.registryUrl());
+            console.println(cluster.describe());
             console.printf(
                     Locale.ROOT,
                     "round cost of %s on %s: %d workers, BSP, batch %d, %d epoch(s) each, "
