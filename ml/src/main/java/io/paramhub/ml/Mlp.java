@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A multi-layer perceptron for classification: dense layers with ReLU between them, softmax
@@ -35,6 +36,8 @@ public final class Mlp implements PipelineModel {
     private final DenseLayer[] layers;
     private final int block;
     private final Dropout dropout;
+    /** The gradient computation's large arrays, kept from call to call. */
+    private final AtomicReference<LayerBuffers> buffers = new AtomicReference<>();
 
     /** A perceptron of {@code inputs} features, the given hidden layer widths and {@code classes} classes. */
     public Mlp(final int inputs, final List<Integer> hidden, final int classes) {
@@ -141,19 +144,35 @@ public final class Mlp implements PipelineModel {
         final float[][][] activations = activations(size);
         final float[][][] deltas = activations(size);
         final float[][][] masks = dropout.active() ? activations(size) : null;
-        final float[][][] rows = new float[layers.length][][];
-        final float[][][] columns = new float[layers.length][][];
-        final float[][][] weightGradients = new float[layers.length][][];
-        final float[][] biasGradients = new float[layers.length][];
-        int widest = size;
+        final LayerBuffers buffers = LayerBuffers.take(this.buffers, layers).zeroGradients();
+        try {
+            return accumulateGradient(
+                    params, data, samples, gradientSum, seed, clock, buffers, activations, deltas, masks);
+        } finally {
+            buffers.release(this.buffers);
+        }
+    }
+
+    private double accumulateGradient(
+            final float[] params,
+            final Dataset data,
+            final int[] samples,
+            final double[] gradientSum,
+            final long seed,
+            final long clock,
+            final LayerBuffers buffers,
+            final float[][][] activations,
+            final float[][][] deltas,
+            final float[][][] masks) {
+        final float[][][] rows = buffers.rows;
+        final float[][][] columns = buffers.columns;
+        final float[][][] weightGradients = buffers.weightGradients;
+        final float[][] biasGradients = buffers.biasGradients;
+        int widest = activations[0].length;
         for (int l = 0; l < layers.length; l++) {
             final DenseLayer layer = layers[l];
-            rows[l] = new float[layer.outputs()][layer.inputs()];
-            columns[l] = new float[layer.inputs()][layer.outputs()];
             layer.weightRows(params, rows[l]);
             layer.weightColumns(params, columns[l]);
-            weightGradients[l] = new float[layer.outputs()][layer.inputs()];
-            biasGradients[l] = new float[layer.outputs()];
             widest = Math.max(widest, Math.max(layer.inputs(), layer.outputs()));
         }
         final Gather gather = new Gather(widest);

@@ -41,6 +41,35 @@ public final class FloatPacking {
         return values;
     }
 
+    /**
+     * Packs {@code values[from, from + length)} into {@code target} from its start, for a caller that reuses
+     * one buffer from record to record; returns {@code target} positioned at 0 with the packed bytes remaining.
+     */
+    public static ByteBuffer packInto(final float[] values, final int from, final int length, final ByteBuffer target) {
+        if (target.capacity() < length * Float.BYTES) {
+            throw new IllegalArgumentException(
+                    "buffer of " + target.capacity() + " bytes cannot hold " + length + " float32 values");
+        }
+        target.clear().order(ByteOrder.LITTLE_ENDIAN);
+        target.asFloatBuffer().put(values, from, length);
+        return target.limit(length * Float.BYTES);
+    }
+
+    /**
+     * Unpacks the remaining bytes of {@code packed} into {@code target} from index {@code offset}, without
+     * moving its position; returns the number of values.
+     */
+    public static int unpackInto(final ByteBuffer packed, final float[] target, final int offset) {
+        final ByteBuffer view = packed.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        if (view.remaining() % Float.BYTES != 0) {
+            throw new IllegalArgumentException(
+                    "packed float32 vector has " + view.remaining() + " bytes, not a multiple of 4");
+        }
+        final int count = view.remaining() / Float.BYTES;
+        view.asFloatBuffer().get(target, offset, count);
+        return count;
+    }
+
     /** Number of float32 values in {@code packed}, or -1 when its length is not a multiple of 4. */
     public static int count(final ByteBuffer packed) {
         final int bytes = packed.remaining();

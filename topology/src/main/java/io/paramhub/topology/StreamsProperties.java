@@ -1,5 +1,6 @@
 package io.paramhub.topology;
 
+import io.paramhub.topology.client.ClientProperties;
 import io.paramhub.topology.errors.DeadLetterDeserializationHandler;
 import io.paramhub.topology.errors.DeadLetterProcessingHandler;
 import java.util.Properties;
@@ -63,6 +64,8 @@ public final class StreamsProperties {
         props.putIfAbsent(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
         props.putIfAbsent(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
         props.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), 8 * 1024 * 1024);
+        // a model shard fits one batch, whose buffer the producer recycles (ClientProperties.BATCH_BYTES)
+        props.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), ClientProperties.BATCH_BYTES);
         props.putIfAbsent(
                 StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 DeadLetterDeserializationHandler.class.getName());

@@ -108,7 +108,7 @@ public final class Worker implements Runnable, AutoCloseable {
 
     /**
      * The job as this worker prepared it once: its spec, training set, model, shard layout, batch plan,
-     * number of clocks and sync policy.
+     * number of clocks, sync policy, and the arrays its clocks reuse.
      */
     private record PreparedJob(
             JobSpec spec,
@@ -119,7 +119,8 @@ public final class Worker implements Runnable, AutoCloseable {
             long clocks,
             SyncPolicy sync,
             GradientRounding rounding,
-            StagePlan stages) {
+            StagePlan stages,
+            ClockBuffers buffers) {
 
         /** Whether this job's workers compute pipeline stages (stages > 1). */
         boolean hybrid() {
@@ -140,16 +141,18 @@ public final class Worker implements Runnable, AutoCloseable {
             JobSpecs.requireValid(spec);
             final Dataset train = dataLoader.apply(spec).train();
             final BatchPlan batches = new BatchPlan(train.size(), spec.getGlobalBatch(), spec.getSeed());
+            final ShardLayout layout = JobSpecs.layout(spec);
             final PreparedJob job = new PreparedJob(
                     spec,
                     train,
                     JobSpecs.model(spec),
-                    JobSpecs.layout(spec),
+                    layout,
                     batches,
                     (long) spec.getEpochs() * batches.iterationsPerEpoch(),
                     SyncPolicy.of(spec),
                     JobSpecs.gradientPrecision(spec).rounding(spec.getParameters()),
-                    spec.getStages() > 1 ? StagePlan.of(spec) : null);
+                    spec.getStages() > 1 ? StagePlan.of(spec) : null,
+                    new ClockBuffers(spec.getParameters(), largestShard(layout)));
             // pipelined BSP computes clock c on version c - d while versions up to c may be in: keep d + 1;
             // a pipeline stage reads its own shards alone
             final ModelView view = new ModelView(
@@ -181,6 +184,14 @@ public final class Worker implements Runnable, AutoCloseable {
             }
         }
         log.info("{} finished job {}", settings.workerId(), settings.job());
+    }
+
+    private static int largestShard(final ShardLayout layout) {
+        int largest = 0;
+        for (int shard = 0; shard < layout.shards(); shard++) {
+            largest = Math.max(largest, layout.length(shard));
+        }
+        return largest;
     }
 
     /** A stage worker's link to its replica's neighbouring stages. */
@@ -280,7 +291,7 @@ public final class Worker implements Runnable, AutoCloseable {
         final double waitMs = (System.nanoTime() - waitStart) / 1e6;
         final long pinnedVersion = job.sync().pinnedVersion(clock);
         final ModelView model = pinnedVersion < 0 ? view : view.at(pinnedVersion);
-        final float[] params = model.assemble(spec.getParameters());
+        final float[] params = model.assembleInto(job.buffers().params());
         final long[] baseVersions = model.versions();
         final double[] planned = plannedShares(job.sync(), model);
         final Integer plannedThreads = model.planThreads().get(settings.workerId());
@@ -304,7 +315,7 @@ public final class Worker implements Runnable, AutoCloseable {
                 : BatchPlan.contiguousShare(batch, planned, settings.index());
 
         final long computeStart = System.nanoTime();
-        final double[] gradient = new double[spec.getParameters()];
+        final double[] gradient = job.buffers().zeroedGradient();
         final double loss =
                 compute.accumulate(job.model(), params, job.train(), share, gradient, spec.getSeed(), clock);
         final double computeMs =
@@ -350,7 +361,7 @@ public final class Worker implements Runnable, AutoCloseable {
         final PipelineStage stage = stages.stage(stages.stageOf(settings.index()));
         final int[] share = BatchPlan.roundRobinShare(
                 job.batches().batch(clock), stages.replicaOf(settings.index()), stages.replicas());
-        final double[] gradient = new double[spec.getParameters()];
+        final double[] gradient = job.buffers().zeroedGradient();
         final long sentBefore = exchange.bytesSent() + exchange.bytesReceived();
         final StageClock.Result result = StageClock.run(
                 stage,
@@ -506,16 +517,12 @@ public final class Worker implements Runnable, AutoCloseable {
         final JobSpec spec = job.spec();
         final ShardLayout layout = job.layout();
         final boolean bfloat16 = spec.getGradientEncoding() == GradientEncoding.BFLOAT16;
-        final float[] float32 = new float[gradient.length];
-        for (int i = 0; i < gradient.length; i++) {
-            float32[i] = (float) gradient[i];
-        }
+        final float[] float32 = job.buffers().float32Of(gradient);
         final float[] wire = samples > 0 ? job.rounding().round(float32) : float32;
         final List<Integer> shards = job.hybrid()
                 ? job.stages().shardsOf(job.stages().stageOf(settings.index()))
                 : IntStream.range(0, layout.shards()).boxed().toList();
         for (final int shard : shards) {
-            final float[] slice = layout.slice(wire, shard);
             final GradientShard record = GradientShard.newBuilder()
                     .setJob(spec.getJob())
                     .setShard(shard)
@@ -524,9 +531,13 @@ public final class Worker implements Runnable, AutoCloseable {
                     .setBaseVersion(baseVersions[shard])
                     .setSampleCount(samples)
                     .setLoss(loss)
-                    .setValues(bfloat16 ? FloatPacking.packBfloat16(slice) : FloatPacking.pack(slice))
+                    .setValues(
+                            bfloat16
+                                    ? FloatPacking.packBfloat16(layout.slice(wire, shard))
+                                    : job.buffers().pack(wire, layout.first(shard), layout.length(shard)))
                     .setEncoding(spec.getGradientEncoding())
                     .build();
+            // serialized here and now: the reused packed bytes are free again for the next shard
             send(producer, topics.gradients(), ShardKeys.shard(spec.getJob(), shard), record);
         }
     }

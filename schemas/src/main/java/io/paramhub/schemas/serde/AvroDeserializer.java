@@ -4,6 +4,7 @@ import io.paramhub.schemas.registry.SchemaRegistryClient;
 import io.paramhub.schemas.registry.SchemaRegistryClients;
 import io.paramhub.schemas.registry.SchemaRegistryException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
@@ -13,7 +14,9 @@ import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * Reads records in Confluent's wire format into a generated Avro class: fetches the writer schema by
@@ -53,16 +56,36 @@ public final class AvroDeserializer<T extends SpecificRecord> implements Deseria
         if (data == null) {
             return null;
         }
+        return decode(topic, data, 0, data.length);
+    }
+
+    /**
+     * Reads straight from the consumer's fetched bytes when they are on the heap: a record of a few hundred
+     * KiB (a model shard) is not first copied into an array of its own.
+     */
+    @Override
+    public T deserialize(final String topic, final Headers headers, final ByteBuffer data) {
+        if (data == null) {
+            return null;
+        }
+        if (!data.hasArray()) {
+            return deserialize(topic, headers, Utils.toArray(data));
+        }
+        return decode(topic, data.array(), data.arrayOffset() + data.position(), data.remaining());
+    }
+
+    private T decode(final String topic, final byte[] data, final int offset, final int length) {
         if (registry == null) {
             throw new IllegalStateException("AvroDeserializer has no schema registry: call configure() first");
         }
-        final int id = WireFormat.schemaId(topic, data);
+        final int id = WireFormat.schemaId(topic, data, offset, length);
         final DatumReader<T> reader = reader(topic, id);
         try {
             return reader.read(
                     null,
                     DecoderFactory.get()
-                            .binaryDecoder(data, WireFormat.HEADER_SIZE, data.length - WireFormat.HEADER_SIZE, null));
+                            .binaryDecoder(
+                                    data, offset + WireFormat.HEADER_SIZE, length - WireFormat.HEADER_SIZE, null));
         } catch (final IOException | RuntimeException e) {
             throw new SerializationException(
                     "Error deserializing Avro record of topic " + topic + " with schema id " + id + " into "

@@ -4,14 +4,12 @@ import io.paramhub.schemas.registry.SchemaRegistryClient;
 import io.paramhub.schemas.registry.SchemaRegistryClients;
 import io.paramhub.schemas.registry.SchemaRegistryConfig;
 import io.paramhub.schemas.registry.SchemaRegistryException;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DatumWriter;
-import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
@@ -63,12 +61,12 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
         final Schema schema = data.getSchema();
         final int id = schemaId(topic, schema);
         try {
-            final ByteArrayOutputStream out = new ByteArrayOutputStream();
-            out.write(WireFormat.header(id));
-            final BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+            final EncodingBuffer out = EncodingBuffer.acquire();
+            WireFormat.writeHeader(out, id);
+            final BinaryEncoder encoder = out.encoder();
             writer(data).write(data, encoder);
             encoder.flush();
-            return out.toByteArray();
+            return out.bytes();
         } catch (final IOException | RuntimeException e) {
             throw new SerializationException(
                     "Error serializing Avro record " + schema.getFullName() + " for topic " + topic, e);

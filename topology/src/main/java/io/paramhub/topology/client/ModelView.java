@@ -225,7 +225,14 @@ public final class ModelView {
 
     /** The full parameter vector of {@code parameters} values; every shard must be present. */
     public float[] assemble(final int parameters) {
-        final float[] full = new float[parameters];
+        return assembleInto(new float[parameters]);
+    }
+
+    /**
+     * The full parameter vector written into {@code full} (a worker reuses one array from clock to clock), its
+     * values outside this view's shards left as they are; every shard of the view must be present.
+     */
+    public float[] assembleInto(final float[] full) {
         for (int s = 0; s < held.size(); s++) {
             final ModelShard shard = newest(s);
             if (!wanted(s)) {
@@ -234,8 +241,13 @@ public final class ModelView {
             if (shard == null) {
                 throw new IllegalStateException("model of job " + job + " is incomplete");
             }
-            final float[] values = FloatPacking.unpack(shard.getValues());
-            System.arraycopy(values, 0, full, shard.getFirstParameter(), values.length);
+            final int first = shard.getFirstParameter();
+            final int count = FloatPacking.count(shard.getValues());
+            if (first < 0 || count < 0 || first + count > full.length) {
+                throw new IllegalStateException("shard " + s + " of job " + job + " holds parameters [" + first + ", "
+                        + (first + count) + "), outside the model's " + full.length);
+            }
+            FloatPacking.unpackInto(shard.getValues(), full, first);
         }
         return full;
     }
