@@ -17,6 +17,8 @@ import org.slf4j.LoggerFactory;
 public final class LocalCluster implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(LocalCluster.class);
+    /** How long a fresh embedded broker may take to create its internal topics before the run goes on without. */
+    private static final long WARMUP_SECONDS = 30;
 
     private final KafkaConnection connection;
     private final EmbeddedKafka kafka;
@@ -52,17 +54,28 @@ public final class LocalCluster implements AutoCloseable {
         try {
             final Properties given = new Properties();
             given.putAll(settings);
+            InternalTopicsWarmup warmup = null;
             if (given.getProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) == null) {
                 kafka = EmbeddedKafka.startTemporary();
                 given.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+                warmup = InternalTopicsWarmup.start(kafka.bootstrapServers());
             }
-            if (given.getProperty(StreamsProperties.SCHEMA_REGISTRY_URL) == null) {
-                final Map<String, Object> registryClients = new HashMap<>();
-                ClientProperties.withoutRegistrySettings(given)
-                        .forEach((key, value) -> registryClients.put(key.toString(), value));
-                registry = SchemaRegistryServer.start(registryClients, "127.0.0.1", 0);
-                given.put(StreamsProperties.SCHEMA_REGISTRY_URL, registry.url());
-                log.info("embedded schema registry at {}", registry.url());
+            try {
+                if (given.getProperty(StreamsProperties.SCHEMA_REGISTRY_URL) == null) {
+                    final Map<String, Object> registryClients = new HashMap<>();
+                    ClientProperties.withoutRegistrySettings(given)
+                            .forEach((key, value) -> registryClients.put(key.toString(), value));
+                    registry = SchemaRegistryServer.start(registryClients, "127.0.0.1", 0);
+                    given.put(StreamsProperties.SCHEMA_REGISTRY_URL, registry.url());
+                    log.info("embedded schema registry at {}", registry.url());
+                }
+                if (warmup != null) {
+                    warmup.await(WARMUP_SECONDS);
+                }
+            } finally {
+                if (warmup != null) {
+                    warmup.close();
+                }
             }
             return new LocalCluster(KafkaConnection.of(given), kafka, registry);
         } catch (final RuntimeException e) {

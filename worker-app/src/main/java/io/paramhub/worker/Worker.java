@@ -175,7 +175,9 @@ public final class Worker implements Runnable, AutoCloseable {
             }
             try (TopicReader<String, ModelShard> models = new TopicReader<>(
                             topics.model(),
-                            ClientProperties.uncommittedReads(clientProperties),
+                            job.sync().waitsForBarrier()
+                                    ? ClientProperties.modelReads(clientProperties, modelBytes(job))
+                                    : ClientProperties.uncommittedReads(clientProperties),
                             joinedAt,
                             deadLetters,
                             shardKeys);
@@ -184,6 +186,21 @@ public final class Worker implements Runnable, AutoCloseable {
             }
         }
         log.info("{} finished job {}", settings.workerId(), settings.job());
+    }
+
+    /**
+     * Bytes of the model values this worker reads a version (its stage's shards, or all of them): under BSP a
+     * worker waits for whole versions, so its fetches wait for as much; SSP and ASP workers take what is there.
+     */
+    private int modelBytes(final PreparedJob job) {
+        if (!job.hybrid()) {
+            return job.spec().getParameters() * Float.BYTES;
+        }
+        int values = 0;
+        for (final int shard : job.stages().shardsOf(job.stages().stageOf(settings.index()))) {
+            values += job.layout().length(shard);
+        }
+        return values * Float.BYTES;
     }
 
     private static int largestShard(final ShardLayout layout) {
