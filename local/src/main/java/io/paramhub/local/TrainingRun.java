@@ -12,12 +12,14 @@ import io.paramhub.ml.TrainTest;
 import io.paramhub.orchestrator.OrchestratorEndpoint;
 import io.paramhub.orchestrator.OrchestratorRunner;
 import io.paramhub.orchestrator.dashboard.TestSets;
+import io.paramhub.topology.Topic;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.TopicProvisioner;
 import io.paramhub.topology.aggregator.AggregatorInstance;
 import io.paramhub.topology.aggregator.AggregatorMetrics;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.client.ModelSnapshots;
+import io.paramhub.topology.client.ModelVersionFilter;
 import io.paramhub.topology.client.TopicReader;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.orchestrator.OrchestratorMetrics;
@@ -44,6 +46,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
@@ -418,7 +421,15 @@ public final class TrainingRun {
                 new ModelSnapshots(spec.getJob(), spec.getParameters(), spec.getShards(), job.iterationsPerEpoch());
         final List<EpochResult> epochs = new ArrayList<>();
         final AtomicReference<float[]> lastParameters = new AtomicReference<>();
-        try (TopicReader<String, ModelShard> reader = new TopicReader<>(topics().model(), clientProperties())) {
+        // only the versions that end an epoch are decoded: the others are passed over by their min-clock header
+        final Topic<String, ModelShard> versions = topics().model();
+        final Topic<String, ModelShard> epochEnds = new Topic<>(
+                versions.name(),
+                versions.keySerde(),
+                Serdes.serdeFrom(
+                        versions.valueSerde().serializer(),
+                        new ModelVersionFilter(versions.valueSerde().deserializer(), snapshots::nextClock)));
+        try (TopicReader<String, ModelShard> reader = new TopicReader<>(epochEnds, clientProperties())) {
             while (epochs.size() < spec.getEpochs() && !stop.get()) {
                 reader.poll(Duration.ofMillis(50), record -> {
                     for (final ModelSnapshots.Snapshot snapshot : snapshots.offer(record.value())) {

@@ -9,6 +9,7 @@ import io.paramhub.avro.ResourceCommand;
 import io.paramhub.avro.ServerTelemetry;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.topology.ShardKeys;
+import io.paramhub.topology.client.ModelHeaders;
 import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
@@ -212,7 +213,9 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
             metrics.model(shard);
             final String key = ShardKeys.shard(shard.getJob(), shard.getShard());
             final RoundTimer.Round round = timer.round(key);
-            context.forward(new Record<String, SpecificRecord>(key, shard, timestamp), AggregatorTopology.MODEL_SINK);
+            context.forward(
+                    new Record<String, SpecificRecord>(key, shard, timestamp, ModelHeaders.of(shard.getMinClock())),
+                    AggregatorTopology.MODEL_SINK);
             final ServerTelemetry telemetry = ServerTelemetry.newBuilder()
                     .setInstance(instance.id())
                     .setJob(shard.getJob())

@@ -39,6 +39,15 @@ public final class ModelSnapshots {
         Arrays.fill(nextClock, every);
     }
 
+    /** The smallest {@code minClock} a record must have to be of use: every version below it is passed over. */
+    public long nextClock() {
+        long next = Long.MAX_VALUE;
+        for (final long clock : nextClock) {
+            next = Math.min(next, clock);
+        }
+        return next;
+    }
+
     /**
      * Takes one record's value; returns the models it completes, oldest first (usually none, or one). A
      * tombstone (null: a deleted job's shard) and other jobs' records are skipped.

@@ -14,6 +14,7 @@ import io.paramhub.ml.LinearRegression;
 import io.paramhub.schemas.FloatPacking;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.ShardKeys;
+import io.paramhub.topology.client.ModelHeaders;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import org.apache.kafka.streams.TopologyDescription;
+import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
 
 class AggregatorTopologyTest {
@@ -80,6 +82,29 @@ class AggregatorTopologyTest {
             // mean gradient = (2+3+3, 4+6+6) / 8 samples = (1, 2); plain SGD with lr 0.5
             assertThat(FloatPacking.unpack(updated.getValues()))
                     .containsExactly(before[0] - 0.5f * 1f, before[1] - 0.5f * 2f);
+        }
+    }
+
+    @Test
+    void shouldHeadEveryModelRecordWithItsMinClock() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given
+            bed.submit(linearJob(JOB, 2));
+            bed.send(gradient(JOB, 0, "worker-000", 0, 2, 2f, 4f));
+            bed.send(gradient(JOB, 0, "worker-001", 0, 2, 2f, 4f));
+
+            // when
+            final List<TestRecord<String, ModelShard>> records = bed.model.readRecordsToList();
+
+            // then: versions 0 of both shards and version 1 of shard 0, each headed with its own minClock
+            assertThat(records).hasSize(3);
+            for (final TestRecord<String, ModelShard> record : records) {
+                assertThat(ModelHeaders.minClock(record.headers()))
+                        .isEqualTo(record.value().getMinClock());
+            }
+            assertThat(records)
+                    .extracting(record -> record.value().getMinClock())
+                    .containsExactlyInAnyOrder(0L, 0L, 1L);
         }
     }
 
