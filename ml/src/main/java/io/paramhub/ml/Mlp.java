@@ -140,14 +140,20 @@ public final class Mlp implements PipelineModel {
         ModelChecks.requireParams(this, params);
         ModelChecks.requireClassification(this, data);
         ModelChecks.requireGradient(this, gradientSum);
-        final int size = Math.min(block, samples.length);
-        final float[][][] activations = activations(size);
-        final float[][][] deltas = activations(size);
-        final float[][][] masks = dropout.active() ? activations(size) : null;
-        final LayerBuffers buffers = LayerBuffers.take(this.buffers, layers).zeroGradients();
+        final LayerBuffers buffers = LayerBuffers.take(this.buffers, layers, inputs, block, dropout.active())
+                .zeroGradients();
         try {
             return accumulateGradient(
-                    params, data, samples, gradientSum, seed, clock, buffers, activations, deltas, masks);
+                    params,
+                    data,
+                    samples,
+                    gradientSum,
+                    seed,
+                    clock,
+                    buffers,
+                    buffers.activations,
+                    buffers.deltas,
+                    buffers.masks);
         } finally {
             buffers.release(this.buffers);
         }
@@ -168,7 +174,7 @@ public final class Mlp implements PipelineModel {
         final float[][][] columns = buffers.columns;
         final float[][][] weightGradients = buffers.weightGradients;
         final float[][] biasGradients = buffers.biasGradients;
-        int widest = activations[0].length;
+        int widest = Math.min(block, samples.length);
         for (int l = 0; l < layers.length; l++) {
             final DenseLayer layer = layers[l];
             layer.weightRows(params, rows[l]);
@@ -268,16 +274,6 @@ public final class Mlp implements PipelineModel {
         final int[] bounds = StageCuts.balanced(sizes, stages);
         return new MlpStage(
                 this, layers, bounds[stage], bounds[stage + 1], dropout, inputs, classes, block, stage, stages);
-    }
-
-    /** One {@code [sample][unit]} matrix per layer boundary, input first, for blocks of {@code size} samples. */
-    private float[][][] activations(final int size) {
-        final float[][][] arrays = new float[layers.length + 1][][];
-        arrays[0] = new float[size][inputs];
-        for (int l = 0; l < layers.length; l++) {
-            arrays[l + 1] = new float[size][layers[l].outputs()];
-        }
-        return arrays;
     }
 
     @Override
