@@ -112,6 +112,10 @@ public final class EmbeddedKafka implements AutoCloseable {
         props.put("log.segment.bytes", String.valueOf(64 * 1024 * 1024));
         props.put("log.retention.bytes", String.valueOf(1024L * 1024 * 1024));
         props.put("log.retention.check.interval.ms", "30000");
+        // socket buffers sized by the kernel (TCP autotuning) rather than 100 KiB, as for ParamHub's clients
+        // (ClientProperties.withKernelSocketBuffers): shard records are a few hundred KiB
+        props.put("socket.send.buffer.bytes", "-1");
+        props.put("socket.receive.buffer.bytes", "-1");
         if (security != null) {
             props.putAll(security.brokerSettings(brokerPort, controllerPort));
         }

@@ -62,6 +62,8 @@ public final class StreamsProperties {
         // min(20 ms, retry.backoff.ms), once per commit (retries back off exponentially from there)
         props.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 2);
         props.putIfAbsent(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0);
+        // socket buffers sized by the kernel for every Streams client, as for ParamHub's own
+        ClientProperties.withKernelSocketBuffers(props);
         props.putIfAbsent(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
         props.putIfAbsent(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), 8 * 1024 * 1024);
         // a model shard fits one batch, whose buffer the producer recycles (ClientProperties.BATCH_BYTES)

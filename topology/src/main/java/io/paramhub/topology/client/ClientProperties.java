@@ -3,6 +3,7 @@ package io.paramhub.topology.client;
 import io.paramhub.ml.ShardSizing;
 import io.paramhub.schemas.registry.RegistryClientSettings;
 import java.util.Properties;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.IsolationLevel;
@@ -18,7 +19,23 @@ public final class ClientProperties {
      */
     public static final int BATCH_BYTES = ShardSizing.RECORD_BUDGET_BYTES + 32 * 1024;
 
+    /** A socket buffer size of -1: the operating system's default, with TCP autotuning on Linux. */
+    private static final int KERNEL_DEFAULT = -1;
+
     private ClientProperties() {}
+
+    /**
+     * Leaves the size of each socket's buffers to the kernel ({@code send.buffer.bytes} and
+     * {@code receive.buffer.bytes} -1, the OS default) instead of Kafka's 128 KiB and 64 KiB. A buffer size set
+     * on a socket turns Linux's TCP autotuning off, so a record of a few hundred KiB (a gradient or model shard)
+     * crossed a 64 KiB window in many small reads, each a wake-up of the reading thread; autotuned windows grow
+     * to what the connection carries (docs/benchmarks.md, "Socket buffers"). Given settings win.
+     */
+    public static Properties withKernelSocketBuffers(final Properties props) {
+        props.putIfAbsent(CommonClientConfigs.SEND_BUFFER_CONFIG, KERNEL_DEFAULT);
+        props.putIfAbsent(CommonClientConfigs.RECEIVE_BUFFER_CONFIG, KERNEL_DEFAULT);
+        return props;
+    }
 
     /**
      * Idempotent, acks=all, a 1 ms linger: a worker's shard gradients of one clock leave in one request,
@@ -26,7 +43,7 @@ public final class ClientProperties {
      * one by one, the first shard's commit held the others up). Batches of {@link #BATCH_BYTES}.
      */
     public static Properties producer(final Properties given) {
-        final Properties props = copy(given);
+        final Properties props = withKernelSocketBuffers(copy(given));
         props.putIfAbsent(ProducerConfig.ACKS_CONFIG, "all");
         props.putIfAbsent(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         props.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 1);
@@ -37,7 +54,7 @@ public final class ClientProperties {
 
     /** A consumer without a group (the caller assigns partitions) that sees only committed records. */
     public static Properties assignedConsumer(final Properties given) {
-        final Properties props = copy(given);
+        final Properties props = withKernelSocketBuffers(copy(given));
         props.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
         props.putIfAbsent(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");

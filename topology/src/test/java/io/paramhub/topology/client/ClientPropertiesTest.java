@@ -32,4 +32,32 @@ class ClientPropertiesTest {
                 .containsEntry("bootstrap.servers", "broker:9093")
                 .doesNotContainKeys("schema.registry.url", "basic.auth.user.info", "auto.register.schemas");
     }
+
+    @Test
+    void shouldLeaveSocketBuffersToTheKernelUnlessTheUserSizedThem() {
+        // given
+        final Properties sized = new Properties();
+        sized.put("receive.buffer.bytes", 65536);
+
+        // when
+        final Properties producer = ClientProperties.producer(new Properties());
+        final Properties consumer = ClientProperties.assignedConsumer(sized);
+
+        // then
+        assertThat(producer).containsEntry("send.buffer.bytes", -1).containsEntry("receive.buffer.bytes", -1);
+        assertThat(consumer).containsEntry("send.buffer.bytes", -1).containsEntry("receive.buffer.bytes", 65536);
+    }
+
+    @Test
+    void shouldWaitForAWholeModelVersionOnlyInTheModelReadersFetches() {
+        // when
+        final Properties model = ClientProperties.modelReads(new Properties(), 940_584);
+        final Properties plain = ClientProperties.uncommittedReads(new Properties());
+
+        // then
+        assertThat(model)
+                .containsEntry("fetch.min.bytes", 940_584)
+                .containsEntry("isolation.level", "read_uncommitted");
+        assertThat(plain).doesNotContainKey("fetch.min.bytes");
+    }
 }
