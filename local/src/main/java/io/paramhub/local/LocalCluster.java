@@ -54,13 +54,12 @@ public final class LocalCluster implements AutoCloseable {
         try {
             final Properties given = new Properties();
             given.putAll(settings);
-            InternalTopicsWarmup warmup = null;
             if (given.getProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) == null) {
                 kafka = EmbeddedKafka.startTemporary();
                 given.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-                warmup = InternalTopicsWarmup.start(kafka.bootstrapServers());
             }
-            try {
+            try (InternalTopicsWarmup warmup =
+                    kafka == null ? null : InternalTopicsWarmup.start(kafka.bootstrapServers())) {
                 if (given.getProperty(StreamsProperties.SCHEMA_REGISTRY_URL) == null) {
                     final Map<String, Object> registryClients = new HashMap<>();
                     ClientProperties.withoutRegistrySettings(given)
@@ -71,10 +70,6 @@ public final class LocalCluster implements AutoCloseable {
                 }
                 if (warmup != null) {
                     warmup.await(WARMUP_SECONDS);
-                }
-            } finally {
-                if (warmup != null) {
-                    warmup.close();
                 }
             }
             return new LocalCluster(KafkaConnection.of(given), kafka, registry);

@@ -143,17 +143,7 @@ public final class Mlp implements PipelineModel {
         final LayerBuffers buffers = LayerBuffers.take(this.buffers, layers, inputs, block, dropout.active())
                 .zeroGradients();
         try {
-            return accumulateGradient(
-                    params,
-                    data,
-                    samples,
-                    gradientSum,
-                    seed,
-                    clock,
-                    buffers,
-                    buffers.activations,
-                    buffers.deltas,
-                    buffers.masks);
+            return accumulateGradient(params, data, samples, gradientSum, seed, clock, buffers);
         } finally {
             buffers.release(this.buffers);
         }
@@ -166,10 +156,10 @@ public final class Mlp implements PipelineModel {
             final double[] gradientSum,
             final long seed,
             final long clock,
-            final LayerBuffers buffers,
-            final float[][][] activations,
-            final float[][][] deltas,
-            final float[][][] masks) {
+            final LayerBuffers buffers) {
+        final float[][][] activations = buffers.activations;
+        final float[][][] deltas = buffers.deltas;
+        final float[][][] masks = buffers.masks;
         final float[][][] rows = buffers.rows;
         final float[][][] columns = buffers.columns;
         final float[][][] weightGradients = buffers.weightGradients;

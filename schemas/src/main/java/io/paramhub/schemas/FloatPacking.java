@@ -14,10 +14,7 @@ public final class FloatPacking {
 
     /** Packs {@code values} into a new buffer positioned at 0. */
     public static ByteBuffer pack(final float[] values) {
-        final ByteBuffer buffer =
-                ByteBuffer.allocate(values.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        buffer.asFloatBuffer().put(values);
-        return buffer;
+        return packInto(values, 0, values.length, ByteBuffer.allocate(values.length * Float.BYTES));
     }
 
     /** Packs {@code values}, each rounded to float32. */
@@ -31,13 +28,8 @@ public final class FloatPacking {
 
     /** Unpacks the remaining bytes of {@code packed} without moving its position. */
     public static float[] unpack(final ByteBuffer packed) {
-        final ByteBuffer view = packed.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        if (view.remaining() % Float.BYTES != 0) {
-            throw new IllegalArgumentException(
-                    "packed float32 vector has " + view.remaining() + " bytes, not a multiple of 4");
-        }
-        final float[] values = new float[view.remaining() / Float.BYTES];
-        view.asFloatBuffer().get(values);
+        final float[] values = new float[Math.max(0, count(packed))];
+        unpackInto(packed, values, 0);
         return values;
     }
 

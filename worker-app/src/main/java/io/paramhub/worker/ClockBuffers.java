@@ -1,5 +1,6 @@
 package io.paramhub.worker;
 
+import io.paramhub.ml.ShardLayout;
 import io.paramhub.schemas.FloatPacking;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -19,12 +20,16 @@ final class ClockBuffers {
     private final float[] float32;
     private final ByteBuffer packed;
 
-    /** Buffers for a model of {@code parameters} values whose largest shard holds {@code largestShard}. */
-    ClockBuffers(final int parameters, final int largestShard) {
-        this.params = new float[parameters];
-        this.gradient = new double[parameters];
-        this.float32 = new float[parameters];
-        this.packed = ByteBuffer.allocate(largestShard * Float.BYTES);
+    /** Buffers for a model cut into shards as {@code layout} says: the packed bytes fit its largest shard. */
+    ClockBuffers(final ShardLayout layout) {
+        this.params = new float[layout.parameters()];
+        this.gradient = new double[layout.parameters()];
+        this.float32 = new float[layout.parameters()];
+        int largest = 0;
+        for (int shard = 0; shard < layout.shards(); shard++) {
+            largest = Math.max(largest, layout.length(shard));
+        }
+        this.packed = ByteBuffer.allocate(largest * Float.BYTES);
     }
 
     /** The array the model is assembled into. */

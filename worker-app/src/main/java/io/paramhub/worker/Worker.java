@@ -152,7 +152,7 @@ public final class Worker implements Runnable, AutoCloseable {
                     SyncPolicy.of(spec),
                     JobSpecs.gradientPrecision(spec).rounding(spec.getParameters()),
                     spec.getStages() > 1 ? StagePlan.of(spec) : null,
-                    new ClockBuffers(spec.getParameters(), largestShard(layout)));
+                    new ClockBuffers(layout));
             // pipelined BSP computes clock c on version c - d while versions up to c may be in: keep d + 1;
             // a pipeline stage reads its own shards alone
             final ModelView view = new ModelView(
@@ -201,14 +201,6 @@ public final class Worker implements Runnable, AutoCloseable {
             values += job.layout().length(shard);
         }
         return values * Float.BYTES;
-    }
-
-    private static int largestShard(final ShardLayout layout) {
-        int largest = 0;
-        for (int shard = 0; shard < layout.shards(); shard++) {
-            largest = Math.max(largest, layout.length(shard));
-        }
-        return largest;
     }
 
     /** A stage worker's link to its replica's neighbouring stages. */
