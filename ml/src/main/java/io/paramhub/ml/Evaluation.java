@@ -10,6 +10,9 @@ import java.util.stream.IntStream;
  */
 public final class Evaluation {
 
+    /** Samples a task predicts together: few enough ranges to share out, many samples per range. */
+    private static final int RANGE = 1024;
+
     private Evaluation() {}
 
     /**
@@ -57,10 +60,14 @@ public final class Evaluation {
         return model.accumulateGradient(params, data, all, scratch) / data.size();
     }
 
-    /** Every sample's prediction, computed on the common fork-join pool. */
+    /** Every sample's prediction, computed in ranges of {@link #RANGE} samples on the common fork-join pool. */
     private static float[] predictions(final Model model, final float[] params, final Dataset data) {
         final float[] predictions = new float[data.size()];
-        IntStream.range(0, predictions.length).parallel().forEach(i -> predictions[i] = model.predict(params, data, i));
+        final int ranges = (predictions.length + RANGE - 1) / RANGE;
+        IntStream.range(0, ranges)
+                .parallel()
+                .forEach(range -> model.predict(
+                        params, data, range * RANGE, Math.min(predictions.length, (range + 1) * RANGE), predictions));
         return predictions;
     }
 

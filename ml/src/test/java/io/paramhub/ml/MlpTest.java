@@ -135,6 +135,62 @@ class MlpTest {
     }
 
     @Test
+    void shouldPredictARangeAsTheLayersWeightsBiasesAndReluSay() {
+        // given: 3 inputs, a hidden layer of 4 units, 3 classes; small whole numbers, so every sum is exact in
+        // float whatever its order, and many samples with zero inputs (skipped by the forward pass)
+        final int inputs = 3;
+        final int hidden = 4;
+        final int classes = 3;
+        final Mlp model = new Mlp(inputs, List.of(hidden), classes);
+        final Random random = new Random(3);
+        final float[] params = new float[model.parameterCount()];
+        for (int i = 0; i < params.length; i++) {
+            params[i] = random.nextInt(7) - 3;
+        }
+        final int samples = 40;
+        final float[] x = new float[samples * inputs];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = random.nextInt(3) == 0 ? 0 : random.nextInt(5) - 2;
+        }
+        final Dataset data = new Dataset("small", inputs, x, new float[samples], classes);
+        final float[] predictions = new float[samples];
+
+        // when: a range that leaves the first and last samples out
+        model.predict(params, data, 1, samples - 1, predictions);
+
+        // then: each is the argmax of W2 relu(W1 x + b1) + b2 (rows of inputs per unit, then biases)
+        final int b1 = hidden * inputs;
+        final int w2 = b1 + hidden;
+        final int b2 = w2 + classes * hidden;
+        assertThat(predictions[0]).isZero();
+        assertThat(predictions[samples - 1]).isZero();
+        for (int s = 1; s < samples - 1; s++) {
+            final float[] h = new float[hidden];
+            for (int u = 0; u < hidden; u++) {
+                float sum = params[b1 + u];
+                for (int i = 0; i < inputs; i++) {
+                    sum += params[u * inputs + i] * x[s * inputs + i];
+                }
+                h[u] = Math.max(0, sum);
+            }
+            int best = 0;
+            float bestLogit = Float.NEGATIVE_INFINITY;
+            for (int c = 0; c < classes; c++) {
+                float logit = params[b2 + c];
+                for (int u = 0; u < hidden; u++) {
+                    logit += params[w2 + c * hidden + u] * h[u];
+                }
+                if (logit > bestLogit) {
+                    best = c;
+                    bestLogit = logit;
+                }
+            }
+            assertThat(predictions[s]).as("sample %d", s).isEqualTo(best);
+            assertThat(model.predict(params, data, s)).isEqualTo(best);
+        }
+    }
+
+    @Test
     void shouldParseHiddenLayersWhenKindHasSuffix() {
         // given / when
         final Model wide = Models.create("mlp:512,256", 784, 10);
