@@ -15,6 +15,7 @@ import io.paramhub.ml.Models;
 import io.paramhub.ml.PipelineModel;
 import io.paramhub.ml.ShardSizing;
 import io.paramhub.ml.TrainTest;
+import io.paramhub.topology.client.SchemaRegistration;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.jobs.StagePlan;
 import io.paramhub.topology.jobs.TrainingRecipe;
@@ -265,6 +266,10 @@ final class DemoCommand implements Callable<Integer> {
         final Path stateDir = Files.createTempDirectory("paramhub-streams-");
         try (LocalCluster cluster = LocalCluster.startOrConnect(connectionOptions.settings())) {
             out.println(cluster.describe());
+            // as a deployment does once, before its first job: the run's clients then find the ids in this JVM
+            SchemaRegistration.registerValueSchemas(
+                    cluster.connection().topics(connectionOptions.topicPrefix()),
+                    cluster.connection().serdes());
             final WorkerTally tally = new WorkerTally();
             final TrainingRun configured = new TrainingRun(
                             cluster.connection(), connectionOptions.topicPrefix(), stateDir)

@@ -91,6 +91,25 @@ public record TopicCatalog(
                 TopicLayout.compacted(placements.name(), 1));
     }
 
+    /** Every topic of the catalog. */
+    public List<Topic<String, ?>> all() {
+        return List.of(
+                jobs,
+                gradients,
+                model,
+                telemetry,
+                commands,
+                membership,
+                deadLetters,
+                shardJobs,
+                shardMembership,
+                shardCommands,
+                activations,
+                activationGradients,
+                serverTelemetry,
+                placements);
+    }
+
     /** A topic's name without the prefix: {@code gradients}, {@code dead-letters}, ... */
     public String role(final Topic<?, ?> topic) {
         return topic.name().substring(prefix.length());

@@ -2,6 +2,8 @@ package io.paramhub.schemas.serde;
 
 import io.paramhub.schemas.registry.SchemaRegistryClient;
 import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -10,19 +12,27 @@ import org.apache.kafka.common.serialization.Serializer;
 /** The Confluent-wire-format {@link AvroSerializer} and {@link AvroDeserializer} of one generated class. */
 public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
 
+    private final Schema schema;
     private final AvroSerializer<T> serializer;
     private final AvroDeserializer<T> deserializer;
 
     /** A serde of {@code type} that finds its registry in the config given to {@link #configure}. */
     public AvroSerde(final Class<T> type) {
+        this.schema = SpecificData.get().getSchema(type);
         this.serializer = new AvroSerializer<>();
         this.deserializer = new AvroDeserializer<>(type);
     }
 
     /** A serde of {@code type} that uses {@code registry}; {@link #configure} then sets only the options. */
     public AvroSerde(final Class<T> type, final SchemaRegistryClient registry) {
+        this.schema = SpecificData.get().getSchema(type);
         this.serializer = new AvroSerializer<>(registry);
         this.deserializer = new AvroDeserializer<>(type, registry);
+    }
+
+    /** The schema this serde writes: its class's. */
+    public Schema schema() {
+        return schema;
     }
 
     @Override
