@@ -15,8 +15,6 @@ import io.paramhub.ml.Models;
 import io.paramhub.ml.PipelineModel;
 import io.paramhub.ml.ShardSizing;
 import io.paramhub.ml.TrainTest;
-import io.paramhub.topology.RetentionRequirement;
-import io.paramhub.topology.TopicRetentions;
 import io.paramhub.topology.client.SchemaRegistration;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.jobs.StagePlan;
@@ -52,17 +50,6 @@ import picocli.CommandLine.Spec;
 final class DemoCommand implements Callable<Integer> {
 
     private static final Pattern SLOWDOWN = Pattern.compile("(\\d+):(\\d+(?:\\.\\d+)?)(?:@(\\d+))?");
-
-    /**
-     * On the demo's own embedded broker, which lives as long as the demo, {@code gradients} keeps the least a
-     * partition the retention check accepts, 256 MiB (a restarted aggregator reads back at most the 50 clocks
-     * since a snapshot: about 47 MB a shard for the MLP with 4 workers), not 1 GiB: the broker then drops a
-     * long run's old gradients and writes new ones into the page cache they free (README, "Plan disk for
-     * gradients").
-     */
-    private static final Map<String, String> EMBEDDED_GRADIENTS_RETENTION = Map.of(
-            TopicRetentions.KEY_PREFIX + TopicRetentions.GRADIENTS + ".retention.bytes",
-            Long.toString(RetentionRequirement.GRADIENTS_MIN_RETENTION_BYTES));
 
     @Spec
     private CommandSpec command;
@@ -290,8 +277,7 @@ final class DemoCommand implements Callable<Integer> {
                     .withEmulation(emulations)
                     .withServerEmulation(serverEmulation)
                     .withWorkerThreads(threads)
-                    .withOrchestrator(orchestrated ? orchestration : null)
-                    .withAggregatorSettings(cluster.embedded() ? EMBEDDED_GRADIENTS_RETENTION : Map.of());
+                    .withOrchestrator(orchestrated ? orchestration : null);
             // the orchestrator also places shards on the aggregator instances when there are several
             final TrainingRun run = orchestrated && aggregators > 1
                     ? configured.withPlacement(PlacementSettings.defaults())

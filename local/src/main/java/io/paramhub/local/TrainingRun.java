@@ -98,8 +98,6 @@ public final class TrainingRun {
     private TopicSetup topicSetup;
     private ServerEmulation servers;
     private PlacementSettings placement;
-    /** Settings for the aggregator instances on top of the connection's; the connection's win. */
-    private Map<String, String> aggregatorSettings;
     /** Names this run's aggregator instances apart from those of earlier runs on the same cluster. */
     private final String instanceTag =
             Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
@@ -123,7 +121,6 @@ public final class TrainingRun {
         this.topicSetup = TopicSetup.defaults();
         this.servers = ServerEmulation.NONE;
         this.placement = null;
-        this.aggregatorSettings = Map.of();
     }
 
     /** A copy of {@code run}'s settings, for the {@code with...} methods to change one of. */
@@ -140,7 +137,6 @@ public final class TrainingRun {
         this.topicSetup = run.topicSetup;
         this.servers = run.servers;
         this.placement = run.placement;
-        this.aggregatorSettings = run.aggregatorSettings;
     }
 
     /** A new run with this one's settings, {@code change}d: a run's settings never change once made. */
@@ -200,15 +196,6 @@ public final class TrainingRun {
      */
     public TrainingRun withPlacement(final PlacementSettings settings) {
         return copy(run -> run.placement = settings);
-    }
-
-    /**
-     * The same run with {@code settings} for its aggregator instances, such as a topic's retention
-     * ({@code paramhub.topic.<role>.retention.bytes}) when they create the topics; settings the connection
-     * holds win.
-     */
-    public TrainingRun withAggregatorSettings(final Map<String, String> settings) {
-        return copy(run -> run.aggregatorSettings = Map.copyOf(settings));
     }
 
     /** The ids of this run's first {@code count} aggregator instances. */
@@ -341,7 +328,6 @@ public final class TrainingRun {
         }
         for (int instance = 0; instance < aggregators; instance++) {
             final Properties props = streamsProperties();
-            aggregatorSettings.forEach(props::putIfAbsent);
             props.put(
                     StreamsConfig.STATE_DIR_CONFIG,
                     stateDir.resolve("aggregator-" + instance).toString());
