@@ -107,17 +107,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         props.put("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));
         props.put("message.max.bytes", String.valueOf(8 * 1024 * 1024));
         // a long run of a big model writes tens of GB (20 epochs of the CNN: 55 GB of gradients): keep
-        // at most ~1 GiB a partition of the delete-policy topics, and roll 16 MiB segments so that both
-        // that retention and compaction (model, changelogs) can drop old ones while the run goes on...
-        props.put("log.segment.bytes", String.valueOf(16 * 1024 * 1024));
+        // at most ~1 GiB a partition of the delete-policy topics, and roll 64 MiB segments so that both
+        // that retention and compaction (model, changelogs) can drop old ones while the run goes on
+        props.put("log.segment.bytes", String.valueOf(64 * 1024 * 1024));
         props.put("log.retention.bytes", String.valueOf(1024L * 1024 * 1024));
-        // ...and drop them soon after retention or compaction lets them go (checks every second, files deleted
-        // a second later, not after Kafka's 5 min, 15 s and 60 s): the page cache a run writes is then freed and
-        // written again while it is still warm, rather than the broker taking ever more fresh memory, which
-        // costs several times a warm page on VMs whose host reclaims the memory a guest frees (docs/benchmarks.md)
-        props.put("log.retention.check.interval.ms", "1000");
-        props.put("log.cleaner.backoff.ms", "1000");
-        props.put("log.segment.delete.delay.ms", "1000");
+        props.put("log.retention.check.interval.ms", "30000");
         // socket buffers sized by the kernel (TCP autotuning) rather than 100 KiB, as for ParamHub's clients
         // (ClientProperties.withKernelSocketBuffers): shard records are a few hundred KiB
         props.put("socket.send.buffer.bytes", "-1");
