@@ -112,14 +112,14 @@ public final class EmbeddedKafka implements AutoCloseable {
         props.put("log.segment.bytes", String.valueOf(64 * 1024 * 1024));
         props.put("log.retention.bytes", String.valueOf(1024L * 1024 * 1024));
         props.put("log.retention.check.interval.ms", "30000");
-        // socket buffers sized by the kernel (TCP autotuning) rather than 100 KiB, as for ParamHub's clients
-        // (ClientProperties.withKernelSocketBuffers): shard records are a few hundred KiB
         // request threads for the machine's cores, not Kafka's 3 network and 8 I/O threads whatever the machine:
         // on 2 cores the embedded broker shares with the run's every other thread, the one-epoch MLP demo took
-        // 0.85-0.91 of the time with 2 and 2 (docs/benchmarks.md); from 8 cores up these are Kafka's defaults
+        // 0.93 of the time with 2 and 2 (docs/benchmarks.md); from 8 cores up these are Kafka's defaults
         final int cores = Runtime.getRuntime().availableProcessors();
         props.put("num.network.threads", String.valueOf(Math.min(3, Math.max(2, cores))));
         props.put("num.io.threads", String.valueOf(Math.max(2, cores)));
+        // socket buffers sized by the kernel (TCP autotuning) rather than 100 KiB, as for ParamHub's clients
+        // (ClientProperties.withKernelSocketBuffers): shard records are a few hundred KiB
         props.put("socket.send.buffer.bytes", "-1");
         props.put("socket.receive.buffer.bytes", "-1");
         if (security != null) {

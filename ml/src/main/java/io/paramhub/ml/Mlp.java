@@ -227,9 +227,9 @@ public final class Mlp implements PipelineModel {
     /** As {@link #predict(float[], Dataset, int, int, float[])} predicts it. */
     @Override
     public float predict(final float[] params, final Dataset data, final int sample) {
-        final float[] prediction = new float[sample + 1];
-        predict(params, data, sample, sample + 1, prediction);
-        return prediction[sample];
+        ModelChecks.requireData(this, data);
+        Objects.checkIndex(sample, data.size());
+        return new Forward(params).predict(data, sample);
     }
 
     /**
@@ -240,21 +240,36 @@ public final class Mlp implements PipelineModel {
     @Override
     public void predict(
             final float[] params, final Dataset data, final int from, final int to, final float[] predictions) {
-        ModelChecks.requireParams(this, params);
         ModelChecks.requireData(this, data);
         Objects.checkFromToIndex(from, to, data.size());
-        final float[][][] columns = new float[layers.length][][];
-        final float[][][] activations = new float[layers.length + 1][1][];
-        activations[0][0] = new float[inputs];
-        int widest = inputs;
-        for (int l = 0; l < layers.length; l++) {
-            columns[l] = new float[layers[l].inputs()][layers[l].outputs()];
-            layers[l].weightColumns(params, columns[l]);
-            activations[l + 1][0] = new float[layers[l].outputs()];
-            widest = Math.max(widest, layers[l].inputs());
-        }
-        final Gather gather = new Gather(widest);
+        final Forward forward = new Forward(params);
         for (int sample = from; sample < to; sample++) {
+            predictions[sample] = forward.predict(data, sample);
+        }
+    }
+
+    /** One set of parameters' weights transposed, and the arrays to push one sample at a time through them. */
+    private final class Forward {
+        private final float[] params;
+        private final float[][][] columns = new float[layers.length][][];
+        private final float[][][] activations = new float[layers.length + 1][1][];
+        private final Gather gather;
+
+        Forward(final float[] params) {
+            ModelChecks.requireParams(Mlp.this, params);
+            this.params = params;
+            activations[0][0] = new float[inputs];
+            int widest = inputs;
+            for (int l = 0; l < layers.length; l++) {
+                columns[l] = new float[layers[l].inputs()][layers[l].outputs()];
+                layers[l].weightColumns(params, columns[l]);
+                activations[l + 1][0] = new float[layers[l].outputs()];
+                widest = Math.max(widest, layers[l].inputs());
+            }
+            gather = new Gather(widest);
+        }
+
+        float predict(final Dataset data, final int sample) {
             System.arraycopy(data.x(), sample * inputs, activations[0][0], 0, inputs);
             for (int l = 0; l < layers.length; l++) {
                 layers[l].forward(params, columns[l], activations[l], activations[l + 1], 1, gather);
@@ -262,7 +277,7 @@ public final class Mlp implements PipelineModel {
                     Relu.apply(activations[l + 1][0], layers[l].outputs());
                 }
             }
-            predictions[sample] = SoftmaxCrossEntropy.argmax(activations[layers.length][0], 0, classes);
+            return SoftmaxCrossEntropy.argmax(activations[layers.length][0], 0, classes);
         }
     }
 

@@ -1,5 +1,8 @@
 package io.paramhub.schemas.registry;
 
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
+
 /** Names of the client settings, spelled as Confluent's serdes spell them. */
 public final class SchemaRegistryConfig {
 
@@ -26,4 +29,28 @@ public final class SchemaRegistryConfig {
     public static final String MOCK_URL_PREFIX = "mock://";
 
     private SchemaRegistryConfig() {}
+
+    /** Whether serializers with {@code configs} register the schemas they write ({@link #AUTO_REGISTER_SCHEMAS}). */
+    public static boolean autoRegisters(final Map<String, ?> configs) {
+        return flag(configs, AUTO_REGISTER_SCHEMAS, true);
+    }
+
+    /**
+     * The boolean setting {@code name} of {@code configs}, a {@code Boolean} or {@code true}/{@code false} in any case;
+     * {@code fallback} when absent. Throws Kafka's {@code ConfigException} naming it otherwise.
+     */
+    public static boolean flag(final Map<String, ?> configs, final String name, final boolean fallback) {
+        final Object value = configs.get(name);
+        if (value == null) {
+            return fallback;
+        }
+        if (value instanceof Boolean flag) {
+            return flag;
+        }
+        final String text = String.valueOf(value).trim();
+        if ("true".equalsIgnoreCase(text) || "false".equalsIgnoreCase(text)) {
+            return Boolean.parseBoolean(text);
+        }
+        throw new ConfigException(name, value, "expected true or false");
+    }
 }

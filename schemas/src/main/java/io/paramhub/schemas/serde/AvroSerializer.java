@@ -13,7 +13,6 @@ import org.apache.avro.io.DatumWriter;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -43,8 +42,8 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
     @Override
     public void configure(final Map<String, ?> configs, final boolean isKey) {
         this.isKey = isKey;
-        this.autoRegister = booleanSetting(configs, SchemaRegistryConfig.AUTO_REGISTER_SCHEMAS, true);
-        this.useLatestVersion = booleanSetting(configs, SchemaRegistryConfig.USE_LATEST_VERSION, false);
+        this.autoRegister = SchemaRegistryConfig.autoRegisters(configs);
+        this.useLatestVersion = SchemaRegistryConfig.flag(configs, SchemaRegistryConfig.USE_LATEST_VERSION, false);
         if (registry == null) {
             registry = SchemaRegistryClients.fromConfig(configs);
         }
@@ -108,20 +107,5 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
         return writers.computeIfAbsent(
                 data.getClass(),
                 type -> new SpecificDatumWriter<>(data.getSchema(), SpecificData.getForClass((Class<T>) type)));
-    }
-
-    private static boolean booleanSetting(final Map<String, ?> configs, final String name, final boolean fallback) {
-        final Object value = configs.get(name);
-        if (value == null) {
-            return fallback;
-        }
-        if (value instanceof Boolean flag) {
-            return flag;
-        }
-        final String text = String.valueOf(value).trim();
-        if ("true".equalsIgnoreCase(text) || "false".equalsIgnoreCase(text)) {
-            return Boolean.parseBoolean(text);
-        }
-        throw new ConfigException(name, value, "expected true or false");
     }
 }

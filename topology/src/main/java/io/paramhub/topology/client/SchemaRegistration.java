@@ -27,7 +27,7 @@ public final class SchemaRegistration {
      *     reached
      */
     public static int registerValueSchemas(final TopicCatalog topics, final SerdeFactory serdes) {
-        if ("false".equals(String.valueOf(serdes.config().get(SchemaRegistryConfig.AUTO_REGISTER_SCHEMAS)))) {
+        if (!SchemaRegistryConfig.autoRegisters(serdes.config())) {
             // the serdes only look schemas up: registering them is someone else's job
             return 0;
         }
