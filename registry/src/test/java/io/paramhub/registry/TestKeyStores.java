@@ -12,14 +12,14 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /** Self-signed PKCS12 key stores for tests, made by the JDK's {@code keytool}, and a client context trusting one. */
-final class TestKeyStores {
+public final class TestKeyStores {
 
     private static final String ALIAS = "registry";
 
     private TestKeyStores() {}
 
     /** A key store at {@code file} with a key and a certificate for localhost and 127.0.0.1. */
-    static Path create(final Path file, final String password) throws IOException, InterruptedException {
+    public static Path create(final Path file, final String password) throws IOException, InterruptedException {
         final Process keytool = new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "keytool")
                                 .toString(),
@@ -54,7 +54,7 @@ final class TestKeyStores {
     }
 
     /** A TLS client context that trusts the certificate in {@code keyStore}. */
-    static SSLContext trusting(final Path keyStore, final String password)
+    public static SSLContext trusting(final Path keyStore, final String password)
             throws IOException, GeneralSecurityException {
         final KeyStore store = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(keyStore)) {

@@ -1,0 +1,565 @@
+package io.paramhub.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.paramhub.avro.GradientEncoding;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.LearningRateScheduleKind;
+import io.paramhub.avro.OptimizerKind;
+import io.paramhub.avro.SyncMode;
+import io.paramhub.embedded.ConnectionOptions;
+import io.paramhub.embedded.DemoJobs;
+import io.paramhub.embedded.Directories;
+import io.paramhub.embedded.LocalCluster;
+import io.paramhub.embedded.ProgressPrinter;
+import io.paramhub.embedded.RunListener;
+import io.paramhub.embedded.ServerEmulation;
+import io.paramhub.embedded.ServerEmulationOptions;
+import io.paramhub.embedded.ServerReport;
+import io.paramhub.embedded.ServerRounds;
+import io.paramhub.embedded.TrainingRun;
+import io.paramhub.embedded.WorkerTally;
+import io.paramhub.launcher.EmulationOptions;
+import io.paramhub.launcher.JobSpecOptions;
+import io.paramhub.launcher.TopicSetup;
+import io.paramhub.ml.DataSources;
+import io.paramhub.ml.Model;
+import io.paramhub.ml.Models;
+import io.paramhub.ml.PipelineModel;
+import io.paramhub.ml.ShardSizing;
+import io.paramhub.ml.TrainTest;
+import io.paramhub.topology.client.SchemaRegistration;
+import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.topology.jobs.StagePlan;
+import io.paramhub.topology.jobs.TrainingRecipe;
+import io.paramhub.topology.orchestrator.OrchestratorSettings;
+import io.paramhub.topology.placement.PlacementSettings;
+import io.paramhub.worker.ComputeEmulation;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code paramhub demo}: trains one job through Kafka, on an embedded broker and registry unless told otherwise. */
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = "Trains a model with N workers and an aggregator through Kafka and prints test accuracy "
+                + "(or RMSE) after every epoch. Without --bootstrap-servers it starts a Kafka broker (KRaft) and a "
+                + "schema registry inside this JVM.")
+final class DemoCommand implements Callable<Integer> {
+
+    private static final Pattern SLOWDOWN = Pattern.compile("(\\d+):(\\d+(?:\\.\\d+)?)(?:@(\\d+))?");
+
+    @Spec
+    private CommandSpec command;
+
+    /**
+     * The emulated sample cost when a slowdown is asked for and no cost is given: with the default 4
+     * workers and batch 128, 192 ms of compute a worker an iteration, about ten times the 20–30 ms an
+     * exactly-once BSP round trip through Kafka costs when the straggler's gradient arrives last, so
+     * that the run is compute-bound as real networks on real nodes are (docs/kafka-on-two-cores.md).
+     */
+    static final long SLOWDOWN_SAMPLE_COST_US = 6_000;
+    /** Passes over the training set when {@code --epochs} is not given. */
+    static final int DEFAULT_EPOCHS = 3;
+
+    @Option(
+            names = "--workers",
+            defaultValue = "4",
+            description = "Workers sharing each batch (default: ${DEFAULT-VALUE}).")
+    private int workers;
+
+    @Mixin
+    private JobSpecOptions jobSpec;
+
+    @Option(
+            names = "--stages",
+            defaultValue = "1",
+            description = "Pipeline stages per data-parallel replica (hybrid data and model parallel, BSP only): "
+                    + "--workers must be a multiple; worker w computes stage w %% S of replica w / S and holds only "
+                    + "that stage's parameters; activations travel on their own topics. mlp is cut between layers, "
+                    + "cnn through its dense hidden layer (docs/models.md) (default: ${DEFAULT-VALUE}, every worker "
+                    + "computes the whole model).")
+    private int stages;
+
+    @Option(
+            names = "--micro-batches",
+            defaultValue = "2",
+            description = "With --stages > 1: at most how many micro-batches a replica cuts its share of each batch "
+                    + "into, pipelined through the stages; each a whole number of the model's blocks (32 samples for mlp "
+                    + "and cnn), so that the gradients are the data-parallel ones (bit for bit for mlp, to float "
+                    + "rounding for cnn) (default: ${DEFAULT-VALUE}).")
+    private int microBatches;
+
+    @Option(
+            names = "--model",
+            defaultValue = "softmax",
+            description =
+                    "softmax, mlp (784-256-128-10, ReLU), cnn (2 x conv 3x3 padded + max pool, 32 and 64 channels, "
+                            + "dense 128 with dropout 0.5) on Fashion-MNIST, or linear (generated regression); "
+                            + "mlp:H1,H2,..[,dropout=R] and "
+                            + "cnn:K,C1,C2,H[,PAD][,dropout=R][,flip] choose other layers (default: ${DEFAULT-VALUE}).")
+    private String model;
+
+    @Option(
+            names = "--dataset",
+            description = "Data set: fashion-mnist[:DIR] or linear[:n=..,d=..,noise=..,seed=..]; "
+                    + "default: linear for linear, fashion-mnist for the others.")
+    private String dataset;
+
+    @Option(
+            names = "--optimizer",
+            description = "sgd or adam (default: sgd for softmax and linear, adam for mlp " + "and cnn).")
+    private String optimizer;
+
+    @Option(
+            names = "--lr-schedule",
+            description =
+                    "constant, or cosine: the rate falls from --lr to 0 over the "
+                            + "job's iterations along half a cosine (default: cosine for mlp and cnn, constant for the others).")
+    private String schedule;
+
+    @Option(
+            names = "--sync",
+            defaultValue = "bsp",
+            description = "bsp, ssp (bounded staleness, see --staleness) or asp (default: ${DEFAULT-VALUE}).")
+    private String sync;
+
+    @Option(
+            names = "--max-staleness",
+            defaultValue = "" + DemoJobs.MAX_STALENESS,
+            description = "Server-side bound in model versions; staler gradients go to dead-letters as STALE. "
+                    + "-1: 0 for bsp, (2s+2) x workers for ssp, none for asp (default: ${DEFAULT-VALUE}).")
+    private long maxStaleness;
+
+    @Option(
+            names = "--session-timeout-ms",
+            defaultValue = "" + DemoJobs.SESSION_TIMEOUT_MS,
+            description = "A worker silent this long leaves the live set (default: ${DEFAULT-VALUE}).")
+    private long sessionTimeoutMs;
+
+    @Option(
+            names = "--gradient-encoding",
+            defaultValue = "float32",
+            description = "How workers ship gradients: float32 (exact) or bfloat16 (half the bytes, rounded with "
+                    + "error feedback; the model is no longer bit-identical to the in-process run) "
+                    + "(default: ${DEFAULT-VALUE}).")
+    private String gradientEncoding;
+
+    @Option(
+            names = "--pipeline-depth",
+            defaultValue = "0",
+            description = "BSP only: compute clock c on model version c - D, so that the next clock's compute overlaps "
+                    + "this one's round trip; deterministic, but a different model from plain BSP's (default: "
+                    + "${DEFAULT-VALUE}, plain BSP; at most " + JobSpecs.MAX_PIPELINE_DEPTH + ").")
+    private int pipelineDepth;
+
+    @Option(
+            names = "--policy",
+            defaultValue = "none",
+            description =
+                    "paramhub: run the orchestrator, which gives stragglers smaller batch shares (under bsp) and, "
+                            + "with several --aggregators, moves shards off slow aggregator instances; "
+                            + "none: equal shares, no orchestrator (an observe-only one with --dashboard) (default: ${DEFAULT-VALUE}).")
+    private String policy;
+
+    @Option(
+            names = "--threads",
+            defaultValue = "1",
+            description = "Compute threads of each worker (default: ${DEFAULT-VALUE}).")
+    private int threads;
+
+    @Option(
+            names = "--slowdown",
+            paramLabel = "I:F[@CLOCK]",
+            description = "Emulate a slow worker: worker I computes F times slower (by sleeping), from CLOCK on "
+                    + "(default 0). Repeatable.")
+    private List<String> slowdowns = List.of();
+
+    @Mixin
+    private EmulationOptions emulation;
+
+    @Mixin
+    private ServerEmulationOptions servers;
+
+    @Option(
+            names = "--thread-budget",
+            defaultValue = "0",
+            description = "With --policy paramhub: compute threads the job's workers may use together; the "
+                    + "orchestrator gives stragglers threads from what is free of it, else from the fastest workers; "
+                    + "0 = no spare threads (default: ${DEFAULT-VALUE}).")
+    private int threadBudget;
+
+    @Option(
+            names = "--max-threads",
+            defaultValue = "8",
+            description = "With --policy paramhub: most compute threads the orchestrator gives one worker "
+                    + "(default: ${DEFAULT-VALUE}).")
+    private int maxThreads;
+
+    @Option(
+            names = "--dashboard",
+            description =
+                    "Serve the orchestrator's live dashboard on 127.0.0.1 while training and print its address; "
+                            + "with --policy none the orchestrator runs observe-only: it flags stragglers and issues no command.")
+    private boolean dashboard;
+
+    @Option(
+            names = "--dashboard-port",
+            defaultValue = "0",
+            description = "With --dashboard: its port; 0 = any free port (default: ${DEFAULT-VALUE}).")
+    private int dashboardPort;
+
+    @Option(names = "--job", description = "Job name (default: demo-<time>).")
+    private String job;
+
+    @Option(names = "--report", description = "Write a JSON report to this file.")
+    private Path report;
+
+    @Mixin
+    private ConnectionOptions connectionOptions;
+
+    @Option(
+            names = "--aggregators",
+            defaultValue = "1",
+            description = "Aggregator instances to run in this JVM; 0 = use the aggregators already running on the "
+                    + "cluster given by --bootstrap-servers (default: ${DEFAULT-VALUE}).")
+    private int aggregators;
+
+    @Override
+    public Integer call() throws Exception {
+        final SyncMode syncMode = parseSync();
+        if (!"paramhub".equals(policy) && !"none".equals(policy)) {
+            throw new ParameterException(command.commandLine(), "--policy must be paramhub or none, not " + policy);
+        }
+        final boolean orchestrated = "paramhub".equals(policy);
+        if (aggregators < 0 || aggregators == 0 && connectionOptions.bootstrapServers() == null) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--aggregators must be >= 1, or 0 together with "
+                            + "--bootstrap-servers of a cluster where aggregators already run");
+        }
+        if (dashboardPort != 0 && !dashboard || dashboardPort < 0 || dashboardPort > 65_535) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--dashboard-port must be a port (0 = any free one) " + "given with --dashboard, not "
+                            + dashboardPort);
+        }
+        if (stages < 1 || microBatches < 1) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--stages and --micro-batches must be >= 1, not " + stages + " and " + microBatches);
+        }
+        final Map<Integer, ComputeEmulation> emulations = emulations();
+        final ServerEmulation serverEmulation;
+        try {
+            serverEmulation = servers.emulation(aggregators);
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), e.getMessage());
+        }
+        final OrchestratorSettings orchestration = orchestratorSettings();
+        final PrintStream out = System.out;
+        final String datasetSpec = dataset != null ? dataset : "linear".equals(model) ? "linear" : "fashion-mnist";
+        final TrainTest data = DataSources.load(datasetSpec);
+        final JobSpec spec = JobSpecs.requireValid(jobSpec(datasetSpec, data, syncMode));
+        final Path stateDir = Files.createTempDirectory("paramhub-streams-");
+        try (LocalCluster cluster = LocalCluster.startOrConnect(connectionOptions.settings())) {
+            out.println(cluster.describe());
+            // as a deployment does once, before its first job: the run's clients then find the ids in this JVM
+            SchemaRegistration.registerValueSchemas(
+                    cluster.connection().topics(connectionOptions.topicPrefix()),
+                    cluster.connection().serdes());
+            final WorkerTally tally = new WorkerTally();
+            final TrainingRun configured = new TrainingRun(
+                            cluster.connection(), connectionOptions.topicPrefix(), stateDir)
+                    .withAggregators(aggregators)
+                    .withEmulation(emulations)
+                    .withServerEmulation(serverEmulation)
+                    .withWorkerThreads(threads)
+                    .withOrchestrator(orchestrated ? orchestration : null);
+            // the orchestrator also places shards on the aggregator instances when there are several
+            final TrainingRun run = orchestrated && aggregators > 1
+                    ? configured.withPlacement(PlacementSettings.defaults())
+                    : configured;
+            final TrainingRun.Result result = (dashboard ? run.withDashboard(dashboardPort) : run)
+                    .run(spec, data, RunListener.both(new ProgressPrinter(out, System.console() != null), tally));
+            out.printf(
+                    Locale.ROOT,
+                    "%ndone: %d iterations of %d workers in %.1f s; final test %s %.4f; "
+                            + "staleness max %.0f, p99 %.0f versions; dead letters %d%n",
+                    result.job().iterations(),
+                    workers,
+                    result.wallSeconds(),
+                    result.last().metric(),
+                    result.last().testMetric(),
+                    result.stalenessMax(),
+                    result.stalenessP99(),
+                    result.deadLetters());
+            out.println("worker      iterations  samples/s  compute ms  wait ms  final share  threads"
+                    + "  (ms: means per iteration; wait: at the barrier, after the first iteration)");
+            tally.totals()
+                    .forEach((worker, totals) -> out.printf(
+                            Locale.ROOT,
+                            "%-10s  %10d  %9.0f  %10.2f  %7.2f  %11.3f  %7d%n",
+                            worker,
+                            totals.iterations(),
+                            totals.speed(),
+                            totals.meanComputeMs(),
+                            totals.meanWaitMs(),
+                            totals.lastShare(),
+                            totals.lastThreads()));
+            if (stages > 1) {
+                printStages(out, spec, tally);
+            }
+            out.printf(
+                    Locale.ROOT,
+                    "workers without a slowdown spent %.1f%% of their time waiting at the barrier%s%n",
+                    100 * tally.waitFraction(RunReport.fastWorkers(emulations)),
+                    emulations.values().stream().anyMatch(ComputeEmulation::active)
+                            ? " (compute emulated: " + effectiveSampleCost() + " us a sample)"
+                            : "");
+            out.printf(
+                    Locale.ROOT,
+                    "barrier wait per iteration: mean %.2f ms, p50 %.2f ms, p99 %.2f ms; "
+                            + "start-up and wind-down %.1f s, rounds %.1f s%n",
+                    tally.meanWaitMs(),
+                    tally.waitMsPercentile(50),
+                    tally.waitMsPercentile(99),
+                    result.wallSeconds() - tally.trainingSeconds(),
+                    tally.trainingSeconds());
+            final ServerRounds rounds = aggregators > 1
+                    ? ServerRounds.read(
+                            cluster.connection().topics(connectionOptions.topicPrefix()),
+                            cluster.connection().client(),
+                            spec.getJob(),
+                            run.aggregatorIds(aggregators))
+                    : null;
+            if (rounds != null) {
+                ServerReport.print(out, rounds);
+            }
+            if (report != null) {
+                final ObjectNode json = RunReport.toJson(result, tally, emulations);
+                if (rounds != null) {
+                    ServerReport.addTo(json, rounds, serverEmulation, run.aggregatorIds(aggregators));
+                }
+                RunReport.write(report, json);
+                out.println("report written to " + report);
+            }
+        } finally {
+            Directories.deleteRecursively(stateDir);
+        }
+        return 0;
+    }
+
+    /** Per worker of a hybrid job: its stage, the parameters it holds, the activation bytes and waits. */
+    private static void printStages(final PrintStream out, final JobSpec spec, final WorkerTally tally) {
+        out.printf(
+                Locale.ROOT,
+                "%d replicas x %d stages, up to %d micro-batches each%n",
+                spec.getExpectedWorkers() / spec.getStages(),
+                spec.getStages(),
+                spec.getMicroBatches());
+        out.println("worker      stage  parameters held   activation MB  stage wait ms  (wait: for neighbours, per "
+                + "iteration)");
+        long bytes = 0;
+        for (final Map.Entry<String, WorkerTally.Totals> entry : tally.totals().entrySet()) {
+            final WorkerTally.Totals totals = entry.getValue();
+            bytes += totals.activationBytes();
+            out.printf(
+                    Locale.ROOT,
+                    "%-10s  %5d  %8d (%4.1f%%)  %13.2f  %13.2f%n",
+                    entry.getKey(),
+                    totals.stage(),
+                    totals.parametersHeld(),
+                    100.0 * totals.parametersHeld() / spec.getParameters(),
+                    totals.activationBytes() / 1e6,
+                    totals.meanActivationWaitMs());
+        }
+        out.printf(Locale.ROOT, "activations and their gradients moved: %.1f MB%n", bytes / 2 / 1e6);
+    }
+
+    /** {@code --epochs}, or its default. */
+    private int epochs() {
+        return jobSpec.epochs() != null ? jobSpec.epochs() : DEFAULT_EPOCHS;
+    }
+
+    /** {@code --sample-cost-us}, or its default: {@link #SLOWDOWN_SAMPLE_COST_US} when a slowdown is asked for. */
+    private long effectiveSampleCost() {
+        final Long sampleCostMicros = emulation.sampleCostMicros();
+        if (sampleCostMicros != null) {
+            if (sampleCostMicros < 0) {
+                throw new ParameterException(
+                        command.commandLine(), "--sample-cost-us must be >= 0, not " + sampleCostMicros);
+            }
+            return sampleCostMicros;
+        }
+        return slowdowns.isEmpty() ? 0 : SLOWDOWN_SAMPLE_COST_US;
+    }
+
+    /** The orchestrator's defaults with {@code --thread-budget} and {@code --max-threads}. */
+    private OrchestratorSettings orchestratorSettings() {
+        try {
+            return OrchestratorSettings.defaults()
+                    .withThreadBudget(threadBudget)
+                    .withMaxThreadsPerWorker(maxThreads);
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--thread-budget must be >= 0 and --max-threads " + ">= 1: " + e.getMessage());
+        }
+    }
+
+    /** {@code --slowdown} and {@code --sample-cost-us} as each worker's emulation. */
+    private Map<Integer, ComputeEmulation> emulations() {
+        final long sampleCost = effectiveSampleCost();
+        final Map<Integer, ComputeEmulation> byWorker = new HashMap<>();
+        for (int index = 0; index < workers; index++) {
+            byWorker.put(index, new ComputeEmulation(1.0, 0, sampleCost));
+        }
+        for (final String slowdown : slowdowns) {
+            final Matcher parsed = SLOWDOWN.matcher(slowdown);
+            if (!parsed.matches() || Integer.parseInt(parsed.group(1)) >= workers) {
+                throw new ParameterException(
+                        command.commandLine(),
+                        "--slowdown must be I:F[@CLOCK] with a worker " + "index I below " + workers
+                                + " and a factor F >= 1, e.g. 2:3 or 2:3@50; not " + slowdown);
+            }
+            final double factor = Double.parseDouble(parsed.group(2));
+            if (factor < 1) {
+                throw new ParameterException(command.commandLine(), "--slowdown factor must be >= 1: " + slowdown);
+            }
+            final long from = parsed.group(3) == null ? 0 : Long.parseLong(parsed.group(3));
+            byWorker.put(Integer.parseInt(parsed.group(1)), new ComputeEmulation(factor, from, sampleCost));
+        }
+        return byWorker;
+    }
+
+    private SyncMode parseSync() {
+        try {
+            return SyncMode.valueOf(sync.toUpperCase(Locale.ROOT));
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), "--sync must be bsp, ssp or asp, not " + sync);
+        }
+    }
+
+    private JobSpec jobSpec(final String datasetSpec, final TrainTest data, final SyncMode syncMode) {
+        final Model kind;
+        try {
+            kind = Models.forData(model, data.train());
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), "--model: " + e.getMessage());
+        }
+        final TrainingRecipe recipe = TrainingRecipe.forModel(kind);
+        final OptimizerKind optimizerKind;
+        try {
+            optimizerKind =
+                    optimizer == null ? recipe.optimizer() : OptimizerKind.valueOf(optimizer.toUpperCase(Locale.ROOT));
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), "--optimizer must be sgd or adam, not " + optimizer);
+        }
+        final LearningRateScheduleKind scheduleKind;
+        try {
+            scheduleKind = schedule == null
+                    ? recipe.schedule()
+                    : LearningRateScheduleKind.valueOf(schedule.toUpperCase(Locale.ROOT));
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(
+                    command.commandLine(), "--lr-schedule must be constant or cosine, not " + schedule);
+        }
+        if (jobSpec.shards() != null && jobSpec.shards() < 1) {
+            throw new ParameterException(command.commandLine(), "--shards must be >= 1, not " + jobSpec.shards());
+        }
+        // with a slow aggregator, as many shards as partitions: fine-grained enough to move load off it
+        final int defaultShards = servers.slowed() ? TopicSetup.DEFAULT_SHARD_PARTITIONS : Math.max(1, aggregators);
+        final int requestedShards =
+                Math.max(jobSpec.shards() != null ? jobSpec.shards() : defaultShards, minimumShards(kind));
+        final JobSpec.Builder spec = DemoJobs.defaults(
+                kind,
+                requestedShards,
+                job != null ? job : "demo-" + System.currentTimeMillis(),
+                datasetSpec,
+                data.train().size(),
+                workers,
+                jobSpec.batch(),
+                epochs(),
+                jobSpec.seed());
+        final int shardCount = spec.getShards();
+        if (shardCount > requestedShards) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s has %d parameters (%.1f MiB): %d shards instead of %d, so that each "
+                            + "carries at most %d KiB%n",
+                    kind.kind(),
+                    kind.parameterCount(),
+                    kind.parameterCount() * 4.0 / (1024 * 1024),
+                    shardCount,
+                    requestedShards,
+                    ShardSizing.RECORD_BUDGET_BYTES / 1024);
+        }
+        return TrainingRecipe.withSchedule(
+                        spec, scheduleKind, epochs(), data.train().size(), jobSpec.batch())
+                .setSyncMode(syncMode)
+                .setStaleness(syncMode == SyncMode.SSP ? jobSpec.staleness() : 0)
+                .setMaxStaleness(maxStaleness)
+                .setSessionTimeoutMs(sessionTimeoutMs)
+                .setGradientEncoding(gradientEncoding())
+                .setPipelineDepth(pipelineDepth)
+                .setStages(stages)
+                .setMicroBatches(microBatches)
+                .setOptimizer(optimizerKind)
+                .setLearningRate(
+                        jobSpec.learningRate() != null ? jobSpec.learningRate() : recipe.learningRate(optimizerKind))
+                .setMomentum(
+                        jobSpec.momentum() != null
+                                ? jobSpec.momentum()
+                                : syncMode == SyncMode.BSP && pipelineDepth == 0
+                                        ? DemoJobs.BSP_MOMENTUM
+                                        : DemoJobs.ASYNC_MOMENTUM)
+                .build();
+    }
+
+    /** With --stages > 1, the shards the stages need at least (none may hold two stages' parameters); else 1. */
+    private int minimumShards(final Model kind) {
+        if (stages <= 1) {
+            return 1;
+        }
+        if (!(kind instanceof PipelineModel pipeline)) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--stages " + stages + ": model " + kind.kind() + " cannot be cut into pipeline stages");
+        }
+        if (stages > pipeline.maxStages()) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--stages " + stages + ": model " + kind.kind() + " can be cut into 1 to " + pipeline.maxStages()
+                            + " stages");
+        }
+        if (workers % stages != 0) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--workers (" + workers + ") must be a multiple of --stages (" + stages + ")");
+        }
+        return StagePlan.minimumShards(pipeline, stages);
+    }
+
+    private GradientEncoding gradientEncoding() {
+        try {
+            return JobSpecs.gradientEncoding(gradientEncoding);
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), "--" + e.getMessage());
+        }
+    }
+}

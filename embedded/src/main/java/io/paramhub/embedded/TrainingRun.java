@@ -1,0 +1,484 @@
+package io.paramhub.embedded;
+
+import io.paramhub.aggregator.AggregatorRunner;
+import io.paramhub.avro.DeadLetter;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ModelShard;
+import io.paramhub.launcher.TopicSetup;
+import io.paramhub.ml.BatchPlan;
+import io.paramhub.ml.Evaluation;
+import io.paramhub.ml.Model;
+import io.paramhub.ml.TrainTest;
+import io.paramhub.orchestrator.OrchestratorEndpoint;
+import io.paramhub.orchestrator.OrchestratorRunner;
+import io.paramhub.orchestrator.dashboard.TestSets;
+import io.paramhub.topology.Topic;
+import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.TopicProvisioner;
+import io.paramhub.topology.aggregator.AggregatorInstance;
+import io.paramhub.topology.aggregator.AggregatorMetrics;
+import io.paramhub.topology.client.JobSubmitter;
+import io.paramhub.topology.client.ModelSnapshots;
+import io.paramhub.topology.client.ModelVersionFilter;
+import io.paramhub.topology.client.TopicReader;
+import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.topology.orchestrator.OrchestratorMetrics;
+import io.paramhub.topology.orchestrator.OrchestratorSettings;
+import io.paramhub.topology.placement.PlacementSettings;
+import io.paramhub.topology.placement.PlacementTaskAssignor;
+import io.paramhub.worker.ComputeEmulation;
+import io.paramhub.worker.Worker;
+import io.paramhub.worker.WorkerSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One training job end to end on a cluster: submits the job, runs an aggregator and N workers in
+ * this JVM (and the orchestrator, with its dashboard, when asked), and evaluates the model published on
+ * {@code model} at the end of every epoch, as any service consuming {@code model} could.
+ */
+public final class TrainingRun {
+
+    private static final Logger log = LoggerFactory.getLogger(TrainingRun.class);
+    private static final int NO_DASHBOARD = -1;
+    private static final String OBSERVER_APPLICATION_ID = "paramhub-orchestrator-observer";
+
+    /** The job a run trains, with its length in iterations (clocks), known once the data is loaded. */
+    public record Job(JobSpec spec, long iterationsPerEpoch, long iterations) {}
+
+    /**
+     * What a run did. {@code aggregatorCommits}: the commits of the aggregators this run started (Kafka
+     * Streams' {@code commit-total}, see {@link StreamsCommits}), from their start to the end of training;
+     * 0 with {@link #withAggregators} 0.
+     */
+    public record Result(
+            Job job,
+            List<EpochResult> epochs,
+            float[] finalParameters,
+            double wallSeconds,
+            long deadLetters,
+            double stalenessMax,
+            double stalenessP99,
+            long aggregatorCommits) {
+
+        public EpochResult last() {
+            return epochs.get(epochs.size() - 1);
+        }
+    }
+
+    private final KafkaConnection connection;
+    private final String topicPrefix;
+    private final Path stateDir;
+    private int aggregators;
+    private Duration workerRestartDelay;
+    private Map<Integer, ComputeEmulation> emulations;
+    private int workerThreads;
+    private OrchestratorSettings orchestrator;
+    private int dashboardPort;
+    private TopicSetup topicSetup;
+    private ServerEmulation servers;
+    private PlacementSettings placement;
+    /** Names this run's aggregator instances apart from those of earlier runs on the same cluster. */
+    private final String instanceTag =
+            Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
+
+    public TrainingRun(
+            final String bootstrapServers, final String registryUrl, final String topicPrefix, final Path stateDir) {
+        this(KafkaConnection.plain(bootstrapServers, registryUrl), topicPrefix, stateDir);
+    }
+
+    /** A run whose clients, Streams apps and serdes connect with {@code connection}'s settings. */
+    public TrainingRun(final KafkaConnection connection, final String topicPrefix, final Path stateDir) {
+        this.connection = connection;
+        this.topicPrefix = topicPrefix;
+        this.stateDir = stateDir;
+        this.aggregators = 1;
+        this.workerRestartDelay = null;
+        this.emulations = Map.of();
+        this.workerThreads = 1;
+        this.orchestrator = null;
+        this.dashboardPort = NO_DASHBOARD;
+        this.topicSetup = TopicSetup.defaults();
+        this.servers = ServerEmulation.NONE;
+        this.placement = null;
+    }
+
+    /** A copy of {@code run}'s settings, for the {@code with...} methods to change one of. */
+    private TrainingRun(final TrainingRun run) {
+        this.connection = run.connection;
+        this.topicPrefix = run.topicPrefix;
+        this.stateDir = run.stateDir;
+        this.aggregators = run.aggregators;
+        this.workerRestartDelay = run.workerRestartDelay;
+        this.emulations = run.emulations;
+        this.workerThreads = run.workerThreads;
+        this.orchestrator = run.orchestrator;
+        this.dashboardPort = run.dashboardPort;
+        this.topicSetup = run.topicSetup;
+        this.servers = run.servers;
+        this.placement = run.placement;
+    }
+
+    /** A new run with this one's settings, {@code change}d: a run's settings never change once made. */
+    private TrainingRun copy(final Consumer<TrainingRun> change) {
+        final TrainingRun run = new TrainingRun(this);
+        change.accept(run);
+        return run;
+    }
+
+    /** The same run with {@code count} aggregator instances in this JVM; 0 when one runs elsewhere. */
+    public TrainingRun withAggregators(final int count) {
+        return copy(run -> run.aggregators = count);
+    }
+
+    /** The same run, restarting a worker that fails after {@code delay} (it rejoins at the current model). */
+    public TrainingRun restartingFailedWorkersAfter(final Duration delay) {
+        return copy(run -> run.workerRestartDelay = delay);
+    }
+
+    /** The same run with emulated compute cost or slowdown for the workers of the given indices. */
+    public TrainingRun withEmulation(final Map<Integer, ComputeEmulation> byWorker) {
+        return copy(run -> run.emulations = Map.copyOf(byWorker));
+    }
+
+    /** The same run creating topics, and replicating the Streams apps' internal ones, as {@code setup} says. */
+    public TrainingRun withTopicSetup(final TopicSetup setup) {
+        return copy(run -> run.topicSetup = setup);
+    }
+
+    /** The same run with {@code count} compute threads on every worker. */
+    public TrainingRun withWorkerThreads(final int count) {
+        return copy(run -> run.workerThreads = count);
+    }
+
+    /** The same run with an orchestrator in this JVM, planning with {@code settings}. */
+    public TrainingRun withOrchestrator(final OrchestratorSettings settings) {
+        return copy(run -> run.orchestrator = settings);
+    }
+
+    /**
+     * The same run serving the orchestrator's live dashboard on 127.0.0.1:{@code port} (0 = any free port)
+     * while it trains; without {@link #withOrchestrator}, an observe-only orchestrator runs to serve it
+     * (it flags stragglers and issues no command, so training is the same as without it).
+     */
+    public TrainingRun withDashboard(final int port) {
+        return copy(run -> run.dashboardPort = port);
+    }
+
+    /** The same run with its aggregator instances emulated as {@code emulation} says. */
+    public TrainingRun withServerEmulation(final ServerEmulation emulation) {
+        return copy(run -> run.servers = emulation);
+    }
+
+    /**
+     * The same run with its aggregator instances following the orchestrator's placement of shards, which
+     * the orchestrator (see {@link #withOrchestrator}) decides with {@code settings}.
+     */
+    public TrainingRun withPlacement(final PlacementSettings settings) {
+        return copy(run -> run.placement = settings);
+    }
+
+    /** The ids of this run's first {@code count} aggregator instances. */
+    public List<String> aggregatorIds(final int count) {
+        final List<String> ids = new ArrayList<>();
+        for (int index = 0; index < count; index++) {
+            ids.add(aggregatorId(index));
+        }
+        return ids;
+    }
+
+    /** The id of this run's aggregator instance {@code index}, as in {@code server-telemetry} and {@code placements}. */
+    public String aggregatorId(final int index) {
+        return "aggregator-" + index + "-" + instanceTag;
+    }
+
+    public Result run(final JobSpec spec, final TrainTest data, final RunListener listener)
+            throws InterruptedException {
+        JobSpecs.requireValid(spec);
+        final long iterationsPerEpoch =
+                new BatchPlan(data.train().size(), spec.getGlobalBatch(), spec.getSeed()).iterationsPerEpoch();
+        final Job job = new Job(spec, iterationsPerEpoch, iterationsPerEpoch * spec.getEpochs());
+        final Properties client = clientProperties();
+        final long started = System.nanoTime();
+
+        final AggregatorMetrics metrics = AggregatorMetrics.unregistered();
+        final List<AggregatorRunner> runners = startAggregators(metrics);
+        final OrchestratorRunner planner =
+                orchestrator == null && dashboardPort == NO_DASHBOARD ? null : startOrchestrator();
+        OrchestratorEndpoint http = null;
+        try {
+            if (dashboardPort != NO_DASHBOARD) {
+                // the orchestrator's own endpoint, as in its app: /dashboard, /jobs/{job}/events, /jobs/{job}/workers
+                http = OrchestratorEndpoint.start(
+                        planner,
+                        "127.0.0.1",
+                        dashboardPort,
+                        null,
+                        TestSets.loading().with(spec.getDataset(), data.test()));
+                listener.onDashboard("http://127.0.0.1:" + http.port() + "/dashboard");
+            }
+            JobSubmitter.submit(topics().jobs(), client, spec);
+            listener.onStarted(job);
+            final LossTally losses = new LossTally(iterationsPerEpoch, spec.getStages());
+            final ExecutorService threads = Executors.newFixedThreadPool(spec.getExpectedWorkers() + 1);
+            final AtomicBoolean stop = new AtomicBoolean();
+            try {
+                final Future<Evaluated> evaluation = threads.submit(() -> {
+                    try {
+                        return evaluate(job, data, losses, listener, started, stop);
+                    } catch (final RuntimeException | Error e) {
+                        // otherwise nobody hears of it until every worker has finished
+                        log.error("evaluating job {} failed", spec.getJob(), e);
+                        throw e;
+                    }
+                });
+                final List<Future<?>> workers = new ArrayList<>();
+                for (int index = 0; index < spec.getExpectedWorkers(); index++) {
+                    final WorkerSettings settings = WorkerSettings.of(spec.getJob(), index, spec.getExpectedWorkers())
+                            .withEmulation(emulations.getOrDefault(index, ComputeEmulation.NONE))
+                            .withThreads(workerThreads);
+                    workers.add(threads.submit(() -> superviseWorker(settings, client, data, losses, listener)));
+                }
+                for (final Future<?> worker : workers) {
+                    worker.get();
+                }
+                final Evaluated evaluated = evaluation.get();
+                final double wallSeconds = (System.nanoTime() - started) / 1e9;
+                final long commits = runners.stream()
+                        .mapToLong(runner -> StreamsCommits.total(runner.streams()))
+                        .sum();
+                return new Result(
+                        job,
+                        evaluated.epochs(),
+                        evaluated.finalParameters(),
+                        wallSeconds,
+                        countDeadLetters(),
+                        metrics.maxStaleness(),
+                        metrics.p99Staleness(),
+                        commits);
+            } catch (final ExecutionException e) {
+                throw new IllegalStateException(
+                        "training job " + spec.getJob() + " failed: "
+                                + e.getCause().getMessage(),
+                        e.getCause());
+            } finally {
+                stop.set(true);
+                threads.shutdownNow();
+                threads.awaitTermination(30, TimeUnit.SECONDS);
+            }
+        } finally {
+            if (http != null) {
+                http.close();
+            }
+            if (planner != null) {
+                planner.close();
+            }
+            runners.forEach(AggregatorRunner::close);
+        }
+    }
+
+    private OrchestratorRunner startOrchestrator() {
+        final Properties props = streamsProperties();
+        props.put(
+                StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("orchestrator").toString());
+        if (orchestrator == null) {
+            // there only for the dashboard: never in the group of a planning orchestrator on the same cluster
+            props.put(StreamsConfig.APPLICATION_ID_CONFIG, OBSERVER_APPLICATION_ID);
+        }
+        final OrchestratorSettings settings = orchestrator != null
+                ? orchestrator
+                : OrchestratorSettings.defaults().observeOnly();
+        final PlacementSettings placing = placement != null && orchestrator != null
+                ? placement
+                : PlacementSettings.defaults().observeOnly();
+        return OrchestratorRunner.start(
+                props, topicPrefix, topicSetup, settings, placing, OrchestratorMetrics.unregistered());
+    }
+
+    private List<AggregatorRunner> startAggregators(final AggregatorMetrics metrics) {
+        final List<AggregatorRunner> runners = new ArrayList<>();
+        if (aggregators == 0) {
+            try (Admin admin = Admin.create(clientProperties())) {
+                final TopicCatalog topics = topics();
+                new TopicProvisioner(admin)
+                        .ensure(
+                                topics.layouts(topicSetup.shardPartitions(), topicSetup.otherPartitions()),
+                                topicSetup.replication());
+            }
+        }
+        for (int instance = 0; instance < aggregators; instance++) {
+            final Properties props = streamsProperties();
+            props.put(
+                    StreamsConfig.STATE_DIR_CONFIG,
+                    stateDir.resolve("aggregator-" + instance).toString());
+            props.put(AggregatorInstance.INSTANCE_ID_CONFIG, aggregatorId(instance));
+            if (servers.roundCostMicros() > 0 || servers.slowdownOf(instance) > 1) {
+                props.put(AggregatorInstance.ROUND_COST_CONFIG, Long.toString(servers.roundCostMicros()));
+                props.put(AggregatorInstance.SLOWDOWN_CONFIG, Double.toString(servers.slowdownOf(instance)));
+            }
+            if (placement != null && orchestrator != null) {
+                props.put(AggregatorRunner.FOLLOW_PLACEMENT_CONFIG, "true");
+                props.putIfAbsent(
+                        PlacementTaskAssignor.CHECK_INTERVAL_CONFIG,
+                        Long.toString(PlacementTaskAssignor.DEFAULT_CHECK_INTERVAL_MS));
+            }
+            runners.add(AggregatorRunner.start(props, topicPrefix, topicSetup, metrics));
+        }
+        if (runners.size() > 1) {
+            awaitEveryInstanceHoldingTasks(runners);
+        }
+        return runners;
+    }
+
+    /**
+     * Waits (up to 60 s) until every aggregator instance is running with tasks of its own, so that shards are
+     * spread over the instances before the job starts rather than moved, with their state, once it runs.
+     */
+    private static void awaitEveryInstanceHoldingTasks(final List<AggregatorRunner> runners) {
+        final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            final boolean spread = runners.stream()
+                    .allMatch(runner -> runner.streams().state() == KafkaStreams.State.RUNNING
+                            && runner.streams().metadataForLocalThreads().stream()
+                                    .anyMatch(thread -> !thread.activeTasks().isEmpty()));
+            if (spread) {
+                return;
+            }
+            try {
+                Thread.sleep(50);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        log.warn("not every aggregator instance holds tasks after 60 s; starting the job anyway");
+    }
+
+    /** Runs one worker to the end; if it fails and restarts are on, starts it again after the delay. */
+    private Void superviseWorker(
+            final WorkerSettings settings,
+            final Properties client,
+            final TrainTest data,
+            final LossTally losses,
+            final RunListener listener)
+            throws InterruptedException {
+        while (true) {
+            final Worker worker = new Worker(settings, topics(), client, ignored -> data, telemetry -> {
+                losses.add(telemetry);
+                listener.onIteration(telemetry);
+            });
+            try {
+                worker.run();
+                return null;
+            } catch (final RuntimeException e) {
+                if (workerRestartDelay == null) {
+                    throw e;
+                }
+                log.warn(
+                        "{} failed ({}); restarting it in {} ms",
+                        settings.workerId(),
+                        e.getMessage(),
+                        workerRestartDelay.toMillis());
+                Thread.sleep(workerRestartDelay.toMillis());
+            }
+        }
+    }
+
+    /** The epochs' results and the parameters of the last one. */
+    private record Evaluated(List<EpochResult> epochs, float[] finalParameters) {}
+
+    /** Reads {@code model} and evaluates the exact model of each epoch's last version. */
+    private Evaluated evaluate(
+            final Job job,
+            final TrainTest data,
+            final LossTally losses,
+            final RunListener listener,
+            final long started,
+            final AtomicBoolean stop) {
+        final JobSpec spec = job.spec();
+        final Model model = JobSpecs.model(spec);
+        final ModelSnapshots snapshots =
+                new ModelSnapshots(spec.getJob(), spec.getParameters(), spec.getShards(), job.iterationsPerEpoch());
+        final List<EpochResult> epochs = new ArrayList<>();
+        final AtomicReference<float[]> lastParameters = new AtomicReference<>();
+        // only the versions that end an epoch are decoded: the others are passed over by their min-clock header
+        final Topic<String, ModelShard> versions = topics().model();
+        final Topic<String, ModelShard> epochEnds = new Topic<>(
+                versions.name(),
+                versions.keySerde(),
+                Serdes.serdeFrom(
+                        versions.valueSerde().serializer(),
+                        new ModelVersionFilter(versions.valueSerde().deserializer(), snapshots::nextClock)));
+        try (TopicReader<String, ModelShard> reader = new TopicReader<>(epochEnds, clientProperties())) {
+            while (epochs.size() < spec.getEpochs() && !stop.get()) {
+                reader.poll(Duration.ofMillis(50), record -> {
+                    for (final ModelSnapshots.Snapshot snapshot : snapshots.offer(record.value())) {
+                        if (epochs.size() == spec.getEpochs()) {
+                            return;
+                        }
+                        final float[] params = snapshot.parameters();
+                        final int epoch = epochs.size() + 1;
+                        final boolean classification = data.test().isClassification();
+                        final double metric = classification
+                                ? Evaluation.accuracy(model, params, data.test())
+                                : Evaluation.rmse(model, params, data.test());
+                        final EpochResult result = new EpochResult(
+                                epoch,
+                                snapshot.minVersion(),
+                                losses.meanLoss(epoch - 1),
+                                classification ? "accuracy" : "rmse",
+                                metric,
+                                (System.nanoTime() - started) / 1e9);
+                        epochs.add(result);
+                        lastParameters.set(params);
+                        listener.onEpoch(result);
+                    }
+                });
+            }
+        }
+        return new Evaluated(epochs, lastParameters.get());
+    }
+
+    private long countDeadLetters() {
+        final AtomicLong count = new AtomicLong();
+        try (TopicReader<String, DeadLetter> reader = new TopicReader<>(topics().deadLetters(), clientProperties())) {
+            int read;
+            do {
+                read = reader.poll(Duration.ofMillis(200), record -> count.incrementAndGet());
+            } while (read > 0);
+        }
+        return count.get();
+    }
+
+    private TopicCatalog topics() {
+        return connection.topics(topicPrefix);
+    }
+
+    private Properties clientProperties() {
+        return connection.client();
+    }
+
+    private Properties streamsProperties() {
+        return connection.streams();
+    }
+}

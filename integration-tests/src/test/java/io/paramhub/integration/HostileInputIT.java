@@ -1,0 +1,262 @@
+package io.paramhub.integration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.paramhub.avro.DeadLetter;
+import io.paramhub.avro.DeadLetterReason;
+import io.paramhub.avro.GradientShard;
+import io.paramhub.avro.IterationTelemetry;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.WorkerState;
+import io.paramhub.avro.WorkerStatus;
+import io.paramhub.embedded.RunListener;
+import io.paramhub.embedded.TrainingRun;
+import io.paramhub.ml.LinearProblem;
+import io.paramhub.registry.SchemaRegistryServer;
+import io.paramhub.schemas.FloatPacking;
+import io.paramhub.testing.KafkaTestCluster;
+import io.paramhub.topology.SerdeFactory;
+import io.paramhub.topology.ShardKeys;
+import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.topology.jobs.WorkerIds;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Hostile input in the middle of a real 4-worker BSP run on a real broker, written by worker-000 between two of
+ * its clocks: garbage on {@code model}, {@code jobs}, {@code membership} and {@code commands}, a valid gradient
+ * from {@code worker-099}, a gradient of clock + 10^6 from a worker of the job, and a heartbeat stamped 60 s
+ * ahead of the broker. Every worker finishes, each record is dead-lettered with its reason, and the model is
+ * the in-process reference's, bit for bit.
+ */
+@Tag("integration")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class HostileInputIT {
+
+    private static final String JOB = "hostile-input-it";
+    private static final int WORKERS = 4;
+    private static final int SHARDS = 2;
+    private static final long INJECTED_AT_CLOCK = 5;
+
+    private KafkaTestCluster kafka;
+    private SchemaRegistryServer registry;
+    private LinearProblem problem;
+    private JobSpec spec;
+    private TopicCatalog topics;
+    private TrainingRun.Result result;
+    private final List<Injection> injected = new ArrayList<>();
+    private List<DeadLetter> deadLetters;
+
+    @BeforeAll
+    void trainUnderHostileInput(@TempDir final Path stateDir) throws InterruptedException {
+        kafka = KafkaTestCluster.start();
+        registry = SchemaRegistryServer.start(kafka.bootstrapServers(), "127.0.0.1", 0);
+        problem = LinearJobs.problem();
+        spec = LinearJobs.job(JOB, WORKERS, SHARDS, 2);
+        topics = TopicCatalog.create(TopicCatalog.DEFAULT_PREFIX, SerdeFactory.forRegistry(registry.url()));
+        final String injecting = WorkerIds.of(0);
+        try (Injector injector = new Injector(kafka.bootstrapServers())) {
+            final RunListener listener = new RunListener() {
+                @Override
+                public void onIteration(final IterationTelemetry telemetry) {
+                    if (injecting.equals(telemetry.getWorker()) && telemetry.getClock() == INJECTED_AT_CLOCK) {
+                        inject(injector);
+                    }
+                }
+            };
+            result = new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, stateDir)
+                    .run(spec, problem.data(), listener);
+        }
+        deadLetters = readDeadLetters();
+    }
+
+    @AfterAll
+    void stopCluster() {
+        registry.close();
+        kafka.close();
+    }
+
+    @Test
+    void shouldFinishEveryWorkerWithTheParametersOfTheReferenceRunBitForBit() {
+        assertThat(injected).hasSize(7);
+        assertThat(result.epochs()).hasSize(spec.getEpochs());
+        assertThat(result.finalParameters()).containsExactly(LinearJobs.bspReference(spec, problem));
+    }
+
+    @Test
+    void shouldDeadLetterGarbageOnJobsMembershipAndCommandsOnceAsMalformed() {
+        for (final String kind : List.of("jobs-garbage", "membership-garbage", "commands-garbage")) {
+            assertThat(lettersOf(injection(kind)))
+                    .as(kind)
+                    .singleElement()
+                    .satisfies(letter -> assertThat(letter.getReason()).isEqualTo(DeadLetterReason.MALFORMED));
+        }
+    }
+
+    @Test
+    void shouldDeadLetterGarbageOnModelOnceForEveryWorkerAsMalformed() {
+        final List<DeadLetter> letters = lettersOf(injection("model-garbage"));
+        assertThat(letters).hasSize(WORKERS);
+        assertThat(letters).allSatisfy(letter -> assertThat(letter.getReason()).isEqualTo(DeadLetterReason.MALFORMED));
+        assertThat(letters.stream()
+                        .map(letter ->
+                                letter.getError().substring(0, letter.getError().indexOf(' '))))
+                .containsExactlyInAnyOrder(WorkerIds.of(0), WorkerIds.of(1), WorkerIds.of(2), WorkerIds.of(3));
+    }
+
+    @Test
+    void shouldDeadLetterAGradientFromAWorkerOutsideTheJobAsUnknownWorker() {
+        assertThat(lettersOf(injection("worker-099"))).singleElement().satisfies(letter -> {
+            assertThat(letter.getReason()).isEqualTo(DeadLetterReason.UNKNOWN_WORKER);
+            assertThat(letter.getError()).contains("worker-099");
+        });
+    }
+
+    @Test
+    void shouldDeadLetterAGradientAMillionClocksAheadAsClockAhead() {
+        assertThat(lettersOf(injection("clock-ahead")))
+                .singleElement()
+                .satisfies(letter -> assertThat(letter.getReason()).isEqualTo(DeadLetterReason.CLOCK_AHEAD));
+    }
+
+    @Test
+    void shouldDeadLetterAHeartbeatStampedAMinuteAheadAsClockSkew() {
+        assertThat(lettersOf(injection("heartbeat-ahead")))
+                .singleElement()
+                .satisfies(letter -> assertThat(letter.getReason()).isEqualTo(DeadLetterReason.CLOCK_SKEW));
+    }
+
+    @Test
+    void shouldDeadLetterNothingElse() {
+        assertThat(deadLetters).hasSize(injected.size() - 1 + WORKERS);
+    }
+
+    /** Writes every hostile record; waits until the aggregator has dead-lettered those it reads. */
+    private void inject(final Injector injector) {
+        final byte[] garbage = "not Avro at all".getBytes(StandardCharsets.UTF_8);
+        final long clock = INJECTED_AT_CLOCK + 1;
+        List.of(
+                        planned("model-garbage", topics.model().name(), ShardKeys.shard(JOB, 0), garbage),
+                        planned("jobs-garbage", topics.jobs().name(), "garbage-job", garbage),
+                        planned("membership-garbage", topics.membership().name(), ShardKeys.worker(JOB, "x"), garbage),
+                        planned("commands-garbage", topics.commands().name(), ShardKeys.worker(JOB, "x"), garbage),
+                        gradient("worker-099", "worker-099", clock),
+                        gradient("clock-ahead", WorkerIds.of(1), clock + 1_000_000),
+                        heartbeatAhead(Duration.ofSeconds(60)))
+                .forEach(injector::send);
+        try {
+            injected.addAll(injector.flush());
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while injecting", e);
+        } catch (final ExecutionException e) {
+            throw new IllegalStateException("could not inject", e.getCause());
+        }
+        final Set<String> aggregatorReads = injected.stream()
+                .filter(injection -> !injection.kind().equals("model-garbage"))
+                .map(HostileInputIT::coordinates)
+                .collect(Collectors.toSet());
+        await().alias("the aggregator's dead letters of the hostile records")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> readDeadLetters().stream()
+                        .map(HostileInputIT::coordinates)
+                        .collect(Collectors.toSet())
+                        .containsAll(aggregatorReads));
+    }
+
+    private static Injection.Planned planned(
+            final String kind, final String topic, final String key, final byte[] value) {
+        return new Injection.Planned(kind, topic, null, key, value, Set.of());
+    }
+
+    /** A well-formed gradient for shard 0 of the job, from {@code worker} at {@code clock}. */
+    private Injection.Planned gradient(final String kind, final String worker, final long clock) {
+        final GradientShard gradient = GradientShard.newBuilder()
+                .setJob(JOB)
+                .setShard(0)
+                .setWorker(worker)
+                .setClock(clock)
+                .setBaseVersion(clock)
+                .setSampleCount(1)
+                .setLoss(1.0)
+                .setValues(FloatPacking.pack(new float[JobSpecs.layout(spec).length(0)]))
+                .build();
+        return planned(
+                kind,
+                topics.gradients().name(),
+                ShardKeys.shard(JOB, 0),
+                topics.gradients()
+                        .valueSerde()
+                        .serializer()
+                        .serialize(topics.gradients().name(), gradient));
+    }
+
+    /** worker-002's heartbeat, stamped {@code ahead} of now; the broker stamps the record with its own time. */
+    private Injection.Planned heartbeatAhead(final Duration ahead) {
+        final WorkerStatus status = WorkerStatus.newBuilder()
+                .setJob(JOB)
+                .setWorker(WorkerIds.of(2))
+                .setState(WorkerState.HEARTBEAT)
+                .setClock(INJECTED_AT_CLOCK)
+                .setTimestamp(Instant.now().plus(ahead))
+                .build();
+        return planned(
+                "heartbeat-ahead",
+                topics.membership().name(),
+                ShardKeys.worker(JOB, WorkerIds.of(2)),
+                topics.membership()
+                        .valueSerde()
+                        .serializer()
+                        .serialize(topics.membership().name(), status));
+    }
+
+    private Injection injection(final String kind) {
+        return injected.stream()
+                .filter(injection -> injection.kind().equals(kind))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    private List<DeadLetter> lettersOf(final Injection injection) {
+        return deadLetters.stream()
+                .filter(letter -> coordinates(letter).equals(coordinates(injection)))
+                .toList();
+    }
+
+    private List<DeadLetter> readDeadLetters() {
+        return TopicContents.readAll(
+                        kafka.bootstrapServers(),
+                        topics.deadLetters().name(),
+                        new StringDeserializer(),
+                        topics.deadLetters().valueSerde().deserializer())
+                .stream()
+                .map(ConsumerRecord::value)
+                .toList();
+    }
+
+    private static String coordinates(final Injection injection) {
+        return injection.topic() + "/" + injection.partition() + "@" + injection.offset();
+    }
+
+    private static String coordinates(final DeadLetter letter) {
+        return letter.getSourceTopic() + "/" + letter.getPartition() + "@" + letter.getOffset();
+    }
+}

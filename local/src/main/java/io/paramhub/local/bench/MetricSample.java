@@ -1,4 +1,0 @@
-package io.paramhub.local.bench;
-
-/** The test metric of the model seen at {@code nanos} (this JVM's nano clock), whose shards were at least at {@code version}. */
-public record MetricSample(long nanos, long version, double metric) {}
