@@ -1,9 +1,9 @@
 package io.paramhub.embedded;
 
+import io.paramhub.topology.ClientProperties;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
-import io.paramhub.topology.client.ClientProperties;
 import java.nio.file.Path;
 import java.util.Properties;
 import org.apache.kafka.clients.CommonClientConfigs;

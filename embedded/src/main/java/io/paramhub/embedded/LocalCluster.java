@@ -1,8 +1,8 @@
 package io.paramhub.embedded;
 
 import io.paramhub.registry.SchemaRegistryServer;
+import io.paramhub.topology.ClientProperties;
 import io.paramhub.topology.StreamsProperties;
-import io.paramhub.topology.client.ClientProperties;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;

@@ -1,6 +1,6 @@
 package io.paramhub.integration;
 
-import io.paramhub.topology.client.ClientProperties;
+import io.paramhub.topology.ClientProperties;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;

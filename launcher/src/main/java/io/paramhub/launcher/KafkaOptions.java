@@ -1,7 +1,7 @@
 package io.paramhub.launcher;
 
+import io.paramhub.topology.ClientProperties;
 import io.paramhub.topology.StreamsProperties;
-import io.paramhub.topology.client.ClientProperties;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

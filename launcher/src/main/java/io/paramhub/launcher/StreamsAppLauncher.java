@@ -6,6 +6,7 @@ import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.TopicProvisioner;
 import io.paramhub.topology.TopicReplication;
 import io.paramhub.topology.TopicRetentions;
+import io.paramhub.topology.errors.DeadLetterSettings;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -64,7 +65,7 @@ public final class StreamsAppLauncher {
         final SerdeFactory serdes = SerdeFactory.fromSettings(props);
         final TopicCatalog topics = TopicCatalog.create(topicPrefix, serdes);
         // where Streams' own error handlers (poison pills) write their dead letters
-        props.put(StreamsProperties.DEAD_LETTER_TOPIC, topics.deadLetters().name());
+        props.put(DeadLetterSettings.TOPIC, topics.deadLetters().name());
         try (Admin admin = Admin.create(adminConfig(props))) {
             final TopicProvisioner provisioner = new TopicProvisioner(admin);
             if (topicSetup.create()) {

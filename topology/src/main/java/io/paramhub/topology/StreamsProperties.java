@@ -1,8 +1,8 @@
 package io.paramhub.topology;
 
-import io.paramhub.topology.client.ClientProperties;
 import io.paramhub.topology.errors.DeadLetterDeserializationHandler;
 import io.paramhub.topology.errors.DeadLetterProcessingHandler;
+import io.paramhub.topology.errors.DeadLetterSettings;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -19,20 +19,13 @@ import org.apache.kafka.streams.StreamsConfig;
  * committed records see them.
  *
  * <p>A record Streams cannot deserialize, or on which a processor throws unexpectedly, becomes a
- * {@code DeadLetter} on the topic named by {@link #DEAD_LETTER_TOPIC} ({@link DeadLetterDeserializationHandler},
+ * {@code DeadLetter} on the topic named by {@link DeadLetterSettings#TOPIC} ({@link DeadLetterDeserializationHandler},
  * {@link DeadLetterProcessingHandler}) instead of stopping the stream thread.
  */
 public final class StreamsProperties {
 
     /** Schema registry URL, read by our Avro serdes as Confluent's are. */
     public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
-
-    /**
-     * Topic ParamHub's Streams error handlers write {@code DeadLetter} records to, normally the app's
-     * {@code TopicCatalog.deadLetters()}. Not Kafka's {@code errors.dead.letter.queue.topic.name}: with that set,
-     * Kafka's default handlers would write raw, non-Avro records to it.
-     */
-    public static final String DEAD_LETTER_TOPIC = "paramhub.dead.letter.topic";
 
     private StreamsProperties() {}
 

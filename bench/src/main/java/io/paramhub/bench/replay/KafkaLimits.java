@@ -1,8 +1,8 @@
 package io.paramhub.bench.replay;
 
 import io.paramhub.embedded.KafkaConnection;
+import io.paramhub.topology.ClientProperties;
 import io.paramhub.topology.StreamsProperties;
-import io.paramhub.topology.client.ClientProperties;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

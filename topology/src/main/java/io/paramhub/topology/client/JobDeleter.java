@@ -1,5 +1,6 @@
 package io.paramhub.topology.client;
 
+import io.paramhub.topology.ClientProperties;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.producer.KafkaProducer;

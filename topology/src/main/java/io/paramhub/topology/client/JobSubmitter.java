@@ -1,6 +1,7 @@
 package io.paramhub.topology.client;
 
 import io.paramhub.avro.JobSpec;
+import io.paramhub.topology.ClientProperties;
 import io.paramhub.topology.Topic;
 import io.paramhub.topology.jobs.JobSpecs;
 import java.util.Properties;

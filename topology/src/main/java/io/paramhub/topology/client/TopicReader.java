@@ -1,5 +1,6 @@
 package io.paramhub.topology.client;
 
+import io.paramhub.topology.ClientProperties;
 import io.paramhub.topology.Topic;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -2,7 +2,6 @@ package io.paramhub.topology.errors;
 
 import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.schemas.registry.SchemaRegistryException;
-import io.paramhub.topology.StreamsProperties;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -14,7 +13,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Sets aside a record that Kafka Streams cannot deserialize (a poison pill on {@code jobs},
  * {@code membership}, {@code shard-jobs} or {@code shard-membership}): logs it and resumes, handing Streams
- * a {@code DeadLetter} for the topic named by {@link StreamsProperties#DEAD_LETTER_TOPIC}, with reason
+ * a {@code DeadLetter} for the topic named by {@link DeadLetterSettings#TOPIC}, with reason
  * {@code UNKNOWN_SCHEMA} when the registry answered 404 for its schema id and {@code MALFORMED} otherwise,
  * the original key as key and the original value as {@code originalBytes}. Streams writes it with the
  * task's producer, so under exactly-once it is committed with the task's progress.
@@ -36,7 +35,7 @@ public final class DeadLetterDeserializationHandler implements DeserializationEx
         if (deadLetters == null) {
             log.warn(
                     "no {} configured: a record that cannot be deserialized will stop its stream thread",
-                    StreamsProperties.DEAD_LETTER_TOPIC);
+                    DeadLetterSettings.TOPIC);
         }
     }
 

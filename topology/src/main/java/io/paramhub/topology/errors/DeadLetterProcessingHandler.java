@@ -1,7 +1,6 @@
 package io.paramhub.topology.errors;
 
 import io.paramhub.avro.DeadLetterReason;
-import io.paramhub.topology.StreamsProperties;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.KafkaException;
@@ -16,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * Sets aside a record on which a processor threw an unexpected exception (a bug that one record
  * triggers), so that it does not stop the stream thread over and over: logs it and resumes, handing
  * Streams a {@code DeadLetter} with reason {@code OTHER}, the source record's raw key and value, for the
- * topic named by {@link StreamsProperties#DEAD_LETTER_TOPIC}. Expected bad input never gets here: the
+ * topic named by {@link DeadLetterSettings#TOPIC}. Expected bad input never gets here: the
  * processors turn it into dead letters with a precise reason themselves.
  *
  * <p>Failures of the environment rather than of the record answer {@code FAIL}, so that the thread is

@@ -4,7 +4,6 @@ import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.schemas.registry.SchemaRegistryException;
 import io.paramhub.schemas.serde.AvroSerdes;
-import io.paramhub.topology.StreamsProperties;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.Map;
@@ -28,11 +27,11 @@ final class DeadLetterRecords {
     }
 
     /**
-     * The records of the topic named by {@link StreamsProperties#DEAD_LETTER_TOPIC} in {@code config} (the
+     * The records of the topic named by {@link DeadLetterSettings#TOPIC} in {@code config} (the
      * Streams config, which also holds {@code schema.registry.url}); {@code null} when none is named.
      */
     static DeadLetterRecords fromConfig(final Map<String, ?> config) {
-        final Object topic = config.get(StreamsProperties.DEAD_LETTER_TOPIC);
+        final Object topic = config.get(DeadLetterSettings.TOPIC);
         if (topic == null || topic.toString().isBlank()) {
             return null;
         }

@@ -32,11 +32,8 @@ class DeadLetterDeserializationHandlerTest {
     private static final byte[] KEY = "job-a/worker-000".getBytes(StandardCharsets.UTF_8);
 
     private final String scope = "dead-letter-handler-test-" + UUID.randomUUID();
-    private final Map<String, Object> config = new HashMap<>(Map.of(
-            StreamsProperties.SCHEMA_REGISTRY_URL,
-            "mock://" + scope,
-            StreamsProperties.DEAD_LETTER_TOPIC,
-            DEAD_LETTERS));
+    private final Map<String, Object> config = new HashMap<>(
+            Map.of(StreamsProperties.SCHEMA_REGISTRY_URL, "mock://" + scope, DeadLetterSettings.TOPIC, DEAD_LETTERS));
 
     @AfterEach
     void dropRegistry() {
@@ -112,7 +109,7 @@ class DeadLetterDeserializationHandlerTest {
     @Test
     void shouldFailWhenNoDeadLetterTopicIsConfigured() {
         // given
-        config.remove(StreamsProperties.DEAD_LETTER_TOPIC);
+        config.remove(DeadLetterSettings.TOPIC);
         final DeadLetterDeserializationHandler handler = configured(config);
         final byte[] garbage = {7, 1, 2, 3};
 

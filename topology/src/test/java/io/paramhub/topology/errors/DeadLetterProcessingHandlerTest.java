@@ -35,11 +35,8 @@ class DeadLetterProcessingHandlerTest {
     private static final byte[] VALUE = {0, 0, 0, 0, 1, 2, 3};
 
     private final String scope = "processing-handler-test-" + UUID.randomUUID();
-    private final Map<String, Object> config = Map.of(
-            StreamsProperties.SCHEMA_REGISTRY_URL,
-            "mock://" + scope,
-            StreamsProperties.DEAD_LETTER_TOPIC,
-            DEAD_LETTERS);
+    private final Map<String, Object> config =
+            Map.of(StreamsProperties.SCHEMA_REGISTRY_URL, "mock://" + scope, DeadLetterSettings.TOPIC, DEAD_LETTERS);
 
     @AfterEach
     void dropRegistry() {

@@ -232,7 +232,7 @@ class StreamsErrorHandlingTest {
         final Properties props = StreamsProperties.withDefaults("streams-error-handling-test", new Properties());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsProperties.SCHEMA_REGISTRY_URL, "mock://" + scope);
-        props.put(StreamsProperties.DEAD_LETTER_TOPIC, topics.deadLetters().name());
+        props.put(DeadLetterSettings.TOPIC, topics.deadLetters().name());
         props.put(
                 StreamsConfig.STATE_DIR_CONFIG,
                 Files.createTempDirectory(stateDir, "state").toString());

@@ -1,4 +1,4 @@
-package io.paramhub.topology.client;
+package io.paramhub.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.paramhub.topology.client;
+package io.paramhub.topology;
 
 import io.paramhub.ml.ShardSizing;
 import io.paramhub.schemas.registry.RegistryClientSettings;
