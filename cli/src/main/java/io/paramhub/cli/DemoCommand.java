@@ -242,27 +242,8 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         final SyncMode syncMode = parseSync();
-        if (!"paramhub".equals(policy) && !"none".equals(policy)) {
-            throw new ParameterException(command.commandLine(), "--policy must be paramhub or none, not " + policy);
-        }
+        checkOptions();
         final boolean orchestrated = "paramhub".equals(policy);
-        if (aggregators < 0 || aggregators == 0 && connectionOptions.bootstrapServers() == null) {
-            throw new ParameterException(
-                    command.commandLine(),
-                    "--aggregators must be >= 1, or 0 together with "
-                            + "--bootstrap-servers of a cluster where aggregators already run");
-        }
-        if (dashboardPort != 0 && !dashboard || dashboardPort < 0 || dashboardPort > 65_535) {
-            throw new ParameterException(
-                    command.commandLine(),
-                    "--dashboard-port must be a port (0 = any free one) " + "given with --dashboard, not "
-                            + dashboardPort);
-        }
-        if (stages < 1 || microBatches < 1) {
-            throw new ParameterException(
-                    command.commandLine(),
-                    "--stages and --micro-batches must be >= 1, not " + stages + " and " + microBatches);
-        }
         final Map<Integer, ComputeEmulation> emulations = emulations();
         final ServerEmulation serverEmulation;
         try {
@@ -296,50 +277,7 @@ final class DemoCommand implements Callable<Integer> {
                     : configured;
             final TrainingRun.Result result = (dashboard ? run.withDashboard(dashboardPort) : run)
                     .run(spec, data, RunListener.both(new ProgressPrinter(out, System.console() != null), tally));
-            out.printf(
-                    Locale.ROOT,
-                    "%ndone: %d iterations of %d workers in %.1f s; final test %s %.4f; "
-                            + "staleness max %.0f, p99 %.0f versions; dead letters %d%n",
-                    result.job().iterations(),
-                    workers,
-                    result.wallSeconds(),
-                    result.last().metric(),
-                    result.last().testMetric(),
-                    result.stalenessMax(),
-                    result.stalenessP99(),
-                    result.deadLetters());
-            out.println("worker      iterations  samples/s  compute ms  wait ms  final share  threads"
-                    + "  (ms: means per iteration; wait: at the barrier, after the first iteration)");
-            tally.totals()
-                    .forEach((worker, totals) -> out.printf(
-                            Locale.ROOT,
-                            "%-10s  %10d  %9.0f  %10.2f  %7.2f  %11.3f  %7d%n",
-                            worker,
-                            totals.iterations(),
-                            totals.speed(),
-                            totals.meanComputeMs(),
-                            totals.meanWaitMs(),
-                            totals.lastShare(),
-                            totals.lastThreads()));
-            if (stages > 1) {
-                printStages(out, spec, tally);
-            }
-            out.printf(
-                    Locale.ROOT,
-                    "workers without a slowdown spent %.1f%% of their time waiting at the barrier%s%n",
-                    100 * tally.waitFraction(RunReport.fastWorkers(emulations)),
-                    emulations.values().stream().anyMatch(ComputeEmulation::active)
-                            ? " (compute emulated: " + effectiveSampleCost() + " us a sample)"
-                            : "");
-            out.printf(
-                    Locale.ROOT,
-                    "barrier wait per iteration: mean %.2f ms, p50 %.2f ms, p99 %.2f ms; "
-                            + "start-up and wind-down %.1f s, rounds %.1f s%n",
-                    tally.meanWaitMs(),
-                    tally.waitMsPercentile(50),
-                    tally.waitMsPercentile(99),
-                    result.wallSeconds() - tally.trainingSeconds(),
-                    tally.trainingSeconds());
+            printSummary(out, spec, result, tally, emulations);
             final ServerRounds rounds = aggregators > 1
                     ? ServerRounds.read(
                             cluster.connection().topics(connectionOptions.topicPrefix()),
@@ -362,6 +300,83 @@ final class DemoCommand implements Callable<Integer> {
             Directories.deleteRecursively(stateDir);
         }
         return 0;
+    }
+
+    /** Refuses options that do not go together, as usage errors. */
+    private void checkOptions() {
+        if (!"paramhub".equals(policy) && !"none".equals(policy)) {
+            throw new ParameterException(command.commandLine(), "--policy must be paramhub or none, not " + policy);
+        }
+        if (aggregators < 0 || aggregators == 0 && connectionOptions.bootstrapServers() == null) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--aggregators must be >= 1, or 0 together with "
+                            + "--bootstrap-servers of a cluster where aggregators already run");
+        }
+        if (dashboardPort != 0 && !dashboard || dashboardPort < 0 || dashboardPort > 65_535) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--dashboard-port must be a port (0 = any free one) " + "given with --dashboard, not "
+                            + dashboardPort);
+        }
+        if (stages < 1 || microBatches < 1) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--stages and --micro-batches must be >= 1, not " + stages + " and " + microBatches);
+        }
+    }
+
+    /** The run's summary: totals, one line per worker, per stage when pipelined, and the barrier's waits. */
+    private void printSummary(
+            final PrintStream out,
+            final JobSpec spec,
+            final TrainingRun.Result result,
+            final WorkerTally tally,
+            final Map<Integer, ComputeEmulation> emulations) {
+        out.printf(
+                Locale.ROOT,
+                "%ndone: %d iterations of %d workers in %.1f s; final test %s %.4f; "
+                        + "staleness max %.0f, p99 %.0f versions; dead letters %d%n",
+                result.job().iterations(),
+                workers,
+                result.wallSeconds(),
+                result.last().metric(),
+                result.last().testMetric(),
+                result.stalenessMax(),
+                result.stalenessP99(),
+                result.deadLetters());
+        out.println("worker      iterations  samples/s  compute ms  wait ms  final share  threads"
+                + "  (ms: means per iteration; wait: at the barrier, after the first iteration)");
+        tally.totals()
+                .forEach((worker, totals) -> out.printf(
+                        Locale.ROOT,
+                        "%-10s  %10d  %9.0f  %10.2f  %7.2f  %11.3f  %7d%n",
+                        worker,
+                        totals.iterations(),
+                        totals.speed(),
+                        totals.meanComputeMs(),
+                        totals.meanWaitMs(),
+                        totals.lastShare(),
+                        totals.lastThreads()));
+        if (stages > 1) {
+            printStages(out, spec, tally);
+        }
+        out.printf(
+                Locale.ROOT,
+                "workers without a slowdown spent %.1f%% of their time waiting at the barrier%s%n",
+                100 * tally.waitFraction(RunReport.fastWorkers(emulations)),
+                emulations.values().stream().anyMatch(ComputeEmulation::active)
+                        ? " (compute emulated: " + effectiveSampleCost() + " us a sample)"
+                        : "");
+        out.printf(
+                Locale.ROOT,
+                "barrier wait per iteration: mean %.2f ms, p50 %.2f ms, p99 %.2f ms; "
+                        + "start-up and wind-down %.1f s, rounds %.1f s%n",
+                tally.meanWaitMs(),
+                tally.waitMsPercentile(50),
+                tally.waitMsPercentile(99),
+                result.wallSeconds() - tally.trainingSeconds(),
+                tally.trainingSeconds());
     }
 
     /** Per worker of a hybrid job: its stage, the parameters it holds, the activation bytes and waits. */
@@ -455,6 +470,27 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code --optimizer}, or the recipe's. */
+    private OptimizerKind optimizerKind(final TrainingRecipe recipe) {
+        try {
+            return optimizer == null ? recipe.optimizer() : OptimizerKind.valueOf(optimizer.toUpperCase(Locale.ROOT));
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), "--optimizer must be sgd or adam, not " + optimizer);
+        }
+    }
+
+    /** {@code --lr-schedule}, or the recipe's. */
+    private LearningRateScheduleKind scheduleKind(final TrainingRecipe recipe) {
+        try {
+            return schedule == null
+                    ? recipe.schedule()
+                    : LearningRateScheduleKind.valueOf(schedule.toUpperCase(Locale.ROOT));
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(
+                    command.commandLine(), "--lr-schedule must be constant or cosine, not " + schedule);
+        }
+    }
+
     private JobSpec jobSpec(final String datasetSpec, final TrainTest data, final SyncMode syncMode) {
         final Model kind;
         try {
@@ -463,22 +499,8 @@ final class DemoCommand implements Callable<Integer> {
             throw new ParameterException(command.commandLine(), "--model: " + e.getMessage());
         }
         final TrainingRecipe recipe = TrainingRecipe.forModel(kind);
-        final OptimizerKind optimizerKind;
-        try {
-            optimizerKind =
-                    optimizer == null ? recipe.optimizer() : OptimizerKind.valueOf(optimizer.toUpperCase(Locale.ROOT));
-        } catch (final IllegalArgumentException e) {
-            throw new ParameterException(command.commandLine(), "--optimizer must be sgd or adam, not " + optimizer);
-        }
-        final LearningRateScheduleKind scheduleKind;
-        try {
-            scheduleKind = schedule == null
-                    ? recipe.schedule()
-                    : LearningRateScheduleKind.valueOf(schedule.toUpperCase(Locale.ROOT));
-        } catch (final IllegalArgumentException e) {
-            throw new ParameterException(
-                    command.commandLine(), "--lr-schedule must be constant or cosine, not " + schedule);
-        }
+        final OptimizerKind optimizerKind = optimizerKind(recipe);
+        final LearningRateScheduleKind scheduleKind = scheduleKind(recipe);
         if (jobSpec.shards() != null && jobSpec.shards() < 1) {
             throw new ParameterException(command.commandLine(), "--shards must be >= 1, not " + jobSpec.shards());
         }

@@ -57,52 +57,7 @@ final class RunReport {
         root.put("pipeline_depth", spec.getPipelineDepth());
         final boolean hybrid = spec.getStages() > 1;
         if (hybrid) {
-            root.put("stages", spec.getStages());
-            root.put("replicas", spec.getExpectedWorkers() / spec.getStages());
-            root.put("micro_batches", spec.getMicroBatches());
-            // each exchange is counted by its sender and its receiver: half the sum is what moved
-            root.put(
-                    "activation_bytes",
-                    tally.totals().values().stream()
-                                    .mapToLong(WorkerTally.Totals::activationBytes)
-                                    .sum()
-                            / 2);
-            root.put(
-                    "max_parameters_fraction",
-                    tally.totals().values().stream()
-                                    .mapToLong(WorkerTally.Totals::parametersHeld)
-                                    .max()
-                                    .orElse(spec.getParameters())
-                            / (double) spec.getParameters());
-            final ArrayNode stages = root.putArray("per_stage");
-            for (int stage = 0; stage < spec.getStages(); stage++) {
-                final int k = stage;
-                final List<WorkerTally.Totals> of = tally.totals().values().stream()
-                        .filter(totals -> totals.stage() == k)
-                        .toList();
-                stages.addObject()
-                        .put("stage", k)
-                        .put("workers", of.size())
-                        .put("parameters", of.isEmpty() ? 0 : of.get(0).parametersHeld())
-                        .put(
-                                "compute_ms_mean",
-                                of.stream()
-                                        .mapToDouble(WorkerTally.Totals::meanComputeMs)
-                                        .average()
-                                        .orElse(0))
-                        .put(
-                                "wait_ms_mean",
-                                of.stream()
-                                        .mapToDouble(WorkerTally.Totals::meanWaitMs)
-                                        .average()
-                                        .orElse(0))
-                        .put(
-                                "activation_wait_ms_mean",
-                                of.stream()
-                                        .mapToDouble(WorkerTally.Totals::meanActivationWaitMs)
-                                        .average()
-                                        .orElse(0));
-            }
+            addStages(root, spec, tally);
         }
         root.put("workers", spec.getExpectedWorkers());
         root.put("shards", spec.getShards());
@@ -163,6 +118,56 @@ final class RunReport {
             node.put("seconds", epoch.seconds());
         }
         return root;
+    }
+
+    /** A hybrid job's cut: its stages, the activation bytes, and per stage the parameters, compute and waits. */
+    private static void addStages(final ObjectNode root, final JobSpec spec, final WorkerTally tally) {
+        root.put("stages", spec.getStages());
+        root.put("replicas", spec.getExpectedWorkers() / spec.getStages());
+        root.put("micro_batches", spec.getMicroBatches());
+        // each exchange is counted by its sender and its receiver: half the sum is what moved
+        root.put(
+                "activation_bytes",
+                tally.totals().values().stream()
+                                .mapToLong(WorkerTally.Totals::activationBytes)
+                                .sum()
+                        / 2);
+        root.put(
+                "max_parameters_fraction",
+                tally.totals().values().stream()
+                                .mapToLong(WorkerTally.Totals::parametersHeld)
+                                .max()
+                                .orElse(spec.getParameters())
+                        / (double) spec.getParameters());
+        final ArrayNode stages = root.putArray("per_stage");
+        for (int stage = 0; stage < spec.getStages(); stage++) {
+            final int k = stage;
+            final List<WorkerTally.Totals> of = tally.totals().values().stream()
+                    .filter(totals -> totals.stage() == k)
+                    .toList();
+            stages.addObject()
+                    .put("stage", k)
+                    .put("workers", of.size())
+                    .put("parameters", of.isEmpty() ? 0 : of.get(0).parametersHeld())
+                    .put(
+                            "compute_ms_mean",
+                            of.stream()
+                                    .mapToDouble(WorkerTally.Totals::meanComputeMs)
+                                    .average()
+                                    .orElse(0))
+                    .put(
+                            "wait_ms_mean",
+                            of.stream()
+                                    .mapToDouble(WorkerTally.Totals::meanWaitMs)
+                                    .average()
+                                    .orElse(0))
+                    .put(
+                            "activation_wait_ms_mean",
+                            of.stream()
+                                    .mapToDouble(WorkerTally.Totals::meanActivationWaitMs)
+                                    .average()
+                                    .orElse(0));
+        }
     }
 
     /** The workers never slowed down; every worker when none is. */
