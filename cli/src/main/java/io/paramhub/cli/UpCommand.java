@@ -1,15 +1,12 @@
 package io.paramhub.cli;
 
 import io.paramhub.embedded.EmbeddedKafka;
+import io.paramhub.embedded.EmbeddedRegistry;
 import io.paramhub.embedded.secure.LocalSecrets;
-import io.paramhub.registry.RegistryAccess;
 import io.paramhub.registry.SchemaRegistryServer;
-import io.paramhub.schemas.registry.RegistryClientSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -22,7 +19,7 @@ import picocli.CommandLine.Option;
         description =
                 "Starts a Kafka broker (KRaft, in this JVM) and a schema registry, prints their addresses "
                         + "and runs until interrupted (Ctrl-C). Data is kept in --data-dir, so topics and schema ids survive a restart.")
-public final class UpCommand implements Callable<Integer> {
+final class UpCommand implements Callable<Integer> {
 
     @Option(
             names = "--data-dir",
@@ -60,9 +57,7 @@ public final class UpCommand implements Callable<Integer> {
         final LocalSecrets secrets = secure ? LocalSecrets.loadOrCreate(dataDir.resolve("secure")) : null;
         final EmbeddedKafka kafka =
                 EmbeddedKafka.start(dataDir, port, controllerPort, false, secure ? secrets.broker() : null);
-        final SchemaRegistryServer registry = secure
-                ? startSecureRegistry(kafka, secrets, registryPort)
-                : SchemaRegistryServer.start(kafka.bootstrapServers(), "127.0.0.1", registryPort);
+        final SchemaRegistryServer registry = EmbeddedRegistry.start(kafka, secrets, registryPort);
         final CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
@@ -86,21 +81,5 @@ public final class UpCommand implements Callable<Integer> {
         System.out.println("Press Ctrl-C to stop.");
         stopped.await();
         return 0;
-    }
-
-    /** The registry of {@code --secure}: HTTPS and basic auth, reaching {@code kafka} as its admin. */
-    public static SchemaRegistryServer startSecureRegistry(
-            final EmbeddedKafka kafka, final LocalSecrets secrets, final int registryPort) {
-        final Map<String, Object> kafkaClient = new HashMap<>();
-        secrets.clientSettings(kafka.bootstrapServers(), "unused").forEach((key, value) -> {
-            if (!RegistryClientSettings.isRegistrySetting(key.toString())) {
-                kafkaClient.put(key.toString(), value);
-            }
-        });
-        final RegistryAccess access = new RegistryAccess(
-                secrets.certificates().keyStore(),
-                secrets.certificates().password(),
-                Map.of(LocalSecrets.REGISTRY_USER, secrets.registryPassword()));
-        return SchemaRegistryServer.start(kafkaClient, "_schemas", "127.0.0.1", registryPort, access);
     }
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.paramhub.avro.JobSpec;
-import io.paramhub.cli.UpCommand;
 import io.paramhub.embedded.EmbeddedKafka;
+import io.paramhub.embedded.EmbeddedRegistry;
 import io.paramhub.embedded.KafkaConnection;
 import io.paramhub.embedded.RunListener;
 import io.paramhub.embedded.TrainingRun;
@@ -43,7 +43,7 @@ class UpSecureIT {
                         EmbeddedKafka.freePort(),
                         true,
                         secrets.broker());
-                SchemaRegistryServer registry = UpCommand.startSecureRegistry(kafka, secrets, 0)) {
+                SchemaRegistryServer registry = EmbeddedRegistry.start(kafka, secrets, 0)) {
             final Properties settings = secrets.clientSettings(kafka.bootstrapServers(), registry.url());
             final LinearProblem problem = LinearJobs.problem();
             final JobSpec spec = LinearJobs.job("up-secure-linear", 2, 2, 1);

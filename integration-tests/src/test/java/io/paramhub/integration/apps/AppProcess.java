@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class AppProcess implements AutoCloseable {
 
-    /** The apps' jars, by app name, relative to the {@code local} module (where failsafe runs). */
+    /** The apps' jars, by app name, relative to the {@code integration-tests} module (where failsafe runs). */
     public static final Map<String, Path> JARS = Map.of(
             "paramhub-aggregator", Path.of("..", "aggregator-app", "target", "paramhub-aggregator.jar"),
             "paramhub-orchestrator", Path.of("..", "orchestrator-app", "target", "paramhub-orchestrator.jar"),
