@@ -2,11 +2,6 @@ package io.paramhub.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.paramhub.bench.hybrid.HybridBench;
-import io.paramhub.bench.hybrid.HybridBenchSettings;
-import io.paramhub.bench.hybrid.HybridOptions;
-import io.paramhub.bench.roundcost.RoundCostBench;
-import io.paramhub.bench.roundcost.RoundCostSettings;
 import io.paramhub.embedded.ConnectionOptions;
 import io.paramhub.embedded.Directories;
 import io.paramhub.embedded.LocalCluster;
@@ -31,13 +26,11 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code paramhub bench}: runs one heterogeneity scenario under several synchronisation policies, one
- * after the other on the same cluster, and writes {@code report.json} and PNG plots comparing them; or, with
- * {@code --scenario round-cost}, measures what a BSP round costs ({@link RoundCostBench}); or, with
- * {@code --scenario hybrid}, compares a data-parallel and a hybrid data and model parallel run ({@link HybridBench}).
+ * {@code paramhub bench SCENARIO}, for the five heterogeneity {@link Scenario}s: trains the same job once per
+ * synchronisation {@link Policy}, one after the other on the same cluster, and writes {@code report.json} and PNG
+ * plots comparing them. {@link BenchCommand} makes one such subcommand per scenario.
  */
 @Command(
-        name = "bench",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {
@@ -49,83 +42,49 @@ import picocli.CommandLine.Spec;
                     + "worker's slowdown, so that a few workers on a small machine measure the protocol, not CPU "
                     + "contention. Every policy trains the same number of iterations (--epochs); the report gives time "
                     + "to --target, speed-up over bsp, efficiency against the heterogeneous ideal (total samples / sum "
-                    + "of the workers' emulated speeds, clock by clock), iteration-time mean and SD, and idle fraction.",
-            "Scenarios: homogeneous; straggler-3x, straggler-5x (the last worker slowed from the start); "
-                    + "late-straggler (the last worker 3x slower from clock 50); interference (every worker's slowdown "
-                    + "redrawn from [1, 4] every 20 clocks, from --seed).",
-            "--scenario round-cost measures instead what a BSP round through Kafka costs, with real compute: for each of "
-                    + "--models, one job on Fashion-MNIST trained as `paramhub demo` trains it (barrier wait p50/p99/mean, "
-                    + "rounds per second, start-up seconds, the aggregator's transactions per round, the bytes the brokers "
-                    + "wrote per round to every topic, changelogs included) and the same job in this JVM; then the first "
-                    + "--replay-clocks clocks of the MLP's job replayed into a fresh aggregator next to Kafka's own "
-                    + "producer and an exactly-once pass-through Streams app with records of the same size. It takes "
-                    + "--out, --models, --epochs, --workers, --batch, --seed, --shards, --train-samples, --replay-clocks, "
-                    + "--bootstrap-servers, --registry-url and --topic-prefix, and refuses the other options.",
-            "--scenario hybrid compares data-parallel and hybrid data and model parallel training: the same BSP job "
-                    + "(--model, default cnn, on the first --train-samples Fashion-MNIST images, default "
-                    + HybridBenchSettings.DEFAULT_TRAIN_SAMPLES + ", --epochs default 1) trained by --workers "
-                    + "data-parallel workers, then by --workers / --stages replicas of --stages pipeline stages, with "
-                    + "emulated compute (--sample-cost-us a sample; a stage worker pays its stage's share of the "
-                    + "model's multiply-adds). It writes DIR/report.json with, for each run, rounds per second, "
-                    + "compute, barrier and stage waits, the bytes a round of gradients, activations and their "
-                    + "gradients, and model reads, the parameters each worker holds and the test accuracy, and prints "
-                    + "which run moves fewer bytes a round for each budget and why. It takes --out, --model, "
-                    + "--train-samples, --epochs, --workers, --stages, --micro-batches, --batch, --seed, --shards, "
-                    + "--sample-cost-us, --bootstrap-servers, --registry-url and --topic-prefix, and refuses the other "
-                    + "options."
+                    + "of the workers' emulated speeds, clock by clock), iteration-time mean and SD, and idle fraction."
         })
-public final class BenchCommand implements Callable<Integer> {
+public final class PolicyBenchCommand implements Callable<Integer> {
 
     public static final int DEFAULT_SHARDS = 4;
     /** SGD momentum of bsp and paramhub when {@code --momentum} is not given. */
     public static final double DEFAULT_MOMENTUM = 0.9;
     /** Emulated cost of a sample on one thread when {@code --sample-cost-us} is not given. */
     public static final long DEFAULT_SAMPLE_COST_US = 4000;
-    /** Options of the policy bench that round-cost refuses. */
-    private static final List<String> POLICY_ONLY = List.of(
-            "--policies",
-            "--task",
-            "--model",
-            "--target",
-            "--staleness",
-            "--sample-cost-us",
-            "--lr",
-            "--momentum",
-            "--async-momentum",
-            "--timeline-seconds",
-            "--warm-up",
-            "--aggregators",
-            "--aggregator-slowdown",
-            "--aggregator-cost-us");
-    /** Options of round-cost that the policy bench refuses. */
-    private static final List<String> ROUND_COST_ONLY = List.of("--models", "--train-samples", "--replay-clocks");
-    /** Options that --scenario hybrid refuses. */
-    private static final List<String> NOT_HYBRID = List.of(
-            "--policies",
-            "--task",
-            "--target",
-            "--staleness",
-            "--lr",
-            "--momentum",
-            "--async-momentum",
-            "--timeline-seconds",
-            "--warm-up",
-            "--models",
-            "--replay-clocks",
-            "--aggregators",
-            "--aggregator-slowdown",
-            "--aggregator-cost-us");
+
+    /**
+     * How this subcommand words the options it shares with the apps ({@code JobSpecOptions},
+     * {@code EmulationOptions}, {@code ClusterOptions}), by option name: the command's resource bundle gives
+     * them under each scenario's qualified name.
+     */
+    public static final Map<String, String> OPTION_TEXTS = Map.of(
+            "bootstrap-servers",
+            "Use this Kafka cluster instead of an embedded broker (the bench runs its own aggregators and "
+                    + "orchestrator there).",
+            "seed",
+            "Seed of initial parameters, batches and the interference schedule (default: ${DEFAULT-VALUE}).",
+            "staleness",
+            "SSP's bound in clocks (default: ${DEFAULT-VALUE}).",
+            "epochs",
+            "Passes over the training set, the same for every policy (default: 8 for linear-rmse = 256 "
+                    + "iterations, 3 for fashion-softmax = 192).",
+            "sample-cost-us",
+            "Emulated compute cost of one sample on one thread, in microseconds; with the defaults a fast worker "
+                    + "computes 128 ms an iteration, several exactly-once Kafka round trips (default: "
+                    + DEFAULT_SAMPLE_COST_US + ").",
+            "batch",
+            "Global batch (default: ${DEFAULT-VALUE}).",
+            "lr",
+            "Learning rate (default: 0.002 for linear-rmse, 0.05 for fashion-softmax, the demo's for mlp and cnn).",
+            "momentum",
+            "SGD momentum of bsp and paramhub (default: " + DEFAULT_MOMENTUM + ").",
+            "shards",
+            "Parameter shards (default: " + DEFAULT_SHARDS + ").");
+
+    private final Scenario scenario;
 
     @Spec
     private CommandSpec command;
-
-    @Option(
-            names = "--scenario",
-            required = true,
-            description = "homogeneous, straggler-3x, straggler-5x, "
-                    + "late-straggler, interference, round-cost (what a BSP round costs; see above), or hybrid "
-                    + "(data-parallel against hybrid data and model parallel; see above).")
-    private String scenario;
 
     @Option(
             names = "--policies",
@@ -160,8 +119,7 @@ public final class BenchCommand implements Callable<Integer> {
             names = "--model",
             description = "softmax, mlp or cnn (or a shape such as mlp:64): the Fashion-MNIST task with this model, "
                     + "trained as the demo trains it (mlp and cnn: Adam with a cosine-annealed rate); not with --task "
-                    + "linear-rmse. hybrid: the model both runs train, mlp or cnn (or a shape), default "
-                    + HybridBenchSettings.DEFAULT_MODEL + ".")
+                    + "linear-rmse.")
     private String model;
 
     @Option(
@@ -185,28 +143,6 @@ public final class BenchCommand implements Callable<Integer> {
     private double asyncMomentum;
 
     @Option(
-            names = "--models",
-            paramLabel = "M1,M2,...",
-            description = "round-cost only: the models to measure, in this order, on Fashion-MNIST, each trained as "
-                    + "the demo trains it: softmax, mlp (784-256-128-10, Adam), or a shape such as mlp:64 or cnn "
-                    + "(default: " + RoundCostSettings.DEFAULT_MODELS + ").")
-    private String models;
-
-    @Option(
-            names = "--train-samples",
-            description = "round-cost and hybrid only: train on the first N Fashion-MNIST training images (the whole "
-                    + "test set scores them) (default: all 60,000; hybrid: "
-                    + HybridBenchSettings.DEFAULT_TRAIN_SAMPLES + ").")
-    private Integer trainSamples;
-
-    @Option(
-            names = "--replay-clocks",
-            description = "round-cost only: how many of the replayed model's first clocks to replay into a fresh "
-                    + "aggregator (all of its clocks when it has fewer); Kafka's limits are measured with as many "
-                    + "records (default: " + RoundCostSettings.DEFAULT_REPLAY_CLOCKS + ").")
-    private Long replayClocks;
-
-    @Option(
             names = "--timeline-seconds",
             defaultValue = "4",
             description =
@@ -223,26 +159,15 @@ public final class BenchCommand implements Callable<Integer> {
     private boolean warmUp;
 
     @Mixin
-    private HybridOptions hybridOptions;
-
-    @Mixin
     private ConnectionOptions clusterOptions;
+
+    /** The subcommand of {@code scenario}. */
+    public PolicyBenchCommand(final Scenario scenario) {
+        this.scenario = scenario;
+    }
 
     @Override
     public Integer call() throws Exception {
-        if (HybridBenchSettings.SCENARIO.equals(scenario.trim().toLowerCase(Locale.ROOT))) {
-            HybridBench.run(hybridSettings(), clusterOptions.settings(), out, System.out);
-            return 0;
-        }
-        refuse(HybridOptions.NAMES, "is for --scenario " + HybridBenchSettings.SCENARIO + " only");
-        if (RoundCostSettings.SCENARIO.equals(scenario.trim().toLowerCase(Locale.ROOT))) {
-            RoundCostBench.run(roundCostSettings(), clusterOptions.settings(), out, System.out);
-            return 0;
-        }
-        refuse(
-                List.of("--train-samples"),
-                "is for --scenario " + RoundCostSettings.SCENARIO + " and " + HybridBenchSettings.SCENARIO + " only");
-        refuse(ROUND_COST_ONLY, "is for --scenario " + RoundCostSettings.SCENARIO + " only");
         final BenchSettings settings = settings();
         final PrintStream console = System.out;
         final boolean terminal = System.console() != null;
@@ -347,59 +272,9 @@ public final class BenchCommand implements Callable<Integer> {
         return node == null || node.isNull() ? "-" : String.format(Locale.ROOT, format, node.asDouble());
     }
 
-    /** The round-cost options, checked, with Fashion-MNIST loaded; the policy bench's options refused. */
-    private RoundCostSettings roundCostSettings() {
-        refuse(POLICY_ONLY, "does not apply to --scenario " + RoundCostSettings.SCENARIO + " (see --help)");
-        try {
-            return RoundCostSettings.of(
-                    models != null ? models : RoundCostSettings.DEFAULT_MODELS,
-                    trainSamples,
-                    workers,
-                    jobSpec.batch(),
-                    jobSpec.epochs() != null ? jobSpec.epochs() : RoundCostSettings.DEFAULT_EPOCHS,
-                    jobSpec.seed(),
-                    jobSpec.shards() != null ? jobSpec.shards() : RoundCostSettings.DEFAULT_SHARDS,
-                    replayClocks != null ? replayClocks : RoundCostSettings.DEFAULT_REPLAY_CLOCKS,
-                    clusterOptions.topicPrefix());
-        } catch (final IllegalArgumentException e) {
-            throw new ParameterException(command.commandLine(), e.getMessage());
-        }
-    }
-
-    /** The hybrid bench's options, checked, with Fashion-MNIST loaded; the other scenarios' options refused. */
-    private HybridBenchSettings hybridSettings() {
-        refuse(NOT_HYBRID, "does not apply to --scenario " + HybridBenchSettings.SCENARIO + " (see --help)");
-        try {
-            return HybridBenchSettings.of(
-                    model != null ? model : HybridBenchSettings.DEFAULT_MODEL,
-                    trainSamples != null ? trainSamples : HybridBenchSettings.DEFAULT_TRAIN_SAMPLES,
-                    workers,
-                    hybridOptions.stages(),
-                    hybridOptions.microBatches(),
-                    jobSpec.batch(),
-                    jobSpec.epochs() != null ? jobSpec.epochs() : HybridBenchSettings.DEFAULT_EPOCHS,
-                    jobSpec.seed(),
-                    jobSpec.shards(),
-                    sampleCostMicros(),
-                    clusterOptions.topicPrefix());
-        } catch (final IllegalArgumentException e) {
-            throw new ParameterException(command.commandLine(), e.getMessage());
-        }
-    }
-
-    /** A usage error naming the first of {@code options} given on the command line. */
-    private void refuse(final List<String> options, final String why) {
-        for (final String option : options) {
-            if (command.commandLine().getParseResult().hasMatchedOption(option)) {
-                throw new ParameterException(command.commandLine(), option + " " + why);
-            }
-        }
-    }
-
     /** The options, checked, with the task's data loaded and the scenario's emulation drawn. */
     private BenchSettings settings() {
         try {
-            final Scenario chosen = parseScenario();
             final List<Policy> chosenPolicies = Policy.parseList(policies);
             final int chosenShards = jobSpec.shards() != null ? jobSpec.shards() : DEFAULT_SHARDS;
             if (workers < 1
@@ -421,9 +296,9 @@ public final class BenchCommand implements Callable<Integer> {
             final long sampleCost = sampleCostMicros();
             final long clocks =
                     (long) new BatchPlan(task.data().train().size(), batch, seed).iterationsPerEpoch() * chosenEpochs;
-            final Map<Integer, ComputeEmulation> emulations = chosen.emulations(workers, sampleCost, clocks, seed);
+            final Map<Integer, ComputeEmulation> emulations = scenario.emulations(workers, sampleCost, clocks, seed);
             return new BenchSettings(
-                    chosen,
+                    scenario,
                     chosenPolicies,
                     task,
                     workers,
@@ -444,18 +319,6 @@ public final class BenchCommand implements Callable<Integer> {
                     servers.emulation(aggregators));
         } catch (final IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), e.getMessage());
-        }
-    }
-
-    /** A heterogeneity scenario; the error names round-cost among the choices too. */
-    private Scenario parseScenario() {
-        try {
-            return Scenario.parse(scenario);
-        } catch (final IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                    "--scenario must be one of " + Scenario.names() + ", " + RoundCostSettings.SCENARIO + ", "
-                            + HybridBenchSettings.SCENARIO + ", not " + scenario,
-                    e);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.paramhub.cli;
 
 import io.paramhub.bench.BenchCommand;
+import io.paramhub.bench.ScenarioOption;
 import io.paramhub.bench.replay.RecordCommand;
 import io.paramhub.bench.replay.ReplayCommand;
 import io.paramhub.ml.DatasetUnavailableException;
@@ -44,7 +45,7 @@ public final class ParamHubCli implements Runnable {
             }
             throw error;
         });
-        return cli.execute(args);
+        return cli.execute(ScenarioOption.asSubcommand(args));
     }
 
     public static void main(final String[] args) {

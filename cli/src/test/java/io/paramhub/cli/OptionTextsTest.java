@@ -2,7 +2,8 @@ package io.paramhub.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.paramhub.bench.BenchCommand;
+import io.paramhub.bench.PolicyBenchCommand;
+import io.paramhub.bench.Scenario;
 import io.paramhub.bench.replay.RecordCommand;
 import io.paramhub.worker.SubmitJobApp;
 import org.junit.jupiter.api.Test;
@@ -16,12 +17,12 @@ import picocli.CommandLine.Help.Ansi;
  */
 class OptionTextsTest {
 
-    private static String help(final String subcommand) {
-        return new CommandLine(new ParamHubCli())
-                .getSubcommands()
-                .get(subcommand)
-                .getUsageMessage(Ansi.OFF)
-                .replaceAll("\\s+", " ");
+    private static String help(final String... subcommands) {
+        CommandLine command = new CommandLine(new ParamHubCli());
+        for (final String subcommand : subcommands) {
+            command = command.getSubcommands().get(subcommand);
+        }
+        return command.getUsageMessage(Ansi.OFF).replaceAll("\\s+", " ");
     }
 
     @Test
@@ -35,15 +36,30 @@ class OptionTextsTest {
                         "Passes over the training set (default: " + DemoCommand.DEFAULT_EPOCHS + ").",
                         "Seed of initial parameters and batches (default: 42).",
                         "(default: " + DemoCommand.SLOWDOWN_SAMPLE_COST_US + " when --slowdown is given, else 0)");
-        assertThat(help("bench"))
+        for (final Scenario scenario : Scenario.values()) {
+            assertThat(help("bench", scenario.label()))
+                    .contains(
+                            "(the bench runs its own aggregators and orchestrator there)",
+                            "Seed of initial parameters, batches and the interference schedule (default: 42).",
+                            "SSP's bound in clocks (default: 3).",
+                            "SGD momentum of bsp and paramhub (default: " + PolicyBenchCommand.DEFAULT_MOMENTUM + ").",
+                            "several exactly-once Kafka round trips (default: "
+                                    + PolicyBenchCommand.DEFAULT_SAMPLE_COST_US + ").",
+                            "Parameter shards (default: " + PolicyBenchCommand.DEFAULT_SHARDS + ").");
+        }
+        assertThat(help("bench", "round-cost"))
                 .contains(
-                        "(the bench runs its own aggregators and orchestrator there)",
-                        "Seed of initial parameters, batches and the interference schedule (default: 42).",
-                        "SSP's bound in clocks (default: 3).",
-                        "SGD momentum of bsp and paramhub (default: " + BenchCommand.DEFAULT_MOMENTUM + ").",
+                        "Use this Kafka cluster instead of an embedded broker.",
+                        "Passes over the training set, the same for every model (default: 1,",
+                        "Parameter shards, as the demo",
+                        "(default: 1).")
+                .doesNotContain("--lr", "--policies", "--stages", "--aggregators");
+        assertThat(help("bench", "hybrid"))
+                .contains(
                         "a stage worker pays its stage's share of the model's multiply-adds (default: "
-                                + BenchCommand.DEFAULT_SAMPLE_COST_US + ").",
-                        "Parameter shards (default: " + BenchCommand.DEFAULT_SHARDS + "; round-cost:");
+                                + PolicyBenchCommand.DEFAULT_SAMPLE_COST_US + ").",
+                        "Passes over the training set, the same for both runs (default: 1).")
+                .doesNotContain("--lr", "--policies", "--replay-clocks", "--aggregators");
         assertThat(help("record"))
                 .contains(
                         "Kafka cluster (default: " + RecordCommand.UP_BOOTSTRAP_SERVERS,

@@ -161,7 +161,6 @@ class BenchCommandIT extends ClusterTestBase {
         // given: the MLP on the 8192-image Fashion-MNIST task, 2 workers, one epoch of batch 256 (32 clocks)
         final String[] args = {
             "bench",
-            "--scenario",
             "homogeneous",
             "--policies",
             "bsp",
