@@ -29,7 +29,7 @@ public final class ClientProperties {
      * {@code receive.buffer.bytes} -1, the OS default) instead of Kafka's 128 KiB and 64 KiB. A buffer size set
      * on a socket turns Linux's TCP autotuning off, so a record of a few hundred KiB (a gradient or model shard)
      * crossed a 64 KiB window in many small reads, each a wake-up of the reading thread; autotuned windows grow
-     * to what the connection carries (README, "Socket buffers"). Given settings win.
+     * to what the connection carries (docs/operating.md, "Socket buffers and request threads"). Given settings win.
      */
     public static Properties withKernelSocketBuffers(final Properties props) {
         props.putIfAbsent(CommonClientConfigs.SEND_BUFFER_CONFIG, KERNEL_DEFAULT);

@@ -13,8 +13,9 @@ import org.apache.kafka.streams.StreamsConfig;
  * the rest ({@code putIfAbsent}).
  *
  * <p>The defaults are those measured to make an exactly-once parameter-server round cost milliseconds
- * instead of a hundred (README, "Latency settings"): the Streams producer does not linger and retries a
- * busy transaction after 2 ms, and the state store cache is off. Workers read model versions before
+ * instead of a hundred (docs/operating.md, "Latency: ParamHub's client and Streams defaults"): the
+ * Streams producer does not linger and retries a busy transaction after 2 ms, and the state store cache
+ * is off. Workers read model versions before
  * they commit, so the 100 ms commit interval is not part of a round; it bounds how late readers of
  * committed records see them.
  *

@@ -69,7 +69,7 @@ import org.slf4j.LoggerFactory;
  * produced it, and the commit (every {@code commit.interval.ms}) no longer sits inside every round. This
  * is safe because a shard task's output is a function of the records it has read: after a crash the
  * restarted task reads the same records from its last commit and produces the same versions again,
- * which a worker ignores as versions it already holds (README, "Reading the model before its commit",
+ * which a worker ignores as versions it already holds (docs/architecture.md, "Reading the model before its commit",
  * says when a re-produced version can differ).
  */
 public final class Worker implements Runnable, AutoCloseable {

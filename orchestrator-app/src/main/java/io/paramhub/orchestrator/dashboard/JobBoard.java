@@ -19,7 +19,7 @@ import java.util.TreeSet;
  *
  * <p>The snapshot's {@code epoch} (orchestrator and each plan), {@code newestEpoch}, {@code planEpoch} and
  * {@code commandEpoch} are plan versions, not passes over the data: the keys keep the names of the Avro
- * fields they come from, which the page and the README use.
+ * fields they come from, which the page and docs/using.md ("Live dashboard") use.
  */
 final class JobBoard {
 
