@@ -1,6 +1,7 @@
 package io.paramhub.bench.hybrid;
 
 import io.paramhub.bench.PolicyBenchCommand;
+import io.paramhub.bench.WorkloadOptions;
 import io.paramhub.embedded.ConnectionOptions;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -58,8 +59,8 @@ public final class HybridCommand implements Callable<Integer> {
             description = "Passes over the training set, the same for both runs (default: ${DEFAULT-VALUE}).")
     private int epochs;
 
-    @Option(names = "--workers", defaultValue = "4", description = "Workers (default: ${DEFAULT-VALUE}).")
-    private int workers;
+    @Mixin
+    private WorkloadOptions workload;
 
     @Option(
             names = "--stages",
@@ -74,15 +75,6 @@ public final class HybridCommand implements Callable<Integer> {
             description = "At most how many micro-batches a replica cuts its share of each batch into, pipelined "
                     + "through the stages (default: ${DEFAULT-VALUE}).")
     private int microBatches;
-
-    @Option(names = "--batch", defaultValue = "128", description = "Global batch (default: ${DEFAULT-VALUE}).")
-    private int batch;
-
-    @Option(
-            names = "--seed",
-            defaultValue = "42",
-            description = "Seed of initial parameters and batches (default: ${DEFAULT-VALUE}).")
-    private long seed;
 
     @Option(
             names = "--shards",
@@ -112,12 +104,12 @@ public final class HybridCommand implements Callable<Integer> {
             return HybridBenchSettings.of(
                     model,
                     trainSamples,
-                    workers,
+                    workload.workers(),
                     stages,
                     microBatches,
-                    batch,
+                    workload.batch(),
                     epochs,
-                    seed,
+                    workload.seed(),
                     shards,
                     sampleCostMicros,
                     clusterOptions.topicPrefix());

@@ -1,5 +1,6 @@
 package io.paramhub.bench.roundcost;
 
+import io.paramhub.bench.WorkloadOptions;
 import io.paramhub.embedded.ConnectionOptions;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -49,17 +50,8 @@ public final class RoundCostCommand implements Callable<Integer> {
                     + "is 468 rounds of batch 128 on all of Fashion-MNIST).")
     private int epochs;
 
-    @Option(names = "--workers", defaultValue = "4", description = "Workers (default: ${DEFAULT-VALUE}).")
-    private int workers;
-
-    @Option(names = "--batch", defaultValue = "128", description = "Global batch (default: ${DEFAULT-VALUE}).")
-    private int batch;
-
-    @Option(
-            names = "--seed",
-            defaultValue = "42",
-            description = "Seed of initial parameters and batches (default: ${DEFAULT-VALUE}).")
-    private long seed;
+    @Mixin
+    private WorkloadOptions workload;
 
     @Option(
             names = "--shards",
@@ -97,10 +89,10 @@ public final class RoundCostCommand implements Callable<Integer> {
             return RoundCostSettings.of(
                     models,
                     trainSamples,
-                    workers,
-                    batch,
+                    workload.workers(),
+                    workload.batch(),
                     epochs,
-                    seed,
+                    workload.seed(),
                     shards,
                     replayClocks,
                     clusterOptions.topicPrefix());
