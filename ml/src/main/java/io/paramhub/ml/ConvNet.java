@@ -4,7 +4,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -13,7 +12,7 @@ import java.util.SplittableRandom;
  * dropout and a dense softmax cross-entropy layer; He initialisation. The parameter vector holds the
  * layers in that order, each as weights then biases.
  *
- * <p>The kind is {@code cnn} for {@link #DEFAULT_SHAPE}, or {@code cnn:K,C1,C2,H[,PAD][,dropout=R][,flip]}
+ * <p>The kind is {@code cnn} for {@link ConvShape#DEFAULT}, or {@code cnn:K,C1,C2,H[,PAD][,dropout=R][,flip]}
  * (kernel, channels of the two convolutions, hidden units, padding, dropout rate of the hidden layer;
  * PAD and R default to 0, so {@code cnn:5,16,32,128} is the valid-convolution network without
  * dropout). Training runs the convolutions sample by sample and the dense layers on blocks of
@@ -24,8 +23,6 @@ public final class ConvNet implements PipelineModel {
 
     /** The name {@link Models#create} knows this model by. */
     public static final String KIND = "cnn";
-    /** The shape of {@code cnn} without a suffix. */
-    public static final Shape DEFAULT_SHAPE = new Shape(3, 32, 64, 128, 1, 0.5, false);
 
     /** Samples per block of the dense layers. */
     static final int BLOCK = 32;
@@ -34,7 +31,7 @@ public final class ConvNet implements PipelineModel {
 
     private final int inputs;
     private final int classes;
-    private final Shape shape;
+    private final ConvShape shape;
     private final ConvLayer conv1;
     private final MaxPool pool1;
     private final ConvLayer conv2;
@@ -44,46 +41,9 @@ public final class ConvNet implements PipelineModel {
     private final Dropout dropout;
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
 
-    /**
-     * The architecture: kernel side, channels of the first and second convolution, hidden units,
-     * zero padding of both convolutions, the dropout rate of the hidden layer, and whether training
-     * mirrors half of the images left to right (which half: drawn from seed, clock and sample).
-     */
-    public record Shape(int kernel, int channels1, int channels2, int hidden, int pad, double dropout, boolean flip) {
-
-        /** Parses the suffix of {@code cnn:K,C1,C2,H[,PAD][,dropout=R][,flip]}; {@code cnn} alone is {@link #DEFAULT_SHAPE}. */
-        static Shape of(final String kind) {
-            if (kind.indexOf(':') < 0) {
-                return DEFAULT_SHAPE;
-            }
-            ModelKinds.options(kind, Set.of(ModelKinds.DROPOUT, ModelKinds.FLIP));
-            final List<Integer> numbers = ModelKinds.numbers(kind, List.of());
-            if (numbers.size() != 4 && numbers.size() != 5) {
-                throw new IllegalArgumentException(
-                        "model kind '" + kind + "': cnn takes K,C1,C2,H[,PAD][,dropout=R]" + "[,flip]");
-            }
-            return new Shape(
-                    numbers.get(0),
-                    numbers.get(1),
-                    numbers.get(2),
-                    numbers.get(3),
-                    numbers.size() > 4 ? numbers.get(4) : 0,
-                    ModelKinds.dropout(kind, 0),
-                    ModelKinds.flag(kind, ModelKinds.FLIP, false));
-        }
-
-        /** The suffix {@link #of} reads back. */
-        String suffix() {
-            final String base = kernel + "," + channels1 + "," + channels2 + "," + hidden;
-            return (pad != 0 ? base + "," + pad : base)
-                    + ModelKinds.dropoutSuffix(dropout)
-                    + (flip ? "," + ModelKinds.FLIP : "");
-        }
-    }
-
     /** A network of the given shape ({@code kernel, channels1, channels2, hidden[, pad]}), without dropout. */
     public ConvNet(final int inputs, final List<Integer> shape, final int classes) {
-        this(inputs, shapeOf(shape), classes);
+        this(inputs, ConvShape.of(shape), classes);
     }
 
     /**
@@ -91,7 +51,7 @@ public final class ConvNet implements PipelineModel {
      *
      * @throws IllegalArgumentException for a shape that does not fit the images
      */
-    public ConvNet(final int inputs, final Shape shape, final int classes) {
+    public ConvNet(final int inputs, final ConvShape shape, final int classes) {
         final int side = (int) Math.round(Math.sqrt(inputs));
         if (inputs < 1 || side * side != inputs) {
             throw new IllegalArgumentException("cnn needs square images, got " + inputs + " inputs");
@@ -126,20 +86,6 @@ public final class ConvNet implements PipelineModel {
         dense2 = new DenseLayer(shape.hidden(), classes, dense1.end());
     }
 
-    private static Shape shapeOf(final List<Integer> numbers) {
-        if (numbers.size() != 4 && numbers.size() != 5) {
-            throw new IllegalArgumentException("cnn shape is kernel,channels1,channels2,hidden[,pad], got " + numbers);
-        }
-        return new Shape(
-                numbers.get(0),
-                numbers.get(1),
-                numbers.get(2),
-                numbers.get(3),
-                numbers.size() == 5 ? numbers.get(4) : 0,
-                0,
-                false);
-    }
-
     private int requireEven(final int convolvedSide, final int side) {
         if (convolvedSide < 2 || convolvedSide % 2 != 0) {
             throw new IllegalArgumentException("cnn " + shape.suffix() + " on " + side + " x " + side
@@ -150,13 +96,13 @@ public final class ConvNet implements PipelineModel {
     }
 
     /** The architecture. */
-    public Shape shape() {
+    public ConvShape shape() {
         return shape;
     }
 
     @Override
     public String kind() {
-        return shape.equals(DEFAULT_SHAPE) ? KIND : KIND + ":" + shape.suffix();
+        return shape.equals(ConvShape.DEFAULT) ? KIND : KIND + ":" + shape.suffix();
     }
 
     @Override

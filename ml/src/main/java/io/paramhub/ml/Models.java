@@ -51,7 +51,7 @@ public final class Models {
             case LinearRegression.KIND -> linear(normalized, inputs, outputs);
             case SoftmaxRegression.KIND -> new SoftmaxRegression(inputs, outputs);
             case Mlp.KIND -> mlp(normalized, inputs, outputs);
-            case ConvNet.KIND -> new ConvNet(inputs, ConvNet.Shape.of(normalized), outputs);
+            case ConvNet.KIND -> new ConvNet(inputs, ConvShape.of(normalized), outputs);
             default -> provided(normalized, inputs, outputs);
         };
     }

@@ -209,7 +209,7 @@ class ConvNetTest {
 
         // then: conv 32 x 1 x 3 x 3, conv 64 x 32 x 3 x 3 (padded: 28 -> 14 -> 7), dense 3136 -> 128, dense 128 -> 10
         assertThat(model.kind()).isEqualTo("cnn");
-        assertThat(model.shape()).isEqualTo(new ConvNet.Shape(3, 32, 64, 128, 1, 0.5, false));
+        assertThat(model.shape()).isEqualTo(new ConvShape(3, 32, 64, 128, 1, 0.5, false));
         assertThat(model.parameterCount()).isEqualTo(32 * 10 + 64 * 289 + 128 * 3137 + 10 * 129);
     }
 
@@ -219,7 +219,7 @@ class ConvNetTest {
         final ConvNet model = (ConvNet) Models.create("cnn:5,16,32,128", 784, 10);
 
         // then: the network that was the default cnn before padding and dropout
-        assertThat(model.shape()).isEqualTo(new ConvNet.Shape(5, 16, 32, 128, 0, 0, false));
+        assertThat(model.shape()).isEqualTo(new ConvShape(5, 16, 32, 128, 0, 0, false));
         assertThat(model.parameterCount()).isEqualTo(16 * 26 + 32 * 401 + 128 * 513 + 10 * 129);
         assertThat(model.kind()).isEqualTo("cnn:5,16,32,128");
     }
