@@ -18,7 +18,6 @@ import io.paramhub.embedded.ServerReport;
 import io.paramhub.embedded.ServerRounds;
 import io.paramhub.embedded.TrainingRun;
 import io.paramhub.embedded.WorkerTally;
-import io.paramhub.launcher.EmulationOptions;
 import io.paramhub.launcher.JobSpecOptions;
 import io.paramhub.launcher.TopicSetup;
 import io.paramhub.ml.DataSources;
@@ -37,13 +36,9 @@ import io.paramhub.worker.ComputeEmulation;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -61,18 +56,9 @@ import picocli.CommandLine.Spec;
                 + "schema registry inside this JVM.")
 final class DemoCommand implements Callable<Integer> {
 
-    private static final Pattern SLOWDOWN = Pattern.compile("(\\d+):(\\d+(?:\\.\\d+)?)(?:@(\\d+))?");
-
     @Spec
     private CommandSpec command;
 
-    /**
-     * The emulated sample cost when a slowdown is asked for and no cost is given: with the default 4
-     * workers and batch 128, 192 ms of compute a worker an iteration, about ten times the 20–30 ms an
-     * exactly-once BSP round trip through Kafka costs when the straggler's gradient arrives last, so
-     * that the run is compute-bound as real networks on real nodes are (docs/kafka-on-two-cores.md).
-     */
-    static final long SLOWDOWN_SAMPLE_COST_US = 6_000;
     /** Passes over the training set when {@code --epochs} is not given. */
     static final int DEFAULT_EPOCHS = 3;
 
@@ -182,15 +168,8 @@ final class DemoCommand implements Callable<Integer> {
             description = "Compute threads of each worker (default: ${DEFAULT-VALUE}).")
     private int threads;
 
-    @Option(
-            names = "--slowdown",
-            paramLabel = "I:F[@CLOCK]",
-            description = "Emulate a slow worker: worker I computes F times slower (by sleeping), from CLOCK on "
-                    + "(default 0). Repeatable.")
-    private List<String> slowdowns = List.of();
-
     @Mixin
-    private EmulationOptions emulation;
+    private ComputeEmulationOptions computeEmulation;
 
     @Mixin
     private ServerEmulationOptions servers;
@@ -244,7 +223,7 @@ final class DemoCommand implements Callable<Integer> {
         final SyncMode syncMode = parseSync();
         checkOptions();
         final boolean orchestrated = "paramhub".equals(policy);
-        final Map<Integer, ComputeEmulation> emulations = emulations();
+        final Map<Integer, ComputeEmulation> emulations = computeEmulation.byWorker(workers);
         final ServerEmulation serverEmulation;
         try {
             serverEmulation = servers.emulation(aggregators);
@@ -277,7 +256,7 @@ final class DemoCommand implements Callable<Integer> {
                     : configured;
             final TrainingRun.Result result = (dashboard ? run.withDashboard(dashboardPort) : run)
                     .run(spec, data, RunListener.both(new ProgressPrinter(out, System.console() != null), tally));
-            printSummary(out, spec, result, tally, emulations);
+            RunSummary.print(out, result, tally, emulations, computeEmulation.sampleCostMicros());
             final ServerRounds rounds = aggregators > 1
                     ? ServerRounds.read(
                             cluster.connection().topics(connectionOptions.topicPrefix()),
@@ -326,102 +305,9 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    /** The run's summary: totals, one line per worker, per stage when pipelined, and the barrier's waits. */
-    private void printSummary(
-            final PrintStream out,
-            final JobSpec spec,
-            final TrainingRun.Result result,
-            final WorkerTally tally,
-            final Map<Integer, ComputeEmulation> emulations) {
-        out.printf(
-                Locale.ROOT,
-                "%ndone: %d iterations of %d workers in %.1f s; final test %s %.4f; "
-                        + "staleness max %.0f, p99 %.0f versions; dead letters %d%n",
-                result.job().iterations(),
-                workers,
-                result.wallSeconds(),
-                result.last().metric(),
-                result.last().testMetric(),
-                result.stalenessMax(),
-                result.stalenessP99(),
-                result.deadLetters());
-        out.println("worker      iterations  samples/s  compute ms  wait ms  final share  threads"
-                + "  (ms: means per iteration; wait: at the barrier, after the first iteration)");
-        tally.totals()
-                .forEach((worker, totals) -> out.printf(
-                        Locale.ROOT,
-                        "%-10s  %10d  %9.0f  %10.2f  %7.2f  %11.3f  %7d%n",
-                        worker,
-                        totals.iterations(),
-                        totals.speed(),
-                        totals.meanComputeMs(),
-                        totals.meanWaitMs(),
-                        totals.lastShare(),
-                        totals.lastThreads()));
-        if (stages > 1) {
-            printStages(out, spec, tally);
-        }
-        out.printf(
-                Locale.ROOT,
-                "workers without a slowdown spent %.1f%% of their time waiting at the barrier%s%n",
-                100 * tally.waitFraction(RunReport.fastWorkers(emulations)),
-                emulations.values().stream().anyMatch(ComputeEmulation::active)
-                        ? " (compute emulated: " + effectiveSampleCost() + " us a sample)"
-                        : "");
-        out.printf(
-                Locale.ROOT,
-                "barrier wait per iteration: mean %.2f ms, p50 %.2f ms, p99 %.2f ms; "
-                        + "start-up and wind-down %.1f s, rounds %.1f s%n",
-                tally.meanWaitMs(),
-                tally.waitMsPercentile(50),
-                tally.waitMsPercentile(99),
-                result.wallSeconds() - tally.trainingSeconds(),
-                tally.trainingSeconds());
-    }
-
-    /** Per worker of a hybrid job: its stage, the parameters it holds, the activation bytes and waits. */
-    private static void printStages(final PrintStream out, final JobSpec spec, final WorkerTally tally) {
-        out.printf(
-                Locale.ROOT,
-                "%d replicas x %d stages, up to %d micro-batches each%n",
-                spec.getExpectedWorkers() / spec.getStages(),
-                spec.getStages(),
-                spec.getMicroBatches());
-        out.println("worker      stage  parameters held   activation MB  stage wait ms  (wait: for neighbours, per "
-                + "iteration)");
-        long bytes = 0;
-        for (final Map.Entry<String, WorkerTally.Totals> entry : tally.totals().entrySet()) {
-            final WorkerTally.Totals totals = entry.getValue();
-            bytes += totals.activationBytes();
-            out.printf(
-                    Locale.ROOT,
-                    "%-10s  %5d  %8d (%4.1f%%)  %13.2f  %13.2f%n",
-                    entry.getKey(),
-                    totals.stage(),
-                    totals.parametersHeld(),
-                    100.0 * totals.parametersHeld() / spec.getParameters(),
-                    totals.activationBytes() / 1e6,
-                    totals.meanActivationWaitMs());
-        }
-        out.printf(Locale.ROOT, "activations and their gradients moved: %.1f MB%n", bytes / 2 / 1e6);
-    }
-
     /** {@code --epochs}, or its default. */
     private int epochs() {
         return jobSpec.epochs() != null ? jobSpec.epochs() : DEFAULT_EPOCHS;
-    }
-
-    /** {@code --sample-cost-us}, or its default: {@link #SLOWDOWN_SAMPLE_COST_US} when a slowdown is asked for. */
-    private long effectiveSampleCost() {
-        final Long sampleCostMicros = emulation.sampleCostMicros();
-        if (sampleCostMicros != null) {
-            if (sampleCostMicros < 0) {
-                throw new ParameterException(
-                        command.commandLine(), "--sample-cost-us must be >= 0, not " + sampleCostMicros);
-            }
-            return sampleCostMicros;
-        }
-        return slowdowns.isEmpty() ? 0 : SLOWDOWN_SAMPLE_COST_US;
     }
 
     /** The orchestrator's defaults with {@code --thread-budget} and {@code --max-threads}. */
@@ -435,31 +321,6 @@ final class DemoCommand implements Callable<Integer> {
                     command.commandLine(),
                     "--thread-budget must be >= 0 and --max-threads " + ">= 1: " + e.getMessage());
         }
-    }
-
-    /** {@code --slowdown} and {@code --sample-cost-us} as each worker's emulation. */
-    private Map<Integer, ComputeEmulation> emulations() {
-        final long sampleCost = effectiveSampleCost();
-        final Map<Integer, ComputeEmulation> byWorker = new HashMap<>();
-        for (int index = 0; index < workers; index++) {
-            byWorker.put(index, new ComputeEmulation(1.0, 0, sampleCost));
-        }
-        for (final String slowdown : slowdowns) {
-            final Matcher parsed = SLOWDOWN.matcher(slowdown);
-            if (!parsed.matches() || Integer.parseInt(parsed.group(1)) >= workers) {
-                throw new ParameterException(
-                        command.commandLine(),
-                        "--slowdown must be I:F[@CLOCK] with a worker " + "index I below " + workers
-                                + " and a factor F >= 1, e.g. 2:3 or 2:3@50; not " + slowdown);
-            }
-            final double factor = Double.parseDouble(parsed.group(2));
-            if (factor < 1) {
-                throw new ParameterException(command.commandLine(), "--slowdown factor must be >= 1: " + slowdown);
-            }
-            final long from = parsed.group(3) == null ? 0 : Long.parseLong(parsed.group(3));
-            byWorker.put(Integer.parseInt(parsed.group(1)), new ComputeEmulation(factor, from, sampleCost));
-        }
-        return byWorker;
     }
 
     private SyncMode parseSync() {

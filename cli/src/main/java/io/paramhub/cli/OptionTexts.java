@@ -52,7 +52,8 @@ public final class OptionTexts extends ListResourceBundle {
                 "paramhub.demo.sample-cost-us",
                 "Emulated compute cost: each sample costs at least this many microseconds on every "
                         + "worker (divided among its compute threads), padded by sleeping, so that compute is heavy next to "
-                        + "a Kafka round trip; 0 = the real cost only (default: " + DemoCommand.SLOWDOWN_SAMPLE_COST_US
+                        + "a Kafka round trip; 0 = the real cost only (default: "
+                        + ComputeEmulationOptions.SLOWDOWN_SAMPLE_COST_US
                         + " when --slowdown is given, else 0)."
             },
             // paramhub record

@@ -35,7 +35,8 @@ class OptionTextsTest {
                         "Learning rate (default: 0.002 for mlp, 0.001 for cnn",
                         "Passes over the training set (default: " + DemoCommand.DEFAULT_EPOCHS + ").",
                         "Seed of initial parameters and batches (default: 42).",
-                        "(default: " + DemoCommand.SLOWDOWN_SAMPLE_COST_US + " when --slowdown is given, else 0)");
+                        "(default: " + ComputeEmulationOptions.SLOWDOWN_SAMPLE_COST_US
+                                + " when --slowdown is given, else 0)");
         for (final Scenario scenario : Scenario.values()) {
             assertThat(help("bench", scenario.label()))
                     .contains(
