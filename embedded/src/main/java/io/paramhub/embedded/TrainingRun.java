@@ -1,26 +1,18 @@
 package io.paramhub.embedded;
 
 import io.paramhub.aggregator.AggregatorRunner;
-import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.JobSpec;
-import io.paramhub.avro.ModelShard;
 import io.paramhub.launcher.TopicSetup;
 import io.paramhub.ml.BatchPlan;
-import io.paramhub.ml.Evaluation;
-import io.paramhub.ml.Model;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.orchestrator.OrchestratorEndpoint;
 import io.paramhub.orchestrator.OrchestratorRunner;
 import io.paramhub.orchestrator.dashboard.TestSets;
-import io.paramhub.topology.Topic;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.TopicProvisioner;
 import io.paramhub.topology.aggregator.AggregatorInstance;
 import io.paramhub.topology.aggregator.AggregatorMetrics;
 import io.paramhub.topology.client.JobSubmitter;
-import io.paramhub.topology.client.ModelSnapshots;
-import io.paramhub.topology.client.ModelVersionFilter;
-import io.paramhub.topology.client.TopicReader;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.orchestrator.OrchestratorMetrics;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
@@ -42,11 +34,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
@@ -242,10 +231,11 @@ public final class TrainingRun {
             final LossTally losses = new LossTally(iterationsPerEpoch, spec.getStages());
             final ExecutorService threads = Executors.newFixedThreadPool(spec.getExpectedWorkers() + 1);
             final AtomicBoolean stop = new AtomicBoolean();
+            final EpochEvaluator evaluator = new EpochEvaluator(topics(), client);
             try {
-                final Future<Evaluated> evaluation = threads.submit(() -> {
+                final Future<EpochEvaluator.Evaluated> evaluation = threads.submit(() -> {
                     try {
-                        return evaluate(job, data, losses, listener, started, stop);
+                        return evaluator.evaluate(job, data, losses, listener, started, stop);
                     } catch (final RuntimeException | Error e) {
                         // otherwise nobody hears of it until every worker has finished
                         log.error("evaluating job {} failed", spec.getJob(), e);
@@ -262,7 +252,7 @@ public final class TrainingRun {
                 for (final Future<?> worker : workers) {
                     worker.get();
                 }
-                final Evaluated evaluated = evaluation.get();
+                final EpochEvaluator.Evaluated evaluated = evaluation.get();
                 final double wallSeconds = (System.nanoTime() - started) / 1e9;
                 final long commits = runners.stream()
                         .mapToLong(runner -> StreamsCommits.total(runner.streams()))
@@ -272,7 +262,7 @@ public final class TrainingRun {
                         evaluated.epochs(),
                         evaluated.finalParameters(),
                         wallSeconds,
-                        countDeadLetters(),
+                        evaluator.countDeadLetters(),
                         metrics.maxStaleness(),
                         metrics.p99Staleness(),
                         commits);
@@ -402,72 +392,6 @@ public final class TrainingRun {
                 Thread.sleep(workerRestartDelay.toMillis());
             }
         }
-    }
-
-    /** The epochs' results and the parameters of the last one. */
-    private record Evaluated(List<EpochResult> epochs, float[] finalParameters) {}
-
-    /** Reads {@code model} and evaluates the exact model of each epoch's last version. */
-    private Evaluated evaluate(
-            final Job job,
-            final TrainTest data,
-            final LossTally losses,
-            final RunListener listener,
-            final long started,
-            final AtomicBoolean stop) {
-        final JobSpec spec = job.spec();
-        final Model model = JobSpecs.model(spec);
-        final ModelSnapshots snapshots =
-                new ModelSnapshots(spec.getJob(), spec.getParameters(), spec.getShards(), job.iterationsPerEpoch());
-        final List<EpochResult> epochs = new ArrayList<>();
-        final AtomicReference<float[]> lastParameters = new AtomicReference<>();
-        // only the versions that end an epoch are decoded: the others are passed over by their min-clock header
-        final Topic<String, ModelShard> versions = topics().model();
-        final Topic<String, ModelShard> epochEnds = new Topic<>(
-                versions.name(),
-                versions.keySerde(),
-                Serdes.serdeFrom(
-                        versions.valueSerde().serializer(),
-                        new ModelVersionFilter(versions.valueSerde().deserializer(), snapshots::nextClock)));
-        try (TopicReader<String, ModelShard> reader = new TopicReader<>(epochEnds, clientProperties())) {
-            while (epochs.size() < spec.getEpochs() && !stop.get()) {
-                reader.poll(Duration.ofMillis(50), record -> {
-                    for (final ModelSnapshots.Snapshot snapshot : snapshots.offer(record.value())) {
-                        if (epochs.size() == spec.getEpochs()) {
-                            return;
-                        }
-                        final float[] params = snapshot.parameters();
-                        final int epoch = epochs.size() + 1;
-                        final boolean classification = data.test().isClassification();
-                        final double metric = classification
-                                ? Evaluation.accuracy(model, params, data.test())
-                                : Evaluation.rmse(model, params, data.test());
-                        final EpochResult result = new EpochResult(
-                                epoch,
-                                snapshot.minVersion(),
-                                losses.meanLoss(epoch - 1),
-                                classification ? "accuracy" : "rmse",
-                                metric,
-                                (System.nanoTime() - started) / 1e9);
-                        epochs.add(result);
-                        lastParameters.set(params);
-                        listener.onEpoch(result);
-                    }
-                });
-            }
-        }
-        return new Evaluated(epochs, lastParameters.get());
-    }
-
-    private long countDeadLetters() {
-        final AtomicLong count = new AtomicLong();
-        try (TopicReader<String, DeadLetter> reader = new TopicReader<>(topics().deadLetters(), clientProperties())) {
-            int read;
-            do {
-                read = reader.poll(Duration.ofMillis(200), record -> count.incrementAndGet());
-            } while (read > 0);
-        }
-        return count.get();
     }
 
     private TopicCatalog topics() {
