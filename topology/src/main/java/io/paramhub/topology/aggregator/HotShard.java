@@ -1,85 +1,72 @@
 package io.paramhub.topology.aggregator;
 
 import io.paramhub.avro.AppliedClock;
+import io.paramhub.avro.DeadLetterReason;
+import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
+import io.paramhub.avro.ResourceCommand;
+import io.paramhub.avro.ShardMembers;
 import io.paramhub.avro.ShardState;
+import io.paramhub.avro.WorkerState;
+import io.paramhub.avro.WorkerStatus;
 import io.paramhub.ml.GradientSum;
-import io.paramhub.ml.LearningRateSchedule;
-import io.paramhub.ml.Optimizer;
 import io.paramhub.ml.ShardLayout;
-import io.paramhub.schemas.FloatPacking;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.jobs.StagePlan;
 import io.paramhub.topology.sync.SyncPolicy;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * One shard's state as the aggregator works on it: decoded once when its task starts, then kept in
- * memory (parameters and optimizer slots as float arrays updated in place, buffered gradients,
- * members), and written out as Avro only when something a restart needs changes: in full
- * ({@link #toState}), or under BSP as progress ({@link #toProgress}) with the clocks applied since the
- * last full snapshot ({@link #replay}), which a restore applies again from the snapshot.
+ * One shard's state as the aggregator works on it, behind its transitions: decoded once when its task
+ * starts, then kept in memory (parameters and optimizer slots as float arrays updated in place, buffered
+ * gradients, members, the plan) and changed only by {@link #admit}, {@link #buffer}, {@link #applyOnArrival},
+ * {@link #applyNextClock}, {@link #acceptCommand}, {@link #memberEvent} and their kin. Written out as Avro
+ * only when something a restart needs changes: in full, or under BSP as progress with the clocks applied
+ * since the last full snapshot ({@link ReplayLog}), which a restore applies again from the snapshot.
  */
 final class HotShard {
 
-    final String key;
-    final JobSpec spec;
-    final SyncPolicy sync;
+    private final String key;
+    private final JobSpec spec;
+    private final SyncPolicy sync;
     /** A hybrid job's stages (which workers this shard waits for); null when every worker computes every shard. */
     private final StagePlan stages;
 
-    final ShardLayout layout;
-    final int shard;
-    final int length;
-    final Optimizer optimizer;
-    final LearningRateSchedule schedule;
-    final ShardMembership members;
-    final PendingGradients pending = new PendingGradients();
-    private final float[] params;
-    private final float[][] slots;
-    long version;
-    long nextClock;
-    long minClock;
-    long startedAt;
-    final Map<String, Long> workerClocks;
-    Map<String, Double> shares;
-    Map<String, Integer> threads;
-    long planEpoch;
-    Map<String, Double> pendingShares;
-    Map<String, Integer> pendingThreads;
-    long pendingEpoch;
+    private final ShardLayout layout;
+    private final int shard;
+    private final int length;
+    private final ShardMembership members;
+    private final PendingGradients pending = new PendingGradients();
+    private final ShardParameters parameters;
+    private final ShardClocks clocks;
+    private final ReplayLog replay;
     /**
      * Restore only: the stored {@link ShardState#getPendingFromOffset()}, below which none of this shard's
      * gradients is buffered again; none at all for a shard started in this task.
      */
-    long restoreFrom = Long.MAX_VALUE;
-    /** BSP: the version of the newest full snapshot in {@code shard-snapshot-store}; -1 before the first. */
-    long snapshotVersion = -1;
-    /** BSP: the clocks applied since {@link #snapshotVersion}, oldest first, with their gradients' offsets. */
-    final List<AppliedClock> replay = new ArrayList<>();
-    /** Restore only: the gradients of {@link #replay} read again so far, by offset. */
-    private final Map<Long, PendingGradients.Pending> replayed = new HashMap<>();
-    /**
-     * Restore only: how many clocks of {@link #replay} have been applied again. They stay in {@link #replay}:
-     * until the next snapshot, a later restore must apply them again too.
-     */
-    private int replayedClocks;
+    private final long restoreFrom;
+
+    private ShardPlan plan;
 
     private HotShard(
             final String key,
             final JobSpec spec,
             final int shard,
-            final float[] params,
-            final float[][] slots,
+            final ShardParameters parameters,
+            final ShardClocks clocks,
+            final ShardPlan plan,
             final ShardMembership members,
-            final Map<String, Long> workerClocks) {
+            final ReplayLog replay,
+            final long restoreFrom) {
         this.stages = spec.getStages() > 1 ? StagePlan.of(spec) : null;
         this.layout = stages != null ? stages.layout() : JobSpecs.layout(spec);
         this.key = key;
@@ -87,40 +74,26 @@ final class HotShard {
         this.sync = stages != null ? SyncPolicy.of(spec).withExpectedWorkers(stages.replicas()) : SyncPolicy.of(spec);
         this.shard = shard;
         this.length = layout.length(shard);
-        this.optimizer = JobSpecs.optimizer(spec);
-        this.schedule = JobSpecs.schedule(spec);
-        this.params = params;
-        this.slots = slots;
+        this.parameters = parameters;
+        this.clocks = clocks;
+        this.plan = plan;
         this.members = members;
-        this.workerClocks = workerClocks;
-    }
-
-    /**
-     * Whether {@code worker} computes this shard's gradients: any worker of the job, or in a hybrid job a
-     * worker of the stage that owns the shard. The BSP barrier waits for these alone.
-     */
-    boolean contributes(final String worker) {
-        return stages == null || stages.contributesTo(worker, shard);
-    }
-
-    /** The stage whose workers compute this shard; 0 when every worker computes every shard. */
-    int stage() {
-        return stages == null ? 0 : stages.stageOfShard(shard);
+        this.replay = replay;
+        this.restoreFrom = restoreFrom;
     }
 
     /** Version 0 of {@code shard}: the job's seeded initial parameters, zero optimizer state. */
     static HotShard initial(final String key, final JobSpec spec, final int shard, final ShardMembership members) {
-        final float[] params =
-                JobSpecs.layout(spec).slice(JobSpecs.model(spec).initialParameters(spec.getSeed()), shard);
-        final float[][] slots = new float[JobSpecs.optimizer(spec).stateSlots()][params.length];
-        final HotShard hot = new HotShard(key, spec, shard, params, slots, members, new HashMap<>());
-        hot.shares = Map.of();
-        hot.threads = Map.of();
-        hot.planEpoch = -1;
-        hot.pendingShares = Map.of();
-        hot.pendingThreads = Map.of();
-        hot.pendingEpoch = -1;
-        return hot;
+        return new HotShard(
+                key,
+                spec,
+                shard,
+                ShardParameters.initial(spec, shard),
+                ShardClocks.initial(),
+                ShardPlan.NONE,
+                members,
+                ReplayLog.empty(),
+                Long.MAX_VALUE);
     }
 
     /** The shard as last stored; its buffered gradients are not in the store (see {@link GradientRestore}). */
@@ -131,7 +104,7 @@ final class HotShard {
 
     /**
      * The shard as last stored under BSP: parameters and optimizer slots from {@code snapshot}, at its
-     * version, progress from {@code state}; {@link #applyReplayed} takes it to {@code state}'s version as
+     * version, progress from {@code state}; {@link #restoreGradient} takes it to {@code state}'s version as
      * the gradients of {@code state}'s replay are read again.
      */
     static HotShard stored(
@@ -140,164 +113,376 @@ final class HotShard {
             final ShardState state,
             final ShardState snapshot,
             final ShardMembership members) {
-        final float[][] slots = new float[snapshot.getOptimizerState().size()][];
-        for (int k = 0; k < slots.length; k++) {
-            slots[k] = FloatPacking.unpack(snapshot.getOptimizerState().get(k));
-        }
-        final HotShard hot = new HotShard(
+        return new HotShard(
                 key,
                 spec,
                 state.getShard(),
-                FloatPacking.unpack(snapshot.getParams()),
-                slots,
+                ShardParameters.of(spec, snapshot),
+                ShardClocks.of(state),
+                ShardPlan.of(state),
                 members,
-                new HashMap<>(state.getWorkerClocks()));
-        hot.version = snapshot.getVersion();
-        hot.snapshotVersion = state.getSnapshotVersion();
-        hot.replay.addAll(state.getReplay());
-        hot.nextClock = state.getNextClock();
-        hot.minClock = state.getMinClock();
-        hot.startedAt = state.getStartedAt();
-        hot.shares = Map.copyOf(state.getShares());
-        hot.threads = Map.copyOf(state.getThreads());
-        hot.planEpoch = state.getPlanEpoch();
-        hot.pendingShares = Map.copyOf(state.getPendingShares());
-        hot.pendingThreads = Map.copyOf(state.getPendingThreads());
-        hot.pendingEpoch = state.getPendingEpoch();
-        hot.restoreFrom = Math.max(0, state.getPendingFromOffset());
-        return hot;
+                ReplayLog.stored(state.getSnapshotVersion(), state.getReplay()),
+                Math.max(0, state.getPendingFromOffset()));
+    }
+
+    String key() {
+        return key;
+    }
+
+    JobSpec spec() {
+        return spec;
+    }
+
+    int shard() {
+        return shard;
+    }
+
+    ShardMembership members() {
+        return members;
+    }
+
+    /** BSP: gradients wait for their clock's barrier. SSP and ASP: each is applied on arrival. */
+    boolean waitsForBarrier() {
+        return sync.waitsForBarrier();
     }
 
     /**
-     * One optimizer step with {@code meanGradient}, the mean over every sample of its clock, at the
-     * job's schedule for {@code clock}; the version goes up by one.
+     * Checks a gradient read from {@code gradients}: valid for the shard, from a worker that computes it, not
+     * applied or buffered yet, not too far ahead, not stale. A stale one still counts its clock as processed
+     * for its worker (it has moved on and is not waited for): a change to store.
      */
-    void step(final float[] meanGradient, final long clock) {
-        optimizer.step(params, meanGradient, slots, version + 1, schedule.factor(clock));
-        version++;
+    Admission admit(final GradientShard gradient) {
+        final GradientChecks.Checked checked = GradientChecks.check(spec, layout, gradient);
+        if (checked.rejection() != null) {
+            return new Admission(null, 0, checked.rejection(), false);
+        }
+        final String worker = gradient.getWorker();
+        final long clock = gradient.getClock();
+        if (!contributes(worker)) {
+            return Admission.refusal(
+                    DeadLetterReason.UNKNOWN_WORKER,
+                    "worker " + worker + " does not compute pipeline stage " + stage() + ", which owns shard "
+                            + gradient.getShard() + " of job " + gradient.getJob());
+        }
+        final long appliedClocks = clocks.of(worker);
+        final boolean buffered = clock >= appliedClocks && pending.contains(clock, worker);
+        if (clock < appliedClocks || buffered) {
+            return Admission.refusal(
+                    DeadLetterReason.DUPLICATE,
+                    "clock " + clock + " of worker " + worker + " is already " + (buffered ? "buffered" : "applied"));
+        }
+        if (sync.tooFarAhead(clocks.minClock(), clock)) {
+            return Admission.refusal(
+                    DeadLetterReason.CLOCK_AHEAD,
+                    "clock " + clock + " of worker " + worker + " is more than " + sync.aheadBound()
+                            + " clocks ahead of shard " + gradient.getShard() + ", whose minClock is "
+                            + clocks.minClock());
+        }
+        final long version = parameters.version();
+        final long lag = version - gradient.getBaseVersion();
+        if (sync.tooStale(version, gradient.getBaseVersion())) {
+            clocks.processed(worker, clock);
+            return new Admission(
+                    null,
+                    lag,
+                    new Rejection(
+                            DeadLetterReason.STALE,
+                            "computed on version " + gradient.getBaseVersion() + " of shard " + gradient.getShard()
+                                    + ", which is at version " + version + ": staleness " + lag
+                                    + " exceeds the bound " + sync.versionBound()),
+                    true);
+        }
+        return new Admission(checked.values(), lag, null, false);
     }
 
     /**
-     * Restore: keeps a gradient read again if a clock of {@link #replay} summed it, then applies every
-     * clock whose gradients are all back, oldest first, as it was applied the first time; says whether
-     * the gradient was one of them.
+     * A gradient shows its worker is alive; says whether that moved the worker's last-seen time by a tenth
+     * of the session timeout (the store is written then, not on every gradient).
      */
-    boolean replayGradient(final long offset, final PendingGradients.Pending gradient) {
-        if (replay.subList(replayedClocks, replay.size()).stream()
-                .noneMatch(clock -> clock.getOffsets().contains(offset))) {
+    boolean noteSender(final String worker, final long now) {
+        final Long seen = members.lastSeen(worker);
+        if (seen == null || now - seen > spec.getSessionTimeoutMs() / 10) {
+            members.seen(worker, now, false);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * SSP and ASP: one optimizer step with an admitted gradient, divided by the global batch (so the updates
+     * of one clock's gradients add up to one BSP step).
+     */
+    void applyOnArrival(final GradientShard gradient, final float[] values, final long now) {
+        final float[] mean = new float[values.length];
+        for (int i = 0; i < mean.length; i++) {
+            mean[i] = (float) ((double) values[i] / spec.getGlobalBatch());
+        }
+        clocks.processed(gradient.getWorker(), gradient.getClock());
+        clocks.firstGradientAt(now);
+        parameters.step(mean, gradient.getClock());
+        clocks.minClock(clocks.liveMinClock(members.live(spec.getSessionTimeoutMs())));
+    }
+
+    /** BSP: holds an admitted gradient, read at {@code offset}, until its clock; says whether it is the shard's first. */
+    boolean buffer(final GradientShard gradient, final float[] values, final long offset, final long now) {
+        pending.add(
+                gradient.getClock(),
+                gradient.getWorker(),
+                new PendingGradients.Pending(values, gradient.getSampleCount(), offset));
+        return clocks.firstGradientAt(now);
+    }
+
+    /**
+     * BSP: applies the next clock if its barrier is passed (its gradients summed in worker order, as one
+     * version); returns how many gradients it summed, 0 when the clock is not complete.
+     */
+    int applyNextClock(final long now) {
+        final long clock = clocks.nextClock();
+        final NavigableMap<String, PendingGradients.Pending> gradients = pending.ofClock(clock);
+        if (!complete(gradients.keySet(), now)) {
+            return 0;
+        }
+        final GradientSum sum = new GradientSum(length);
+        final List<Long> offsets = new ArrayList<>(gradients.size());
+        for (final Map.Entry<String, PendingGradients.Pending> entry : gradients.entrySet()) {
+            sum.add(entry.getValue().values(), entry.getValue().samples());
+            offsets.add(entry.getValue().offset());
+            clocks.processed(entry.getKey(), clock);
+        }
+        parameters.step(sum.mean(), clock);
+        replay.applied(clock, offsets);
+        clocks.barrierPassed(clock);
+        pending.removeClock(clock);
+        return gradients.size();
+    }
+
+    /** SSP and ASP: moves {@code minClock} to the live workers' smallest clock; says whether a version is due. */
+    boolean advanceMinClock() {
+        final long live = clocks.liveMinClock(members.live(spec.getSessionTimeoutMs()));
+        if (sync.versionDue(live, clocks.minClock())) {
+            clocks.minClock(live);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Restore: a gradient read again from {@code gradients} at {@code offset}. If a clock applied since the
+     * snapshot summed it, it is applied again with that clock; else it is buffered again if it was buffered
+     * before the task stopped: at or after the stored {@code pendingFromOffset}, of this job's incarnation,
+     * valid, not yet applied, not stale. Says whether it was buffered.
+     */
+    boolean restoreGradient(final GradientShard gradient, final long offset, final long timestamp) {
+        if (!sync.waitsForBarrier() || timestamp < spec.getCreatedAt().toEpochMilli()) {
             return false;
         }
-        replayed.put(offset, gradient);
-        applyReplayed();
+        final GradientChecks.Checked checked = GradientChecks.check(spec, layout, gradient);
+        if (checked.rejection() != null) {
+            return false;
+        }
+        final PendingGradients.Pending read =
+                new PendingGradients.Pending(checked.values(), gradient.getSampleCount(), offset);
+        if (replay.readAgain(offset, read)) {
+            for (Optional<ReplayLog.Replayable> next = replay.nextReplayable(length);
+                    next.isPresent();
+                    next = replay.nextReplayable(length)) {
+                parameters.step(next.get().meanGradient(), next.get().clock());
+            }
+            return false;
+        }
+        final String worker = gradient.getWorker();
+        if (offset < restoreFrom
+                || !contributes(worker)
+                || gradient.getClock() < clocks.of(worker)
+                || pending.contains(gradient.getClock(), worker)
+                || sync.tooFarAhead(clocks.minClock(), gradient.getClock())
+                || sync.tooStale(parameters.version(), gradient.getBaseVersion())) {
+            return false;
+        }
+        pending.add(gradient.getClock(), worker, read);
         return true;
     }
 
-    private void applyReplayed() {
-        while (replayedClocks < replay.size()
-                && replayed.keySet().containsAll(replay.get(replayedClocks).getOffsets())) {
-            final AppliedClock clock = replay.get(replayedClocks++);
-            final GradientSum sum = new GradientSum(length);
-            for (final long offset : clock.getOffsets()) {
-                final PendingGradients.Pending gradient = replayed.remove(offset);
-                sum.add(gradient.values(), gradient.samples());
-            }
-            step(sum.mean(), clock.getClock());
+    /**
+     * After a restore read: fails, naming the shard, if it could not be brought from its snapshot to its
+     * stored version because gradients it needs were not read again (deleted by retention).
+     */
+    void requireReplayed() {
+        final Optional<AppliedClock> missing = replay.unreplayed();
+        if (missing.isPresent()) {
+            throw new IllegalStateException("shard " + key + " cannot be rebuilt: its snapshot is at version "
+                    + replay.snapshotVersion() + " and the gradients of clock "
+                    + missing.get().getClock()
+                    + " (offsets " + missing.get().getOffsets()
+                    + " of its gradients partition) were not found; "
+                    + "was the topic's retention shorter than the time since the snapshot?");
         }
     }
 
-    /** The first clock of {@link #replay} a restore has not applied again yet, if any. */
-    Optional<AppliedClock> unreplayed() {
-        return replayedClocks < replay.size() ? Optional.of(replay.get(replayedClocks)) : Optional.empty();
-    }
-
-    /** A snapshot was taken at the current version: nothing to apply again any more. */
-    void snapshotTaken() {
-        snapshotVersion = version;
-        replay.clear();
-        replayedClocks = 0;
-    }
-
-    /** The smallest offset a restore must read again from for {@link #replay}, or {@code Long.MAX_VALUE}. */
-    long oldestReplayOffset() {
-        long oldest = Long.MAX_VALUE;
-        for (final AppliedClock clock : replay) {
-            for (final long offset : clock.getOffsets()) {
-                oldest = Math.min(oldest, offset);
-            }
-        }
-        return oldest;
-    }
-
-    long appliedClocks(final String worker) {
-        return workerClocks.getOrDefault(worker, 0L);
+    /** Gathers a command of the orchestrator's plan; says whether the plan changed. */
+    boolean acceptCommand(final ResourceCommand command) {
+        final ShardPlan next = plan.accept(command);
+        final boolean changed = next != plan;
+        plan = next;
+        return changed;
     }
 
     /**
-     * The stored form; the offsets as {@link ShardState#getPendingFromOffset()} and
+     * A worker joining, beating or leaving, read at {@code timestamp}: it advances the shard's heartbeat
+     * clock, and workers silent for a session timeout by that clock leave the live set; returns those.
+     */
+    Set<String> memberEvent(final WorkerStatus status, final long timestamp) {
+        members.membershipEvent(status.getWorker(), timestamp, status.getState() == WorkerState.LEFT);
+        return members.expire(spec.getSessionTimeoutMs());
+    }
+
+    ShardMembers membersAvro() {
+        return members.toAvro();
+    }
+
+    /** BSP: every worker has left while clocks applied since the snapshot would have to be read again. */
+    boolean abandonedSinceSnapshot() {
+        return sync.waitsForBarrier()
+                && !replay.isEmpty()
+                && members.live(spec.getSessionTimeoutMs()).isEmpty();
+    }
+
+    /** BSP: whether a full snapshot is due: none yet, or {@code everyClocks} versions since the last. */
+    boolean snapshotDue(final int everyClocks) {
+        return sync.waitsForBarrier()
+                && (replay.snapshotVersion() < 0 || parameters.version() - replay.snapshotVersion() >= everyClocks);
+    }
+
+    /** BSP: a shard stored in full before snapshots existed, whose progress record must name a snapshot. */
+    boolean lacksSnapshot() {
+        return sync.waitsForBarrier() && replay.snapshotVersion() < 0;
+    }
+
+    /** A full snapshot at the current version, from now on the base of the stored progress. */
+    ShardState snapshot(final ByteBuffer packedParams) {
+        final ShardState snapshot = toState(packedParams, -1, -1);
+        replay.snapshotTaken(parameters.version());
+        return snapshot;
+    }
+
+    /** The smallest offset among the buffered gradients, or -1 when none is buffered. */
+    long oldestPendingOffset() {
+        return pending.oldestOffset();
+    }
+
+    /** The smallest offset a restore must read again from for the clocks applied since the snapshot, or {@code Long.MAX_VALUE}. */
+    long oldestReplayOffset() {
+        return replay.oldestOffset();
+    }
+
+    /**
+     * The form for {@code shard-state-store}: under BSP progress only ({@code packedParams} may be null), else
+     * in full; the offsets as {@link ShardState#getPendingFromOffset()} and
      * {@link ShardState#getTaskRestoreFromOffset()} say.
      */
-    ShardState toState(final ByteBuffer packedParams, final long pendingFromOffset, final long taskRestoreFromOffset) {
-        final List<ByteBuffer> packedSlots = new ArrayList<>(slots.length);
-        for (final float[] slot : slots) {
-            packedSlots.add(FloatPacking.pack(slot));
+    ShardState toStored(final ByteBuffer packedParams, final long pendingFromOffset, final long taskRestoreFromOffset) {
+        return sync.waitsForBarrier()
+                ? toProgress(pendingFromOffset, taskRestoreFromOffset)
+                : toState(
+                        packedParams != null ? packedParams : packedParams(), pendingFromOffset, taskRestoreFromOffset);
+    }
+
+    ByteBuffer packedParams() {
+        return parameters.packedParams();
+    }
+
+    /** The version as published on {@code model}. */
+    ModelShard toModel(final ByteBuffer packedParams, final Instant now) {
+        return clocks.publishIn(ModelShard.newBuilder()
+                        .setJob(spec.getJob())
+                        .setShard(shard)
+                        .setShards(spec.getShards())
+                        .setFirstParameter(layout.first(shard))
+                        .setVersion(parameters.version()))
+                .setShares(plan.shares())
+                .setThreads(plan.threads())
+                .setPlanEpoch(plan.epoch())
+                .setValues(packedParams.duplicate())
+                .setUpdatedAt(now)
+                .build();
+    }
+
+    /** The restored version, as offered to the HTTP endpoints when a task starts. */
+    ModelShard restoredModel() {
+        return toModel(packedParams(), Instant.ofEpochMilli(clocks.startedAt()));
+    }
+
+    /**
+     * Whether {@code worker} computes this shard's gradients: any worker of the job, or in a hybrid job a
+     * worker of the stage that owns the shard. The BSP barrier waits for these alone.
+     */
+    private boolean contributes(final String worker) {
+        return stages == null || stages.contributesTo(worker, shard);
+    }
+
+    /** The stage whose workers compute this shard; 0 when every worker computes every shard. */
+    private int stage() {
+        return stages == null ? 0 : stages.stageOfShard(shard);
+    }
+
+    /**
+     * Whether a BSP clock can be applied: every live worker's gradient is in and, until every
+     * expected worker has been heard from or one session timeout after the shard's first gradient,
+     * every expected worker's.
+     */
+    private boolean complete(final Set<String> contributors, final long now) {
+        return sync.barrierPassed(
+                contributors,
+                now,
+                clocks.startedAt(),
+                () -> (int) members.everSeenWith(contributors).stream()
+                        .filter(this::contributes)
+                        .count(),
+                () -> stageWorkers(members.live(spec.getSessionTimeoutMs())));
+    }
+
+    /** The workers of {@code workers} that compute this shard's gradients (all, unless the job has stages). */
+    private Set<String> stageWorkers(final Set<String> workers) {
+        if (spec.getStages() <= 1) {
+            return workers;
         }
+        final Set<String> stage = new TreeSet<>();
+        for (final String worker : workers) {
+            if (contributes(worker)) {
+                stage.add(worker);
+            }
+        }
+        return stage;
+    }
+
+    /** The full stored form: parameters and optimizer slots with the progress. */
+    private ShardState toState(
+            final ByteBuffer packedParams, final long pendingFromOffset, final long taskRestoreFromOffset) {
         return progress(pendingFromOffset, taskRestoreFromOffset)
                 .setParams(packedParams.duplicate())
-                .setOptimizerState(packedSlots)
+                .setOptimizerState(parameters.packedSlots())
                 .build();
     }
 
     /**
      * BSP: the stored form without parameters and optimizer slots, which {@code shard-snapshot-store}
-     * holds as of {@link #snapshotVersion}, and with the clocks applied since.
+     * holds as of the snapshot version, and with the clocks applied since.
      */
-    ShardState toProgress(final long pendingFromOffset, final long taskRestoreFromOffset) {
+    private ShardState toProgress(final long pendingFromOffset, final long taskRestoreFromOffset) {
         return progress(pendingFromOffset, taskRestoreFromOffset)
                 .setParams(ByteBuffer.allocate(0))
                 .setOptimizerState(List.of())
-                .setSnapshotVersion(snapshotVersion)
-                .setReplay(new ArrayList<>(replay))
+                .setSnapshotVersion(replay.snapshotVersion())
+                .setReplay(replay.toAvro())
                 .build();
     }
 
     private ShardState.Builder progress(final long pendingFromOffset, final long taskRestoreFromOffset) {
-        return ShardState.newBuilder()
-                .setJob(spec.getJob())
-                .setShard(shard)
-                .setVersion(version)
-                .setNextClock(nextClock)
-                .setMinClock(minClock)
-                .setWorkerClocks(new HashMap<>(workerClocks))
-                .setStartedAt(startedAt)
-                .setShares(shares)
-                .setThreads(threads)
-                .setPlanEpoch(planEpoch)
-                .setPendingShares(pendingShares)
-                .setPendingThreads(pendingThreads)
-                .setPendingEpoch(pendingEpoch)
+        return plan.storeIn(clocks.storeIn(ShardState.newBuilder()
+                        .setJob(spec.getJob())
+                        .setShard(shard)
+                        .setVersion(parameters.version())))
                 .setPendingFromOffset(pendingFromOffset)
                 .setTaskRestoreFromOffset(taskRestoreFromOffset);
-    }
-
-    ByteBuffer packedParams() {
-        return FloatPacking.pack(params);
-    }
-
-    /** The version as published on {@code model}. */
-    ModelShard toModel(final ByteBuffer packedParams, final Instant now) {
-        return ModelShard.newBuilder()
-                .setJob(spec.getJob())
-                .setShard(shard)
-                .setShards(spec.getShards())
-                .setFirstParameter(layout.first(shard))
-                .setVersion(version)
-                .setMinClock(minClock)
-                .setClocks(new HashMap<>(workerClocks))
-                .setShares(shares)
-                .setThreads(threads)
-                .setPlanEpoch(planEpoch)
-                .setValues(packedParams.duplicate())
-                .setUpdatedAt(now)
-                .build();
     }
 }

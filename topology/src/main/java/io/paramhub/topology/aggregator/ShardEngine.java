@@ -1,6 +1,5 @@
 package io.paramhub.topology.aggregator;
 
-import io.paramhub.avro.AppliedClock;
 import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
@@ -10,7 +9,6 @@ import io.paramhub.avro.ShardMembers;
 import io.paramhub.avro.ShardState;
 import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
-import io.paramhub.ml.GradientSum;
 import io.paramhub.topology.sync.SyncPolicy;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -18,10 +16,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -119,28 +115,31 @@ final class ShardEngine {
                 if (spec == null) {
                     continue;
                 }
-                final ShardMembership membership = ShardMembership.of(members.get(entry.key));
-                final HotShard hot;
-                if (entry.value.getSnapshotVersion() < 0) {
-                    hot = HotShard.stored(entry.key, spec, entry.value, membership);
-                } else {
-                    final ShardState snapshot = snapshots.get(entry.key);
-                    if (snapshot == null || snapshot.getVersion() != entry.value.getSnapshotVersion()) {
-                        throw new IllegalStateException("shard " + entry.key + " is stored at version "
-                                + entry.value.getVersion() + " on a snapshot of version "
-                                + entry.value.getSnapshotVersion()
-                                + ", but shard-snapshot-store holds "
-                                + (snapshot == null ? "none" : "version " + snapshot.getVersion()));
-                    }
-                    hot = HotShard.stored(entry.key, spec, entry.value, snapshot, membership);
-                }
+                final HotShard hot = decode(entry.key, spec, entry.value);
                 shards.put(entry.key, hot);
                 from = Math.max(from, entry.value.getTaskRestoreFromOffset());
                 replayFrom = Math.min(replayFrom, hot.oldestReplayOffset());
-                anyBsp |= hot.sync.waitsForBarrier();
+                anyBsp |= hot.waitsForBarrier();
             }
         }
         return anyBsp ? Math.max(0, Math.min(from, replayFrom)) : -1;
+    }
+
+    /** A stored shard in memory: in full, or under BSP its progress on the snapshot it names. */
+    private HotShard decode(final String key, final JobSpec spec, final ShardState state) {
+        final ShardMembership membership = ShardMembership.of(members.get(key));
+        if (state.getSnapshotVersion() < 0) {
+            return HotShard.stored(key, spec, state, membership);
+        }
+        final ShardState snapshot = snapshots.get(key);
+        if (snapshot == null || snapshot.getVersion() != state.getSnapshotVersion()) {
+            throw new IllegalStateException("shard " + key + " is stored at version "
+                    + state.getVersion() + " on a snapshot of version "
+                    + state.getSnapshotVersion()
+                    + ", but shard-snapshot-store holds "
+                    + (snapshot == null ? "none" : "version " + snapshot.getVersion()));
+        }
+        return HotShard.stored(key, spec, state, snapshot, membership);
     }
 
     /**
@@ -150,16 +149,8 @@ final class ShardEngine {
      */
     void requireReplayed() {
         for (final HotShard hot : shards.values()) {
-            final Optional<AppliedClock> missing = hot.unreplayed();
-            if (missing.isPresent()) {
-                throw new IllegalStateException("shard " + hot.key + " cannot be rebuilt: its snapshot is at version "
-                        + hot.snapshotVersion + " and the gradients of clock "
-                        + missing.get().getClock()
-                        + " (offsets " + missing.get().getOffsets()
-                        + " of its gradients partition) were not found; "
-                        + "was the topic's retention shorter than the time since the snapshot?");
-            }
-            newest.put(hot.key, hot.toModel(hot.packedParams(), Instant.ofEpochMilli(hot.startedAt)));
+            hot.requireReplayed();
+            newest.put(hot.key(), hot.restoredModel());
         }
     }
 
@@ -173,45 +164,19 @@ final class ShardEngine {
     }
 
     /**
-     * Restore: a gradient read again from {@code gradients} below the task's committed offset. If a clock
-     * applied since its shard's snapshot summed it, it is applied again with that clock (see
-     * {@link #requireReplayed}); else it is buffered again if it was buffered before the task stopped: at
-     * or after its shard's stored {@code pendingFromOffset}, of this job's incarnation, valid, not yet
-     * applied, not stale; says whether it was buffered. Nothing is published or dead-lettered: that
-     * happened when it was first read.
+     * Restore: a gradient read again from {@code gradients} below the task's committed offset, applied again
+     * with its clock or buffered again as {@link HotShard#restoreGradient} says; says whether it was
+     * buffered. Nothing is published or dead-lettered: that happened when it was first read.
      */
     boolean restoreGradient(final String key, final GradientShard gradient, final long offset, final long timestamp) {
         final HotShard hot = shards.get(key);
-        if (hot == null
-                || !hot.sync.waitsForBarrier()
-                || timestamp < hot.spec.getCreatedAt().toEpochMilli()) {
-            return false;
-        }
-        final GradientChecks.Checked checked = GradientChecks.check(hot.spec, hot.layout, gradient);
-        if (checked.rejection() != null) {
-            return false;
-        }
-        final PendingGradients.Pending read =
-                new PendingGradients.Pending(checked.values(), gradient.getSampleCount(), offset);
-        if (hot.replayGradient(offset, read)) {
-            return false;
-        }
-        if (offset < hot.restoreFrom
-                || !hot.contributes(gradient.getWorker())
-                || gradient.getClock() < hot.appliedClocks(gradient.getWorker())
-                || hot.pending.contains(gradient.getClock(), gradient.getWorker())
-                || hot.sync.tooFarAhead(hot.minClock, gradient.getClock())
-                || hot.sync.tooStale(hot.version, gradient.getBaseVersion())) {
-            return false;
-        }
-        hot.pending.add(gradient.getClock(), gradient.getWorker(), read);
-        return true;
+        return hot != null && hot.restoreGradient(gradient, offset, timestamp);
     }
 
     /** Starts (or, for a resubmitted job, restarts) shard {@code key} of {@code spec}; returns version 0. */
     List<ModelShard> startJob(final String key, final JobSpec spec, final long now) {
         final HotShard known = shards.get(key);
-        if (known != null && known.spec.getCreatedAt().equals(spec.getCreatedAt())) {
+        if (known != null && known.spec().getCreatedAt().equals(spec.getCreatedAt())) {
             return List.of();
         }
         if (known != null) {
@@ -219,10 +184,10 @@ final class ShardEngine {
                     "job {} resubmitted (created {} after {}): shard {} restarts from its initial parameters",
                     spec.getJob(),
                     spec.getCreatedAt(),
-                    known.spec.getCreatedAt(),
-                    known.shard);
+                    known.spec().getCreatedAt(),
+                    known.shard());
         }
-        final ShardMembership membership = known != null ? known.members : ShardMembership.of(members.get(key));
+        final ShardMembership membership = known != null ? known.members() : ShardMembership.of(members.get(key));
         final HotShard hot = HotShard.initial(key, spec, shardOf(key), membership);
         jobs.put(key, spec);
         shards.put(key, hot);
@@ -250,29 +215,28 @@ final class ShardEngine {
      */
     List<ModelShard> memberEvent(final String key, final WorkerStatus status, final long timestamp) {
         final HotShard hot = shards.get(key);
-        final ShardMembership membership = hot != null ? hot.members : ShardMembership.of(members.get(key));
-        membership.membershipEvent(status.getWorker(), timestamp, status.getState() == WorkerState.LEFT);
-        if (hot != null) {
-            final Set<String> gone = membership.expire(hot.spec.getSessionTimeoutMs());
-            if (!gone.isEmpty()) {
-                log.warn(
-                        "job {}: worker(s) {} silent for over {} ms, no longer live at shard {}",
-                        hot.spec.getJob(),
-                        gone,
-                        hot.spec.getSessionTimeoutMs(),
-                        hot.shard);
-            }
+        if (hot == null) {
+            final ShardMembership membership = ShardMembership.of(members.get(key));
+            membership.membershipEvent(status.getWorker(), timestamp, status.getState() == WorkerState.LEFT);
+            members.put(key, membership.toAvro());
+            return List.of();
         }
-        members.put(key, membership.toAvro());
-        if (hot != null
-                && hot.sync.waitsForBarrier()
-                && !hot.replay.isEmpty()
-                && membership.live(hot.spec.getSessionTimeoutMs()).isEmpty()) {
+        final Set<String> gone = hot.memberEvent(status, timestamp);
+        if (!gone.isEmpty()) {
+            log.warn(
+                    "job {}: worker(s) {} silent for over {} ms, no longer live at shard {}",
+                    hot.spec().getJob(),
+                    gone,
+                    hot.spec().getSessionTimeoutMs(),
+                    hot.shard());
+        }
+        members.put(key, hot.membersAvro());
+        if (hot.abandonedSinceSnapshot()) {
             // every worker has left: a snapshot now, so that a finished job's clocks are never re-read
             snapshot(hot, hot.packedParams());
             store(hot, null);
         }
-        return hot == null ? List.of() : progress(hot, timestamp);
+        return progress(hot, timestamp);
     }
 
     /**
@@ -284,25 +248,9 @@ final class ShardEngine {
      */
     List<ModelShard> planEvent(final String key, final ResourceCommand command, final long now) {
         final HotShard hot = shards.get(key);
-        if (hot == null || command.getEpoch() <= hot.planEpoch || command.getEpoch() < hot.pendingEpoch) {
-            return List.of();
+        if (hot != null && hot.acceptCommand(command)) {
+            store(hot, null);
         }
-        final boolean samePlan = command.getEpoch() == hot.pendingEpoch;
-        final Map<String, Double> pendingShares = samePlan ? new HashMap<>(hot.pendingShares) : new HashMap<>();
-        final Map<String, Integer> pendingThreads = samePlan ? new HashMap<>(hot.pendingThreads) : new HashMap<>();
-        pendingShares.put(command.getWorker(), command.getBatchShare());
-        pendingThreads.put(command.getWorker(), command.getThreads());
-        hot.pendingEpoch = command.getEpoch();
-        hot.pendingShares = pendingShares;
-        hot.pendingThreads = pendingThreads;
-        if (pendingShares.keySet().containsAll(command.getSpeeds().keySet())) {
-            hot.shares = pendingShares;
-            hot.threads = pendingThreads;
-            hot.planEpoch = command.getEpoch();
-            hot.pendingShares = Map.of();
-            hot.pendingThreads = Map.of();
-        }
-        store(hot, null);
         return List.of();
     }
 
@@ -315,56 +263,23 @@ final class ShardEngine {
                     DeadLetterReason.UNKNOWN_JOB,
                     "no job '" + gradient.getJob() + "' with shard " + gradient.getShard() + " is known");
         }
-        final GradientChecks.Checked checked = GradientChecks.check(hot.spec, hot.layout, gradient);
-        if (checked.rejection() != null) {
-            return new Outcome(List.of(), Optional.of(checked.rejection()));
+        final Admission admission = hot.admit(gradient);
+        if (admission.refused()) {
+            if (admission.changed()) {
+                store(hot, null);
+            }
+            return new Outcome(List.of(), Optional.of(admission.rejection()));
         }
-        final String worker = gradient.getWorker();
-        if (!hot.contributes(worker)) {
-            return Outcome.rejected(
-                    DeadLetterReason.UNKNOWN_WORKER,
-                    "worker " + worker + " does not compute pipeline stage " + hot.stage() + ", which owns shard "
-                            + gradient.getShard() + " of job " + gradient.getJob());
+        metrics.staleness(Math.max(0, admission.lag()));
+        if (hot.noteSender(gradient.getWorker(), now)) {
+            members.put(key, hot.membersAvro());
         }
-        final long appliedClocks = hot.appliedClocks(worker);
-        final boolean buffered =
-                gradient.getClock() >= appliedClocks && hot.pending.contains(gradient.getClock(), worker);
-        if (gradient.getClock() < appliedClocks || buffered) {
-            return Outcome.rejected(
-                    DeadLetterReason.DUPLICATE,
-                    "clock " + gradient.getClock() + " of worker " + worker + " is already "
-                            + (buffered ? "buffered" : "applied"));
+        if (!hot.waitsForBarrier()) {
+            hot.applyOnArrival(gradient, admission.values(), now);
+            metrics.applied(1);
+            return new Outcome(List.of(publish(hot, now)), Optional.empty());
         }
-        if (hot.sync.tooFarAhead(hot.minClock, gradient.getClock())) {
-            return Outcome.rejected(
-                    DeadLetterReason.CLOCK_AHEAD,
-                    "clock " + gradient.getClock() + " of worker " + worker + " is more than "
-                            + hot.sync.aheadBound() + " clocks ahead of shard " + gradient.getShard()
-                            + ", whose minClock is " + hot.minClock);
-        }
-        final long lag = hot.version - gradient.getBaseVersion();
-        if (hot.sync.tooStale(hot.version, gradient.getBaseVersion())) {
-            // the worker has moved on: count the clock as processed, so it is not waited for
-            hot.workerClocks.put(worker, gradient.getClock() + 1);
-            store(hot, null);
-            return Outcome.rejected(
-                    DeadLetterReason.STALE,
-                    "computed on version " + gradient.getBaseVersion()
-                            + " of shard " + gradient.getShard() + ", which is at version " + hot.version
-                            + ": staleness " + lag + " exceeds the bound " + hot.sync.versionBound());
-        }
-        metrics.staleness(Math.max(0, lag));
-        noteGradientSender(hot, worker, now);
-        final float[] values = checked.values();
-        if (!hot.sync.waitsForBarrier()) {
-            return new Outcome(List.of(applyOnArrival(hot, gradient, values, now)), Optional.empty());
-        }
-        hot.pending.add(
-                gradient.getClock(), worker, new PendingGradients.Pending(values, gradient.getSampleCount(), offset));
-        final boolean firstGradient = hot.startedAt == 0;
-        if (firstGradient) {
-            hot.startedAt = now;
-        }
+        final boolean firstGradient = hot.buffer(gradient, admission.values(), offset, now);
         final List<ModelShard> published = progress(hot, now);
         if (firstGradient && published.isEmpty()) {
             store(hot, null);
@@ -372,105 +287,17 @@ final class ShardEngine {
         return new Outcome(published, Optional.empty());
     }
 
-    /**
-     * A gradient shows its worker is alive; the store is written only when that moves the worker's
-     * last-seen time by a tenth of the session timeout, not on every gradient.
-     */
-    private void noteGradientSender(final HotShard hot, final String worker, final long now) {
-        final Long seen = hot.members.lastSeen(worker);
-        if (seen == null || now - seen > hot.spec.getSessionTimeoutMs() / 10) {
-            hot.members.seen(worker, now, false);
-            members.put(hot.key, hot.members.toAvro());
-        }
-    }
-
     /** BSP: applies every complete clock. SSP/ASP: republishes when the live set moved {@code minClock}. */
     private List<ModelShard> progress(final HotShard hot, final long now) {
-        if (!hot.sync.waitsForBarrier()) {
-            final long minClock = minClock(hot);
-            if (hot.sync.versionDue(minClock, hot.minClock)) {
-                hot.minClock = minClock;
-                return List.of(publish(hot, now));
-            }
-            return List.of();
+        if (!hot.waitsForBarrier()) {
+            return hot.advanceMinClock() ? List.of(publish(hot, now)) : List.of();
         }
         final List<ModelShard> published = new ArrayList<>();
-        while (true) {
-            final long clock = hot.nextClock;
-            final NavigableMap<String, PendingGradients.Pending> gradients = hot.pending.ofClock(clock);
-            if (!complete(hot, gradients.keySet(), now)) {
-                return published;
-            }
-            final GradientSum sum = new GradientSum(hot.length);
-            final List<Long> offsets = new ArrayList<>(gradients.size());
-            for (final Map.Entry<String, PendingGradients.Pending> entry : gradients.entrySet()) {
-                sum.add(entry.getValue().values(), entry.getValue().samples());
-                offsets.add(entry.getValue().offset());
-                hot.workerClocks.put(entry.getKey(), clock + 1);
-            }
-            hot.step(sum.mean(), clock);
-            hot.replay.add(new AppliedClock(clock, offsets));
-            hot.nextClock = clock + 1;
-            hot.minClock = clock + 1;
-            metrics.applied(gradients.size());
-            hot.pending.removeClock(clock);
+        for (int applied = hot.applyNextClock(now); applied > 0; applied = hot.applyNextClock(now)) {
+            metrics.applied(applied);
             published.add(publish(hot, now));
         }
-    }
-
-    /**
-     * Whether a BSP clock can be applied: every live worker's gradient is in and, until every
-     * expected worker has been heard from or one session timeout after the shard's first gradient,
-     * every expected worker's.
-     */
-    private static boolean complete(final HotShard hot, final Set<String> contributors, final long now) {
-        return hot.sync.barrierPassed(
-                contributors,
-                now,
-                hot.startedAt,
-                () -> (int) hot.members.everSeenWith(contributors).stream()
-                        .filter(hot::contributes)
-                        .count(),
-                () -> stageWorkers(hot, hot.members.live(hot.spec.getSessionTimeoutMs())));
-    }
-
-    /** The workers of {@code workers} that compute {@code hot}'s gradients (all, unless the job has stages). */
-    private static Set<String> stageWorkers(final HotShard hot, final Set<String> workers) {
-        if (hot.spec.getStages() <= 1) {
-            return workers;
-        }
-        final Set<String> stage = new TreeSet<>();
-        for (final String worker : workers) {
-            if (hot.contributes(worker)) {
-                stage.add(worker);
-            }
-        }
-        return stage;
-    }
-
-    private ModelShard applyOnArrival(
-            final HotShard hot, final GradientShard gradient, final float[] values, final long now) {
-        final float[] mean = new float[values.length];
-        for (int i = 0; i < mean.length; i++) {
-            mean[i] = (float) ((double) values[i] / hot.spec.getGlobalBatch());
-        }
-        hot.workerClocks.put(gradient.getWorker(), gradient.getClock() + 1);
-        if (hot.startedAt == 0) {
-            hot.startedAt = now;
-        }
-        hot.step(mean, gradient.getClock());
-        hot.minClock = minClock(hot);
-        metrics.applied(1);
-        return publish(hot, now);
-    }
-
-    /** Smallest next clock among live workers (one not yet heard from at this shard counts at the current minClock); never decreases. */
-    private static long minClock(final HotShard hot) {
-        long min = Long.MAX_VALUE;
-        for (final String worker : hot.members.live(hot.spec.getSessionTimeoutMs())) {
-            min = Math.min(min, hot.workerClocks.getOrDefault(worker, hot.minClock));
-        }
-        return min == Long.MAX_VALUE ? hot.minClock : Math.max(hot.minClock, min);
+        return published;
     }
 
     /**
@@ -482,19 +309,17 @@ final class ShardEngine {
      */
     private ModelShard publish(final HotShard hot, final long now) {
         final ByteBuffer packed = hot.packedParams();
-        if (hot.sync.waitsForBarrier()
-                && (hot.snapshotVersion < 0 || hot.version - hot.snapshotVersion >= snapshotEveryClocks)) {
+        if (hot.snapshotDue(snapshotEveryClocks)) {
             snapshot(hot, packed);
         }
         store(hot, packed);
         final ModelShard model = hot.toModel(packed, Instant.ofEpochMilli(now));
-        newest.put(hot.key, model);
+        newest.put(hot.key(), model);
         return model;
     }
 
     private void snapshot(final HotShard hot, final ByteBuffer packedParams) {
-        snapshots.put(hot.key, hot.toState(packedParams, -1, -1));
-        hot.snapshotTaken();
+        snapshots.put(hot.key(), hot.snapshot(packedParams));
     }
 
     /**
@@ -504,26 +329,21 @@ final class ShardEngine {
      * ({@code packedParams} may then be null).
      */
     private void store(final HotShard hot, final ByteBuffer packedParams) {
-        if (hot.sync.waitsForBarrier() && hot.snapshotVersion < 0) {
-            // a shard stored in full before snapshots existed: its progress record must name a snapshot
+        if (hot.lacksSnapshot()) {
             snapshot(hot, packedParams != null ? packedParams : hot.packedParams());
         }
         long taskOldest = Long.MAX_VALUE;
         for (final HotShard other : shards.values()) {
-            final long oldest = other.pending.oldestOffset();
+            final long oldest = other.oldestPendingOffset();
             if (oldest >= 0) {
                 taskOldest = Math.min(taskOldest, oldest);
             }
             taskOldest = Math.min(taskOldest, other.oldestReplayOffset());
         }
-        final long oldest = hot.pending.oldestOffset();
+        final long oldest = hot.oldestPendingOffset();
         final long pendingFrom = oldest >= 0 ? oldest : gradientPosition;
         final long taskFrom = taskOldest != Long.MAX_VALUE ? taskOldest : gradientPosition;
-        states.put(
-                hot.key,
-                hot.sync.waitsForBarrier()
-                        ? hot.toProgress(pendingFrom, taskFrom)
-                        : hot.toState(packedParams != null ? packedParams : hot.packedParams(), pendingFrom, taskFrom));
+        states.put(hot.key(), hot.toStored(packedParams, pendingFrom, taskFrom));
     }
 
     static int shardOf(final String key) {
