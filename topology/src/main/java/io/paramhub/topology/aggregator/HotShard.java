@@ -12,7 +12,6 @@ import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.ml.GradientSum;
 import io.paramhub.ml.ShardLayout;
-import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.jobs.StagePlan;
 import io.paramhub.topology.sync.SyncPolicy;
 import java.nio.ByteBuffer;
@@ -23,7 +22,6 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * One shard's state as the aggregator works on it, behind its transitions: decoded once when its task
@@ -38,7 +36,7 @@ final class HotShard {
     private final String key;
     private final JobSpec spec;
     private final SyncPolicy sync;
-    /** A hybrid job's stages (which workers this shard waits for); null when every worker computes every shard. */
+    /** The job's stages: which workers compute this shard, and so which its barrier waits for. */
     private final StagePlan stages;
 
     private final ShardLayout layout;
@@ -67,11 +65,11 @@ final class HotShard {
             final ShardMembership members,
             final ReplayLog replay,
             final long restoreFrom) {
-        this.stages = spec.getStages() > 1 ? StagePlan.of(spec) : null;
-        this.layout = stages != null ? stages.layout() : JobSpecs.layout(spec);
+        this.stages = StagePlan.of(spec);
+        this.layout = stages.layout();
         this.key = key;
         this.spec = spec;
-        this.sync = stages != null ? SyncPolicy.of(spec).withExpectedWorkers(stages.replicas()) : SyncPolicy.of(spec);
+        this.sync = SyncPolicy.of(spec).withExpectedWorkers(stages.replicas());
         this.shard = shard;
         this.length = layout.length(shard);
         this.parameters = parameters;
@@ -158,11 +156,11 @@ final class HotShard {
         }
         final String worker = gradient.getWorker();
         final long clock = gradient.getClock();
-        if (!contributes(worker)) {
+        if (!stages.contributesTo(worker, shard)) {
             return Admission.refusal(
                     DeadLetterReason.UNKNOWN_WORKER,
-                    "worker " + worker + " does not compute pipeline stage " + stage() + ", which owns shard "
-                            + gradient.getShard() + " of job " + gradient.getJob());
+                    "worker " + worker + " does not compute pipeline stage " + stages.stageOfShard(shard)
+                            + ", which owns shard " + gradient.getShard() + " of job " + gradient.getJob());
         }
         final long appliedClocks = clocks.of(worker);
         final boolean buffered = clock >= appliedClocks && pending.contains(clock, worker);
@@ -292,7 +290,7 @@ final class HotShard {
         }
         final String worker = gradient.getWorker();
         if (offset < restoreFrom
-                || !contributes(worker)
+                || !stages.contributesTo(worker, shard)
                 || gradient.getClock() < clocks.of(worker)
                 || pending.contains(gradient.getClock(), worker)
                 || sync.tooFarAhead(clocks.minClock(), gradient.getClock())
@@ -413,19 +411,6 @@ final class HotShard {
     }
 
     /**
-     * Whether {@code worker} computes this shard's gradients: any worker of the job, or in a hybrid job a
-     * worker of the stage that owns the shard. The BSP barrier waits for these alone.
-     */
-    private boolean contributes(final String worker) {
-        return stages == null || stages.contributesTo(worker, shard);
-    }
-
-    /** The stage whose workers compute this shard; 0 when every worker computes every shard. */
-    private int stage() {
-        return stages == null ? 0 : stages.stageOfShard(shard);
-    }
-
-    /**
      * Whether a BSP clock can be applied: every live worker's gradient is in and, until every
      * expected worker has been heard from or one session timeout after the shard's first gradient,
      * every expected worker's.
@@ -436,23 +421,9 @@ final class HotShard {
                 now,
                 clocks.startedAt(),
                 () -> (int) members.everSeenWith(contributors).stream()
-                        .filter(this::contributes)
+                        .filter(worker -> stages.contributesTo(worker, shard))
                         .count(),
-                () -> stageWorkers(members.live(spec.getSessionTimeoutMs())));
-    }
-
-    /** The workers of {@code workers} that compute this shard's gradients (all, unless the job has stages). */
-    private Set<String> stageWorkers(final Set<String> workers) {
-        if (spec.getStages() <= 1) {
-            return workers;
-        }
-        final Set<String> stage = new TreeSet<>();
-        for (final String worker : workers) {
-            if (contributes(worker)) {
-                stage.add(worker);
-            }
-        }
-        return stage;
+                () -> stages.contributorsTo(shard, members.live(spec.getSessionTimeoutMs())));
     }
 
     /** The full stored form: parameters and optimizer slots with the progress. */

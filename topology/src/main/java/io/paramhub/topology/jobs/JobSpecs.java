@@ -149,11 +149,9 @@ public final class JobSpecs {
         return Models.create(spec.getModel(), spec.getInputs(), spec.getOutputs());
     }
 
-    /** The shards of {@code spec}: the plain layout, or for {@code stages > 1} one aligned to the stages ({@link StagePlan}). */
+    /** The shards of {@code spec}: the plain layout, or for a hybrid job one aligned to the stages ({@link StagePlan}). */
     public static ShardLayout layout(final JobSpec spec) {
-        return spec.getStages() > 1
-                ? StagePlan.of(spec).layout()
-                : ShardLayout.of(spec.getParameters(), spec.getShards());
+        return StagePlan.of(spec).layout();
     }
 
     /** The learning-rate factor per clock that {@code spec} asks for. */

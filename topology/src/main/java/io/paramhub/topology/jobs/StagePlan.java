@@ -10,14 +10,16 @@ import io.paramhub.ml.ShardLayout;
 import io.paramhub.ml.ShardSizing;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * How a hybrid job ({@code stages > 1}) maps workers and shards to pipeline stages: worker index
- * {@code w} computes stage {@code w % stages} of data-parallel replica {@code w / stages} (so a replica's
- * stages are neighbouring worker ids), and the shards are cut so that each holds parameters of one stage
- * only ({@link ShardLayout#aligned}); a shard's BSP barrier waits for that stage's workers alone. Reads and
- * writes no topic.
+ * How a job maps workers and shards to pipeline stages. A data-parallel job is 1 stage of
+ * {@code expectedWorkers} replicas: every worker computes every shard, on the plain layout. A hybrid job
+ * ({@code stages > 1}): worker index {@code w} computes stage {@code w % stages} of data-parallel replica
+ * {@code w / stages} (so a replica's stages are neighbouring worker ids), and the shards are cut so that each
+ * holds parameters of one stage only ({@link ShardLayout#aligned}); a shard's BSP barrier waits for that
+ * stage's workers alone. Reads and writes no topic.
  */
 public final class StagePlan {
 
@@ -49,12 +51,27 @@ public final class StagePlan {
         }
     }
 
+    /** A data-parallel job's plan: 1 stage, one replica per worker, the plain layout. */
+    private StagePlan(final int workers, final int shards, final ShardLayout layout) {
+        this.stages = 1;
+        this.replicas = workers;
+        this.cut = new PipelineStage[0];
+        this.layout = layout;
+        this.shardStage = new int[shards];
+    }
+
     /**
-     * The plan of {@code spec}, which must ask for {@code stages > 1}.
+     * The plan of {@code spec}: 1 stage for a data-parallel job ({@code stages <= 1}).
      *
-     * @throws IllegalArgumentException for a job that cannot be run so ({@link #problems})
+     * @throws IllegalArgumentException for a hybrid job that cannot be run so ({@link #problems})
      */
     public static StagePlan of(final JobSpec spec) {
+        if (!hybrid(spec)) {
+            return new StagePlan(
+                    spec.getExpectedWorkers(),
+                    spec.getShards(),
+                    ShardLayout.of(spec.getParameters(), spec.getShards()));
+        }
         final List<String> problems = problems(spec, JobSpecs.model(spec));
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("job " + spec.getJob() + ": " + String.join("; ", problems));
@@ -139,6 +156,22 @@ public final class StagePlan {
         throw new IllegalStateException("parameter " + parameter + " belongs to no stage");
     }
 
+    /** Whether {@code spec} asks for pipeline stages ({@code stages > 1}): a hybrid job. */
+    public static boolean hybrid(final JobSpec spec) {
+        return spec.getStages() > 1;
+    }
+
+    /** The stage the worker {@code worker} (an id of {@code spec}'s) computes; -1 for an id of no worker. */
+    public static int stageOf(final JobSpec spec, final String worker) {
+        final int index = WorkerIds.indexOf(worker);
+        return index < 0 ? -1 : index % Math.max(1, spec.getStages());
+    }
+
+    /** Whether the job has pipeline stages ({@code stages > 1}). */
+    public boolean hybrid() {
+        return stages > 1;
+    }
+
     public int stages() {
         return stages;
     }
@@ -162,7 +195,7 @@ public final class StagePlan {
         return replica * stages + stage;
     }
 
-    /** Stage {@code k} of the model. */
+    /** Stage {@code k} of the model; a hybrid job's only. */
     public PipelineStage stage(final int k) {
         return cut[k];
     }
@@ -188,9 +221,29 @@ public final class StagePlan {
         return shards;
     }
 
-    /** Whether {@code worker} (an id of this job) computes the stage that owns {@code shard}. */
+    /**
+     * Whether {@code worker} (an id of this job) computes the stage that owns {@code shard}: any worker of a
+     * data-parallel job.
+     */
     public boolean contributesTo(final String worker, final int shard) {
+        if (!hybrid()) {
+            return true;
+        }
         final int index = WorkerIds.indexOf(worker);
         return index >= 0 && stageOf(index) == shardStage[shard];
+    }
+
+    /** The workers of {@code workers} that compute {@code shard}: all of them in a data-parallel job. */
+    public Set<String> contributorsTo(final int shard, final Set<String> workers) {
+        if (!hybrid()) {
+            return workers;
+        }
+        final Set<String> stage = new TreeSet<>();
+        for (final String worker : workers) {
+            if (contributesTo(worker, shard)) {
+                stage.add(worker);
+            }
+        }
+        return stage;
     }
 }

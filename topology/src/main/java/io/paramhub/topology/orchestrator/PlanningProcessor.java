@@ -4,7 +4,7 @@ import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ResourceCommand;
 import io.paramhub.topology.ShardKeys;
-import io.paramhub.topology.jobs.WorkerIds;
+import io.paramhub.topology.jobs.StagePlan;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -172,11 +172,12 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
             final SortedMap<String, Integer> threads,
             final SortedMap<String, Double> shares) {
         final List<String> stragglers = new ArrayList<>();
-        for (int stage = 0; stage < spec.getStages(); stage++) {
+        final int stages = spec.getStages();
+        for (int stage = 0; stage < stages; stage++) {
             final int k = stage;
             final SortedMap<String, Double> stageSpeeds = new TreeMap<>();
             speeds.forEach((worker, speed) -> {
-                if (WorkerIds.indexOf(worker) % spec.getStages() == k) {
+                if (StagePlan.stageOf(spec, worker) == k) {
                     stageSpeeds.put(worker, speed);
                 }
             });
@@ -194,7 +195,7 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
                     "job {} runs {} pipeline stages: stragglers are flagged within each stage, but no plan is issued "
                             + "(a replica's stages must compute one share of the batch, a stage worker one thread)",
                     job,
-                    spec.getStages());
+                    stages);
         }
         return evaluated.judged(stragglers);
     }
@@ -217,7 +218,7 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
                                     : 1.0 / evaluated.workers().size());
         });
         final JobSpec spec = specs.get(job);
-        if (spec != null && spec.getStages() > 1) {
+        if (spec != null && StagePlan.hybrid(spec)) {
             return judgedByStage(job, spec, evaluated, speeds, threads, shares);
         }
         final LoadPlan plan = Planner.plan(speeds, threads, shares, settings);

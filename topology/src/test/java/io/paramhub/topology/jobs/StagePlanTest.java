@@ -11,6 +11,7 @@ import io.paramhub.ml.ParameterRange;
 import io.paramhub.ml.PipelineModel;
 import io.paramhub.ml.ShardLayout;
 import java.time.Instant;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** Tests how a hybrid job maps workers and shards to pipeline stages. */
@@ -84,5 +85,26 @@ class StagePlanTest {
                 .anyMatch(problem -> problem.contains("at least 4 shards"));
         assertThat(JobSpecs.problems(job("mlp:32", 2, 4, 4))).isEmpty();
         assertThatThrownBy(() -> StagePlan.of(job("softmax", 2, 4, 2))).hasMessageContaining("pipeline stages");
+    }
+
+    @Test
+    void shouldPlanADataParallelJobAsOneStageOfOneReplicaPerWorker() {
+        // given a softmax job of 3 workers and 4 shards, without stages
+        final JobSpec spec = job("softmax", 1, 3, 4);
+
+        // when
+        final StagePlan plan = StagePlan.of(spec);
+
+        // then every worker computes every shard, on the plain layout
+        assertThat(plan.hybrid()).isFalse();
+        assertThat(StagePlan.hybrid(spec)).isFalse();
+        assertThat(plan.stages()).isEqualTo(1);
+        assertThat(plan.replicas()).isEqualTo(3);
+        assertThat(plan.layout()).isEqualTo(ShardLayout.of(spec.getParameters(), spec.getShards()));
+        assertThat(plan.stageOfShard(3)).isZero();
+        assertThat(plan.contributesTo(WorkerIds.of(2), 3)).isTrue();
+        assertThat(plan.contributorsTo(0, Set.of(WorkerIds.of(0), WorkerIds.of(1))))
+                .containsExactlyInAnyOrder(WorkerIds.of(0), WorkerIds.of(1));
+        assertThat(StagePlan.stageOf(spec, WorkerIds.of(2))).isZero();
     }
 }
