@@ -13,6 +13,7 @@ import io.paramhub.topology.client.ModelHeaders;
 import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.Function;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * from {@code shard-jobs}, workers from {@code shard-membership}, plans from {@code shard-commands} and
  * raw gradients from {@code gradients}. It publishes to {@code model} and, for gradients, to
  * {@code dead-letters}; for each version it publishes, it reports to {@code server-telemetry} what the round
- * cost this aggregator instance ({@link RoundTimer}, padded on an emulated slow instance). A tombstone on
+ * cost this aggregator instance ({@link RoundTimer}, as chosen when the task starts). A tombstone on
  * {@code shard-jobs} (a deleted job) drops the shard's state and gauges and writes a tombstone for the shard
  * on {@code model}. One processor (not one per source) so that the task's shards are decoded once
  * and shared by every record that touches them.
@@ -45,6 +46,7 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
     private final String shardJobsTopic;
     private final Deserializer<GradientShard> deserializer;
     private final AggregatorMetrics metrics;
+    private final Function<AggregatorInstance, RoundTimer> timers;
     private ProcessorContext<String, SpecificRecord> context;
     private ShardEngine engine;
     private AggregatorInstance instance;
@@ -54,18 +56,20 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
             final String gradientsTopic,
             final String shardJobsTopic,
             final Deserializer<GradientShard> deserializer,
-            final AggregatorMetrics metrics) {
+            final AggregatorMetrics metrics,
+            final Function<AggregatorInstance, RoundTimer> timers) {
         this.gradientsTopic = gradientsTopic;
         this.shardJobsTopic = shardJobsTopic;
         this.deserializer = deserializer;
         this.metrics = metrics;
+        this.timers = timers;
     }
 
     @Override
     public void init(final ProcessorContext<String, SpecificRecord> context) {
         this.context = context;
         this.instance = AggregatorInstance.from(context.appConfigs());
-        this.timer = new RoundTimer(instance);
+        this.timer = timers.apply(instance);
         this.engine = new ShardEngine(
                 context.getStateStore(AggregatorTopology.SHARD_JOB_STORE),
                 context.getStateStore(AggregatorTopology.SHARD_STATE_STORE),

@@ -16,7 +16,8 @@ class RoundTimerTest {
     void shouldPadAShardRoundToTheBaseCostTimesTheSlowdown() {
         // given an instance 3x slower than a 10 ms base cost, whose sleeps are counted, not slept
         final List<Long> slept = new ArrayList<>();
-        final RoundTimer timer = new RoundTimer(new AggregatorInstance("slow", 10_000, 3.0), slept::add);
+        final RoundTimer timer = new SlowServerEmulation(
+                RoundTimer.measuring(), new AggregatorInstance("slow", 10_000, 3.0), slept::add);
 
         // when a round that really took next to nothing is published
         timer.begin();
@@ -33,7 +34,8 @@ class RoundTimerTest {
     void shouldPadNothingOnAnInstanceWithoutEmulation() {
         // given
         final List<Long> slept = new ArrayList<>();
-        final RoundTimer timer = new RoundTimer(new AggregatorInstance("plain", 0, 1.0), slept::add);
+        final RoundTimer timer =
+                new SlowServerEmulation(RoundTimer.measuring(), new AggregatorInstance("plain", 0, 1.0), slept::add);
 
         // when
         timer.begin();
@@ -47,7 +49,7 @@ class RoundTimerTest {
     @Test
     void shouldCountOnlyTheTimeSpentOnTheShardSinceItsLastRound() {
         // given two records of shard a and one of shard b before a's round
-        final RoundTimer timer = new RoundTimer(new AggregatorInstance("plain", 0, 1.0), nanos -> {});
+        final RoundTimer timer = RoundTimer.measuring();
         timer.begin();
         busy(5);
         timer.end("job/a");
