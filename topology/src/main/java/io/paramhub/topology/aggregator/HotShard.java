@@ -1,7 +1,6 @@
 package io.paramhub.topology.aggregator;
 
 import io.paramhub.avro.AppliedClock;
-import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
@@ -152,45 +151,27 @@ final class HotShard {
     Admission admit(final GradientShard gradient) {
         final GradientChecks.Checked checked = GradientChecks.check(spec, layout, gradient);
         if (checked.rejection() != null) {
-            return new Admission(null, 0, checked.rejection(), false);
+            return Admission.refused(checked.rejection());
         }
         final String worker = gradient.getWorker();
         final long clock = gradient.getClock();
         if (!stages.contributesTo(worker, shard)) {
-            return Admission.refusal(
-                    DeadLetterReason.UNKNOWN_WORKER,
-                    "worker " + worker + " does not compute pipeline stage " + stages.stageOfShard(shard)
-                            + ", which owns shard " + gradient.getShard() + " of job " + gradient.getJob());
+            return Admission.notOfStage(gradient, stages.stageOfShard(shard));
         }
         final long appliedClocks = clocks.of(worker);
         final boolean buffered = clock >= appliedClocks && pending.contains(clock, worker);
         if (clock < appliedClocks || buffered) {
-            return Admission.refusal(
-                    DeadLetterReason.DUPLICATE,
-                    "clock " + clock + " of worker " + worker + " is already " + (buffered ? "buffered" : "applied"));
+            return Admission.duplicate(gradient, buffered);
         }
         if (sync.tooFarAhead(clocks.minClock(), clock)) {
-            return Admission.refusal(
-                    DeadLetterReason.CLOCK_AHEAD,
-                    "clock " + clock + " of worker " + worker + " is more than " + sync.aheadBound()
-                            + " clocks ahead of shard " + gradient.getShard() + ", whose minClock is "
-                            + clocks.minClock());
+            return Admission.clockAhead(gradient, sync.aheadBound(), clocks.minClock());
         }
         final long version = parameters.version();
-        final long lag = version - gradient.getBaseVersion();
         if (sync.tooStale(version, gradient.getBaseVersion())) {
             clocks.processed(worker, clock);
-            return new Admission(
-                    null,
-                    lag,
-                    new Rejection(
-                            DeadLetterReason.STALE,
-                            "computed on version " + gradient.getBaseVersion() + " of shard " + gradient.getShard()
-                                    + ", which is at version " + version + ": staleness " + lag
-                                    + " exceeds the bound " + sync.versionBound()),
-                    true);
+            return Admission.stale(gradient, version, sync.versionBound());
         }
-        return new Admission(checked.values(), lag, null, false);
+        return Admission.accepted(checked.values(), version - gradient.getBaseVersion());
     }
 
     /**
