@@ -5,7 +5,6 @@ import io.paramhub.ml.PipelineStage;
 import io.paramhub.ml.StagePass;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -13,14 +12,10 @@ import java.util.function.BooleanSupplier;
  * stage's activations for it are in, sent on at once so that the next stage overlaps), then every
  * micro-batch backward in order (the last stage runs each backward right after its forward); the stage's
  * parameter gradients summed over all of them. Talks to the neighbouring stages through an
- * {@link ActivationExchange}. With emulated compute ({@link ComputeEmulation}), each micro-batch's forward
- * pass is padded to a third of {@code computeShare} of its samples' cost and its backward pass to two thirds,
- * so that the stages overlap as they would if they computed for that long.
+ * {@link ActivationExchange}. Emulated compute cost, when asked for, lies in the stage it is given
+ * ({@link ClockComputes}).
  */
 final class StageClock {
-
-    /** The part of a stage's emulated cost that its forward pass takes; backward takes the rest (twice as much). */
-    static final double FORWARD_PART = 1.0 / 3;
 
     /** The summed loss (last stage; 0 elsewhere), the time spent computing and the time waiting for neighbours. */
     record Result(double loss, double computeMs, double waitMs) {}
@@ -29,8 +24,7 @@ final class StageClock {
 
     /**
      * Runs {@code stage} on {@code microBatches} for {@code clock}, adding its parameter gradients to
-     * {@code gradientSum}; null if {@code stop} said so while waiting. Compute is padded as {@code emulation}
-     * says for {@code computeShare} (this stage's share of the model's compute) of each sample's cost.
+     * {@code gradientSum}; null if {@code stop} said so while waiting.
      */
     static Result run(
             final PipelineStage stage,
@@ -42,9 +36,7 @@ final class StageClock {
             final ActivationExchange exchange,
             final Duration timeout,
             final BooleanSupplier stop,
-            final double[] gradientSum,
-            final ComputeEmulation emulation,
-            final double computeShare) {
+            final double[] gradientSum) {
         final boolean first = stage.index() == 0;
         final boolean last = stage.index() == stage.stages() - 1;
         final long start = System.nanoTime();
@@ -61,15 +53,10 @@ final class StageClock {
                     return null;
                 }
             }
-            final int samples = microBatches.get(m).length;
-            final long forwardStart = System.nanoTime();
             final float[][] out = pass.forward(m, train, microBatches.get(m), in);
-            pad(emulation, forwardStart, samples, clock, computeShare * FORWARD_PART);
             if (last) {
                 loss += pass.loss(m);
-                final long backwardStart = System.nanoTime();
                 final float[][] inGradient = pass.backward(m, null);
-                pad(emulation, backwardStart, samples, clock, computeShare * (1 - FORWARD_PART));
                 exchange.sendBackward(clock, m, inGradient);
             } else {
                 exchange.sendForward(clock, m, out);
@@ -83,9 +70,7 @@ final class StageClock {
                 if (gradient == null) {
                     return null;
                 }
-                final long backwardStart = System.nanoTime();
                 final float[][] inGradient = pass.backward(m, gradient);
-                pad(emulation, backwardStart, microBatches.get(m).length, clock, computeShare * (1 - FORWARD_PART));
                 if (!first) {
                     exchange.sendBackward(clock, m, inGradient);
                 }
@@ -94,26 +79,5 @@ final class StageClock {
         pass.addTo(gradientSum);
         final double totalMs = (System.nanoTime() - start) / 1e6;
         return new Result(loss, totalMs - waited / 1e6, waited / 1e6);
-    }
-
-    /** Sleeps until the step begun at {@code startNanos} has taken what {@code emulation} says it costs. */
-    private static void pad(
-            final ComputeEmulation emulation,
-            final long startNanos,
-            final int samples,
-            final long clock,
-            final double costFraction) {
-        if (!emulation.active()) {
-            return;
-        }
-        final double realMs = (System.nanoTime() - startNanos) / 1e6;
-        final long padNanos = (long) ((emulation.targetMs(realMs, samples, clock, 1, costFraction) - realMs) * 1e6);
-        if (padNanos > 0) {
-            try {
-                TimeUnit.NANOSECONDS.sleep(padNanos);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 }

@@ -1,0 +1,184 @@
+package io.paramhub.worker;
+
+import io.paramhub.avro.DeadLetter;
+import io.paramhub.avro.DeadLetterReason;
+import io.paramhub.avro.GradientShard;
+import io.paramhub.avro.IterationTelemetry;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ModelShard;
+import io.paramhub.avro.WorkerStatus;
+import io.paramhub.topology.ClientProperties;
+import io.paramhub.topology.ShardKeys;
+import io.paramhub.topology.Topic;
+import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.client.JobLookup;
+import io.paramhub.topology.client.TopicReader;
+import io.paramhub.topology.client.UndecodableRecordHandler;
+import io.paramhub.topology.jobs.StagePlan;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordDeserializationException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * A worker's {@link WorkerTransport} over Kafka: one producer for {@code gradients}, {@code telemetry},
+ * {@code membership} and {@code dead-letters}; {@link TopicReader}s of {@code jobs} and {@code model}. Records
+ * of {@code jobs} and {@code model} that do not deserialize are logged, set aside on {@code dead-letters}
+ * (reason {@code MALFORMED}, with the bytes and who could not read them) and skipped, so that a bad record
+ * cannot stop the job's workers.
+ */
+final class KafkaWorkerTransport implements WorkerTransport {
+
+    private final String workerId;
+    private final TopicCatalog topics;
+    private final Properties clientProperties;
+    private final KafkaProducer<String, byte[]> producer;
+    private final UndecodableRecordHandler deadLetters;
+    private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
+
+    KafkaWorkerTransport(final String workerId, final TopicCatalog topics, final Properties clientProperties) {
+        this.workerId = workerId;
+        this.topics = topics;
+        this.clientProperties = clientProperties;
+        this.producer = new KafkaProducer<>(
+                ClientProperties.producer(clientProperties), new StringSerializer(), new ByteArraySerializer());
+        this.deadLetters = this::setAside;
+    }
+
+    @Override
+    public JobSpec awaitJob(final String job, final Duration timeout) {
+        return JobLookup.await(topics.jobs(), clientProperties, job, timeout, deadLetters);
+    }
+
+    @Override
+    public ModelFeed readCommittedModel(final Collection<String> shardKeys) {
+        return new Feed(new TopicReader<>(topics.model(), clientProperties, Map.of(), deadLetters, shardKeys));
+    }
+
+    @Override
+    public ModelFeed readModel(
+            final Collection<String> shardKeys,
+            final Map<TopicPartition, Long> from,
+            final boolean wholeVersions,
+            final int versionBytes) {
+        return new Feed(new TopicReader<>(
+                topics.model(),
+                wholeVersions
+                        ? ClientProperties.modelReads(clientProperties, versionBytes)
+                        : ClientProperties.uncommittedReads(clientProperties),
+                from,
+                deadLetters,
+                shardKeys));
+    }
+
+    @Override
+    public ActivationExchange exchange(
+            final JobSpec spec, final StagePlan plan, final int workerIndex, final String worker) {
+        return new ActivationExchange(
+                topics,
+                clientProperties,
+                producer,
+                spec,
+                plan.replicaOf(workerIndex),
+                plan.stageOf(workerIndex),
+                plan.stages(),
+                worker);
+    }
+
+    @Override
+    public void publishGradient(final GradientShard gradient) {
+        send(topics.gradients(), ShardKeys.shard(gradient.getJob(), gradient.getShard()), gradient);
+    }
+
+    @Override
+    public void publishTelemetry(final IterationTelemetry telemetry) {
+        send(topics.telemetry(), ShardKeys.worker(telemetry.getJob(), telemetry.getWorker()), telemetry);
+    }
+
+    @Override
+    public void announce(final WorkerStatus status) {
+        send(topics.membership(), ShardKeys.worker(status.getJob(), status.getWorker()), status);
+    }
+
+    @Override
+    public void flush() {
+        producer.flush();
+    }
+
+    @Override
+    public void failIfSendFailed() {
+        final Exception error = sendFailure.get();
+        if (error != null) {
+            throw new IllegalStateException(workerId + " could not publish to Kafka: " + error.getMessage(), error);
+        }
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+
+    private void setAside(final RecordDeserializationException error) {
+        UndecodableRecordHandler.LOG.accept(error);
+        final ByteBuffer key = error.keyBuffer();
+        final DeadLetter letter = DeadLetter.newBuilder()
+                .setSourceTopic(error.topicPartition().topic())
+                .setPartition(error.topicPartition().partition())
+                .setOffset(error.offset())
+                .setReason(DeadLetterReason.MALFORMED)
+                .setError(workerId + " could not deserialize it: " + error.getMessage())
+                .setOriginalBytes(error.valueBuffer())
+                .setTimestamp(Instant.ofEpochMilli(error.timestamp()))
+                .build();
+        send(
+                topics.deadLetters(),
+                key == null
+                        ? ""
+                        : StandardCharsets.UTF_8.decode(key.duplicate()).toString(),
+                letter);
+    }
+
+    private <V> void send(final Topic<String, V> topic, final String key, final V value) {
+        final byte[] bytes = topic.valueSerde().serializer().serialize(topic.name(), value);
+        producer.send(new ProducerRecord<>(topic.name(), key, bytes), (metadata, error) -> {
+            if (error != null) {
+                sendFailure.compareAndSet(null, error);
+            }
+        });
+    }
+
+    /** The model as a {@link TopicReader} of {@code model} reads it. */
+    private record Feed(TopicReader<String, ModelShard> reader) implements ModelFeed {
+
+        @Override
+        public void poll(final Duration timeout, final Consumer<ModelShard> sink) {
+            reader.poll(timeout, record -> sink.accept(record.value()));
+        }
+
+        @Override
+        public void catchUp(final Duration timeout, final Consumer<ModelShard> sink) {
+            reader.catchUp(timeout, record -> sink.accept(record.value()));
+        }
+
+        @Override
+        public Map<TopicPartition, Long> positions() {
+            return reader.positions();
+        }
+
+        @Override
+        public void close() {
+            reader.close();
+        }
+    }
+}
