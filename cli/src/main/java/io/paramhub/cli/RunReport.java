@@ -8,6 +8,7 @@ import io.paramhub.avro.JobSpec;
 import io.paramhub.embedded.EpochResult;
 import io.paramhub.embedded.TrainingRun;
 import io.paramhub.embedded.WorkerTally;
+import io.paramhub.topology.jobs.StagePlan;
 import io.paramhub.worker.ComputeEmulation;
 import io.paramhub.worker.WorkerSettings;
 import java.io.IOException;
@@ -55,7 +56,7 @@ final class RunReport {
         root.put("staleness_bound_clocks", spec.getStaleness());
         root.put("gradient_encoding", spec.getGradientEncoding().name().toLowerCase(Locale.ROOT));
         root.put("pipeline_depth", spec.getPipelineDepth());
-        final boolean hybrid = spec.getStages() > 1;
+        final boolean hybrid = StagePlan.hybrid(spec);
         if (hybrid) {
             addStages(root, spec, tally);
         }

@@ -3,6 +3,7 @@ package io.paramhub.cli;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.embedded.TrainingRun;
 import io.paramhub.embedded.WorkerTally;
+import io.paramhub.topology.jobs.StagePlan;
 import io.paramhub.worker.ComputeEmulation;
 import java.io.PrintStream;
 import java.util.Locale;
@@ -49,7 +50,7 @@ final class RunSummary {
                         totals.meanWaitMs(),
                         totals.lastShare(),
                         totals.lastThreads()));
-        if (spec.getStages() > 1) {
+        if (StagePlan.hybrid(spec)) {
             printStages(out, spec, tally);
         }
         out.printf(

@@ -5,7 +5,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What a {@link TopicReader} does with a record that does not deserialize before it skips it: log it
- * ({@link #LOG}), or also set it aside on {@code dead-letters}, as a worker does ({@code Worker}).
+ * ({@link #LOG}), or also set it aside on {@code dead-letters}, as a worker does ({@code KafkaWorkerTransport}).
  */
 @FunctionalInterface
 public interface UndecodableRecordHandler {
