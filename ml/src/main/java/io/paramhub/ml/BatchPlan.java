@@ -1,7 +1,6 @@
 package io.paramhub.ml;
 
 import java.util.Arrays;
-import java.util.SplittableRandom;
 
 /**
  * Which samples each iteration trains on: iteration {@code clock} takes the next {@code B}
@@ -9,11 +8,11 @@ import java.util.SplittableRandom;
  * and the reference trainer agree on the batch without talking to each other.
  *
  * <p>An epoch is {@code floor(n / B)} iterations; the last {@code n mod B} positions of each
- * permutation are not used. Thread-safe.
+ * permutation are not used. The permutation is part of the worker protocol (docs/protocol.md, "Which samples
+ * a clock trains on"): a Fisher–Yates shuffle drawn from {@link SplitMix64}, which any language reproduces.
+ * Thread-safe.
  */
 public final class BatchPlan {
-
-    private static final long GOLDEN_GAMMA = 0x9E3779B97F4A7C15L;
 
     private final int datasetSize;
     private final int globalBatch;
@@ -130,15 +129,18 @@ public final class BatchPlan {
         return indices;
     }
 
-    /** Fisher–Yates over {@code 0..n-1}, from the last position down. */
+    /**
+     * Fisher–Yates over {@code 0..n-1}, from the last position down: position i swaps with a draw in
+     * {@code [0, i]} of a {@link SplitMix64} seeded with {@code seed + GOLDEN_GAMMA × (epoch + 1)}.
+     */
     private int[] shuffle(final int epoch) {
-        final SplittableRandom random = new SplittableRandom(seed + GOLDEN_GAMMA * (epoch + 1L));
+        final SplitMix64 random = new SplitMix64(seed + SplitMix64.GOLDEN_GAMMA * (epoch + 1L));
         final int[] indices = new int[datasetSize];
         for (int i = 0; i < datasetSize; i++) {
             indices[i] = i;
         }
         for (int i = datasetSize - 1; i > 0; i--) {
-            final int j = random.nextInt(i + 1);
+            final int j = random.nextIndex(i + 1);
             final int swap = indices[i];
             indices[i] = indices[j];
             indices[j] = swap;

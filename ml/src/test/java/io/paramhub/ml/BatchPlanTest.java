@@ -103,15 +103,16 @@ class BatchPlanTest {
 
     @Test
     void shouldFollowSpecifiedShuffleWhenDrawingPermutations() {
-        // given: Fisher-Yates from the last position down, driven by
-        // new SplittableRandom(seed + 0x9E3779B97F4A7C15L * (epoch + 1)); values pinned from that recipe
+        // given: Fisher-Yates from the last position down, j = high 64 bits of (SplitMix64 draw x (i + 1)),
+        // seeded with seed + 0x9E3779B97F4A7C15 * (epoch + 1); values pinned from a Python reference of
+        // docs/protocol.md (clients/python's tests check the same vectors)
         final BatchPlan plan = new BatchPlan(10, 5, 42);
 
         // when / then
-        assertThat(plan.batch(0)).containsExactly(4, 3, 7, 9, 1);
-        assertThat(plan.batch(1)).containsExactly(5, 2, 8, 0, 6);
-        assertThat(plan.batch(2)).containsExactly(5, 7, 0, 6, 4);
-        assertThat(plan.batch(3)).containsExactly(2, 9, 8, 3, 1);
+        assertThat(plan.batch(0)).containsExactly(6, 7, 4, 3, 9);
+        assertThat(plan.batch(1)).containsExactly(5, 0, 8, 2, 1);
+        assertThat(plan.batch(2)).containsExactly(9, 7, 8, 5, 4);
+        assertThat(plan.batch(3)).containsExactly(1, 6, 0, 3, 2);
     }
 
     @Test
