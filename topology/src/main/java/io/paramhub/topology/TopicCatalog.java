@@ -44,6 +44,12 @@ public record TopicCatalog(
 
     public static final String DEFAULT_PREFIX = "paramhub.";
 
+    /**
+     * The {@code max.message.bytes} of {@code jobs}: 65 MiB, room for the version 0 that an external model's spec
+     * carries (at most {@code ExternalModels.MAX_PARAMETERS} = 2^24 float32 values) and the rest of the spec.
+     */
+    public static final int JOBS_MAX_MESSAGE_BYTES = 4 * (1 << 24) + (1 << 20);
+
     public static TopicCatalog create(final String prefix, final SerdeFactory serdes) {
         return new TopicCatalog(
                 prefix,
@@ -72,7 +78,8 @@ public record TopicCatalog(
     public List<TopicLayout> layouts(
             final int shardPartitions, final int otherPartitions, final TopicRetentions retentions) {
         return List.of(
-                TopicLayout.compacted(jobs.name(), 1),
+                // an external model's version 0 travels with its spec
+                TopicLayout.compacted(jobs.name(), 1).withMaxMessageBytes(JOBS_MAX_MESSAGE_BYTES),
                 deleted(gradients, shardPartitions, retentions),
                 TopicLayout.compacted(model.name(), shardPartitions),
                 TopicLayout.compacted(shardJobs.name(), shardPartitions),

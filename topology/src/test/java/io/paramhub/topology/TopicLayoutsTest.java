@@ -35,6 +35,20 @@ class TopicLayoutsTest {
     }
 
     @Test
+    void shouldTakeAnExternalModelsVersionZeroOnJobsOnly() {
+        // given
+        final Map<String, TopicLayout> layouts = byName(TOPICS.layouts(8, 4));
+
+        // when
+        final Map<String, String> jobs = layouts.get("paramhub.jobs").configs(TopicReplication.BROKER_DEFAULTS);
+        final Map<String, String> model = layouts.get("paramhub.model").configs(TopicReplication.BROKER_DEFAULTS);
+
+        // then
+        assertThat(jobs).containsEntry("max.message.bytes", Integer.toString(TopicCatalog.JOBS_MAX_MESSAGE_BYTES));
+        assertThat(model).doesNotContainKey("max.message.bytes");
+    }
+
+    @Test
     void shouldBoundTelemetryAndDeadLettersInTime() {
         // given
         final Map<String, TopicLayout> layouts = byName(TOPICS.layouts(8, 4));

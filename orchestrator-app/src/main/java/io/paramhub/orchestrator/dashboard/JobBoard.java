@@ -4,6 +4,7 @@ import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ResourceCommand;
+import io.paramhub.avro.WorkerEvaluation;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.SortedMap;
@@ -71,8 +72,24 @@ final class JobBoard {
             if (spec == null || telemetry.getStage() == spec.getStages() - 1) {
                 loss.add(telemetry.getClock(), telemetry.getLoss(), telemetry.getSamples());
             }
+            if (telemetry.getEvaluation() != null) {
+                onWorkerEvaluation(telemetry);
+            }
             changed(telemetry.getTimestamp().toEpochMilli());
         }
+    }
+
+    /** A worker's own evaluation (an external model's, which the dashboard cannot run) as a test-curve point. */
+    private void onWorkerEvaluation(final IterationTelemetry telemetry) {
+        final WorkerEvaluation evaluation = telemetry.getEvaluation();
+        test.add(
+                "accuracy",
+                evaluation.getSamples(),
+                new TestCurve.Point(
+                        telemetry.getClock(),
+                        evaluation.getVersion(),
+                        evaluation.getAccuracy(),
+                        telemetry.getTimestamp().toEpochMilli()));
     }
 
     synchronized void onCommand(final ResourceCommand command) {

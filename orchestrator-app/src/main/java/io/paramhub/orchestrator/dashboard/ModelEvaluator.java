@@ -3,6 +3,7 @@ package io.paramhub.orchestrator.dashboard;
 import io.paramhub.ml.Dataset;
 import io.paramhub.ml.Evaluation;
 import io.paramhub.ml.Model;
+import io.paramhub.topology.jobs.ExternalModels;
 import io.paramhub.topology.jobs.JobSpecs;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -66,6 +67,9 @@ final class ModelEvaluator implements AutoCloseable {
 
     /** Scores one model; a failure becomes the board's "no test set" reason, never the thread's end. */
     static void evaluate(final JobBoard board, final JobBoard.Pending pending, final TestSets testSets) {
+        if (ExternalModels.isExternal(pending.spec())) {
+            return; // only its workers know its maths: they report their evaluations in telemetry
+        }
         final TestSets.Lookup lookup = testSets.forDataset(pending.spec().getDataset());
         if (lookup.test() == null) {
             board.onTestUnavailable(lookup.unavailable());

@@ -8,6 +8,7 @@ import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.topology.ShardKeys;
 import io.paramhub.topology.Topic;
+import io.paramhub.topology.jobs.ExternalModels;
 import io.paramhub.topology.jobs.JobSpecs;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
@@ -72,10 +73,12 @@ final class ControlFanout {
                                 "invalid job " + spec.getJob() + ": " + String.join("; ", problems)));
                 return;
             }
-            specs.put(spec.getJob(), spec);
+            // an external model's version 0 reaches each shard as its own slice, and is not kept here
+            specs.put(spec.getJob(), ExternalModels.withoutParameters(spec));
             for (int shard = 0; shard < spec.getShards(); shard++) {
                 context.forward(
-                        record.withKey(ShardKeys.shard(spec.getJob(), shard)).withValue((SpecificRecord) spec),
+                        record.withKey(ShardKeys.shard(spec.getJob(), shard))
+                                .withValue((SpecificRecord) ExternalModels.forShard(spec, shard)),
                         AggregatorTopology.SHARD_JOBS_SINK);
             }
             context.commit();

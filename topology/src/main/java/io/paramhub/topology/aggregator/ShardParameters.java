@@ -5,6 +5,7 @@ import io.paramhub.avro.ShardState;
 import io.paramhub.ml.LearningRateSchedule;
 import io.paramhub.ml.Optimizer;
 import io.paramhub.schemas.FloatPacking;
+import io.paramhub.topology.jobs.ExternalModels;
 import io.paramhub.topology.jobs.JobSpecs;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -30,10 +31,14 @@ final class ShardParameters {
         this.version = version;
     }
 
-    /** Version 0 of {@code shard}: the job's seeded initial parameters, zero optimizer state. */
+    /**
+     * Version 0 of {@code shard}, with zero optimizer state: a built-in model's seeded initial parameters, or an
+     * external model's slice of the submitter's ({@link ExternalModels#forShard}).
+     */
     static ShardParameters initial(final JobSpec spec, final int shard) {
-        final float[] params =
-                JobSpecs.layout(spec).slice(JobSpecs.model(spec).initialParameters(spec.getSeed()), shard);
+        final float[] params = ExternalModels.isExternal(spec)
+                ? ExternalModels.initialShard(spec, shard)
+                : JobSpecs.layout(spec).slice(JobSpecs.model(spec).initialParameters(spec.getSeed()), shard);
         return new ShardParameters(
                 spec, params, new float[JobSpecs.optimizer(spec).stateSlots()][params.length], 0);
     }

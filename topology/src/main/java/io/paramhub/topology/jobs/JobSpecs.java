@@ -84,17 +84,7 @@ public final class JobSpecs {
                 & inRange(problems, "outputs", spec.getOutputs(), 1, MAX_OUTPUTS)
                 & inRange(problems, "parameters", spec.getParameters(), 1, MAX_PARAMETERS);
         if (shapeInRange) {
-            try {
-                final Model model = model(spec);
-                if (model.parameterCount() != spec.getParameters()) {
-                    problems.add("parameters is " + spec.getParameters() + " but model " + spec.getModel()
-                            + " with " + spec.getInputs() + " inputs and " + spec.getOutputs() + " outputs has "
-                            + model.parameterCount());
-                }
-                problems.addAll(StagePlan.problems(spec, model));
-            } catch (final IllegalArgumentException e) {
-                problems.add(e.getMessage());
-            }
+            problems.addAll(modelProblems(spec));
         }
         if (spec.getShards() < 1 || spec.getShards() > Math.min(spec.getParameters(), MAX_SHARDS)) {
             problems.add("shards must be between 1 and the parameter count, at most " + MAX_SHARDS + ", not "
@@ -126,6 +116,27 @@ public final class JobSpecs {
         return problems;
     }
 
+    /** What is wrong with the model {@code spec} names, its shape in range: built in, or external. */
+    private static List<String> modelProblems(final JobSpec spec) {
+        final List<String> problems = new ArrayList<>(ExternalModels.problems(spec));
+        if (ExternalModels.isExternal(spec)) {
+            problems.addAll(StagePlan.problems(spec, null));
+            return problems;
+        }
+        try {
+            final Model model = model(spec);
+            if (model.parameterCount() != spec.getParameters()) {
+                problems.add("parameters is " + spec.getParameters() + " but model " + spec.getModel() + " with "
+                        + spec.getInputs() + " inputs and " + spec.getOutputs() + " outputs has "
+                        + model.parameterCount());
+            }
+            problems.addAll(StagePlan.problems(spec, model));
+        } catch (final IllegalArgumentException e) {
+            problems.add(e.getMessage());
+        }
+        return problems;
+    }
+
     /** Whether {@code value} is in {@code [min, max]}; adds the problem, naming the field, when not. */
     private static boolean inRange(
             final List<String> problems, final String field, final long value, final long min, final long max) {
@@ -145,7 +156,17 @@ public final class JobSpecs {
         return spec;
     }
 
+    /**
+     * The built-in model {@code spec} names.
+     *
+     * @throws IllegalArgumentException for an unknown kind or shape, and for an external model, whose maths only
+     *     its workers know
+     */
     public static Model model(final JobSpec spec) {
+        if (ExternalModels.isExternal(spec)) {
+            throw new IllegalArgumentException("job " + spec.getJob() + " has an external model: only its own "
+                    + "workers (a Python worker, say) know its maths");
+        }
         return Models.create(spec.getModel(), spec.getInputs(), spec.getOutputs());
     }
 

@@ -1,6 +1,7 @@
 package io.paramhub.topology.orchestrator;
 
 import io.paramhub.avro.JobSpec;
+import io.paramhub.topology.jobs.ExternalModels;
 import io.paramhub.topology.jobs.JobSpecs;
 import java.util.List;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -37,7 +38,7 @@ final class JobSpecLoader implements Processor<String, JobSpec, Void, Void> {
         }
         final List<String> problems = JobSpecs.problems(record.value());
         if (problems.isEmpty()) {
-            specs.put(record.key(), record.value());
+            specs.put(record.key(), ExternalModels.withoutParameters(record.value()));
         } else {
             log.warn("skipped invalid job {}: {}", record.key(), String.join("; ", problems));
         }

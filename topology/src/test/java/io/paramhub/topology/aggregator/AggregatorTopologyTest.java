@@ -15,6 +15,7 @@ import io.paramhub.schemas.FloatPacking;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.ShardKeys;
 import io.paramhub.topology.client.ModelHeaders;
+import io.paramhub.topology.jobs.ExternalJobs;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -298,5 +299,34 @@ class AggregatorTopologyTest {
                 .filter(model -> model.getShard() == shard)
                 .reduce((a, b) -> b)
                 .orElseThrow();
+    }
+
+    @Test
+    void shouldSeedExternalModelFromItsSpecAndStepItLikeAnyOther() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given: an external model whose version 0 comes with its spec (3 shards of 3, 3, 2 values)
+            final JobSpec spec = ExternalJobs.external().setJob(JOB).build();
+            final float[] initial = FloatPacking.unpack(spec.getInitialParameters());
+
+            // when
+            bed.submit(spec);
+            final List<ModelShard> versionZero = bed.models();
+            bed.send(gradient(JOB, 2, "worker-000", 0, 4, 4f, 8f));
+            bed.send(gradient(JOB, 2, "worker-001", 0, 4, 4f, 0f));
+            final List<ModelShard> versionOne = bed.models();
+
+            // then: version 0 is the submitter's, and a clock is one SGD step on the mean gradient (1, 1)
+            final float[] assembled = new float[8];
+            for (final ModelShard shard : versionZero) {
+                final float[] values = FloatPacking.unpack(shard.getValues());
+                System.arraycopy(values, 0, assembled, shard.getFirstParameter(), values.length);
+            }
+            assertThat(assembled).containsExactly(initial);
+            assertThat(versionOne).singleElement().satisfies(shard -> {
+                assertThat(shard.getShard()).isEqualTo(2);
+                assertThat(FloatPacking.unpack(shard.getValues()))
+                        .containsExactly(initial[6] - 0.1f * 1f, initial[7] - 0.1f * 1f);
+            });
+        }
     }
 }
