@@ -9,14 +9,16 @@ import io.paramhub.launcher.JobSpecOptions;
 import io.paramhub.launcher.KafkaOptions;
 import io.paramhub.launcher.SettingException;
 import io.paramhub.ml.DataSources;
-import io.paramhub.ml.Model;
 import io.paramhub.ml.Models;
+import io.paramhub.ml.ShardSizing;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.ClientProperties;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.JobSubmitter;
+import io.paramhub.topology.jobs.ExternalModels;
 import io.paramhub.topology.jobs.JobSpecs;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
@@ -48,8 +50,27 @@ public final class SubmitJobApp implements Callable<Integer> {
     @Option(names = "--workers", description = "Workers that share each batch. Required.")
     private Integer workers;
 
-    @Option(names = "--model", defaultValue = "linear", description = "linear or softmax (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--model",
+            defaultValue = "linear",
+            description = "A built-in model: linear, softmax, mlp[:H1,H2,..] or cnn[:..] (docs/models.md), or external "
+                    + "with --external-model (default: ${DEFAULT-VALUE}).")
     private String model;
+
+    @Option(
+            names = "--external-model",
+            paramLabel = "FILE",
+            description = "A model the aggregator does not know, trained by workers that do (the Python worker, say): "
+                    + "a JSON file with its tensors and version 0 (docs/protocol.md, \"External models\"). Implies "
+                    + "--model external.")
+    private Path externalModel;
+
+    @Option(
+            names = "--optimizer",
+            defaultValue = "sgd",
+            description = "sgd (with --momentum) or adam (beta1 0.9, beta2 0.999, epsilon 1e-8) (default: "
+                    + "${DEFAULT-VALUE}).")
+    private String optimizer;
 
     @Option(
             names = "--dataset",
@@ -103,14 +124,13 @@ public final class SubmitJobApp implements Callable<Integer> {
     }
 
     private JobSpec spec(final TrainTest data) {
-        final Model kind = Models.forData(model, data.train());
         final SyncMode mode;
         try {
             mode = SyncMode.valueOf(sync.toUpperCase(Locale.ROOT));
         } catch (final IllegalArgumentException e) {
             throw new SettingException("--sync", "--sync must be bsp, ssp or asp, not " + sync);
         }
-        return JobSpecs.forModel(kind, or(jobSpec.shards(), JobSpecOptions.DEFAULT_SHARDS))
+        return modelFields(data)
                 .setJob(job)
                 .setDataset(dataset)
                 .setSyncMode(mode)
@@ -118,7 +138,7 @@ public final class SubmitJobApp implements Callable<Integer> {
                 .setSessionTimeoutMs(sessionTimeoutMs)
                 .setGradientEncoding(encoding())
                 .setPipelineDepth(pipelineDepth)
-                .setOptimizer(OptimizerKind.SGD)
+                .setOptimizer(optimizerKind())
                 .setLearningRate(or(jobSpec.learningRate(), JobSpecOptions.DEFAULT_LEARNING_RATE))
                 .setMomentum(or(jobSpec.momentum(), JobSpecOptions.DEFAULT_MOMENTUM))
                 .setGlobalBatch(jobSpec.batch())
@@ -127,6 +147,32 @@ public final class SubmitJobApp implements Callable<Integer> {
                 .setSeed(jobSpec.seed())
                 .setCreatedAt(Instant.now())
                 .build();
+    }
+
+    /** The builder with the model's fields: a built-in model's, or the external model's file. */
+    private JobSpec.Builder modelFields(final TrainTest data) {
+        final int shards = or(jobSpec.shards(), JobSpecOptions.DEFAULT_SHARDS);
+        if (externalModel == null && !ExternalModels.KIND.equals(model)) {
+            return JobSpecs.forModel(Models.forData(model, data.train()), shards);
+        }
+        SettingException.requireOption(externalModel, "--external-model");
+        final ExternalModelFile.ExternalModel external = ExternalModelFile.read(externalModel);
+        return JobSpec.newBuilder()
+                .setModel(ExternalModels.KIND)
+                .setInputs(data.train().features())
+                .setOutputs(data.train().isClassification() ? data.train().classes() : 1)
+                .setParameters(external.parameters())
+                .setShards(ShardSizing.shards(external.parameters(), shards))
+                .setTensors(external.tensors())
+                .setInitialParameters(external.initialParameters());
+    }
+
+    private OptimizerKind optimizerKind() {
+        try {
+            return OptimizerKind.valueOf(optimizer.toUpperCase(Locale.ROOT));
+        } catch (final IllegalArgumentException e) {
+            throw new SettingException("--optimizer", "--optimizer must be sgd or adam, not " + optimizer);
+        }
     }
 
     private static <T> T or(final T given, final T otherwise) {
