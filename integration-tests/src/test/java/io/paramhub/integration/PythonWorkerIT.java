@@ -1,0 +1,245 @@
+package io.paramhub.integration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
+
+import io.paramhub.aggregator.AggregatorRunner;
+import io.paramhub.avro.DeadLetter;
+import io.paramhub.avro.IterationTelemetry;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.embedded.KafkaConnection;
+import io.paramhub.launcher.TopicSetup;
+import io.paramhub.testing.ClusterTestBase;
+import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.client.JobSubmitter;
+import io.paramhub.topology.client.ModelView;
+import io.paramhub.topology.client.SchemaRegistration;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Python workers (clients/python, run by Debian's python3) training an external model through a real broker,
+ * registry and aggregator: softmax regression of 7 classes on 40 features (287 parameters in 3 shards), 600
+ * generated samples, batch 40, 2 epochs of 15 clocks, BSP, SGD. Each worker computes its gradient sums in NumPy
+ * (src/test/python/softmax_worker.py).
+ */
+@Tag("integration")
+class PythonWorkerIT extends ClusterTestBase {
+
+    private static final int EPOCHS = 2;
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+    private static KafkaConnection connection;
+    private static TopicCatalog topics;
+    private static AggregatorRunner aggregator;
+
+    @TempDir
+    private static Path stateDir;
+
+    @TempDir
+    private Path dir;
+
+    @BeforeAll
+    static void startAggregator() {
+        connection = KafkaConnection.plain(kafka.bootstrapServers(), registry.url());
+        topics = connection.topics(TopicCatalog.DEFAULT_PREFIX);
+        // as a deployment does before its first job: a Python worker writes with the registered schemas
+        SchemaRegistration.registerValueSchemas(topics, connection.serdes());
+        final Properties props = connection.streams();
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        aggregator = AggregatorRunner.start(props, TopicCatalog.DEFAULT_PREFIX, TopicSetup.defaults());
+    }
+
+    @AfterAll
+    static void stopAggregator() {
+        if (aggregator != null) {
+            aggregator.close();
+        }
+    }
+
+    @Test
+    void shouldTrainAsTheNumpyReferenceWhenTwoPythonWorkersTrainAnExternalModelUnderBsp() throws Exception {
+        // given
+        final JobSpec spec = PythonJobs.softmax("python-bsp", 2, EPOCHS, 10_000);
+        final Path initial = writeInitial(spec);
+        JobSubmitter.submit(topics.jobs(), connection.client(), spec);
+
+        // when
+        final Process first = startWorker(spec, 0);
+        final Process second = startWorker(spec, 1);
+
+        // then: both train to the end and read the same final model
+        assertExitsCleanly(first, 0);
+        assertExitsCleanly(second, 1);
+        final float[] model = finalView(spec).assemble(PythonJobs.PARAMETERS);
+        assertThat(readFloats(dir.resolve("final-0.f32"))).containsExactly(model);
+        assertThat(readFloats(dir.resolve("final-1.f32"))).containsExactly(model);
+        // and it is the single-process NumPy run's, clock by clock the same gradients summed in the same order
+        final float[] reference = reference(initial);
+        for (int i = 0; i < PythonJobs.PARAMETERS; i++) {
+            assertThat((double) model[i])
+                    .as("parameter %d", i)
+                    .isCloseTo(reference[i], within(1e-6 * Math.abs(reference[i])));
+        }
+        assertThat(model).isNotEqualTo(readFloats(initial));
+        // every gradient lay in the partition Java's partitioner gives its key, and none was refused
+        assertGradientsOnJavasPartitions(spec);
+        assertThat(deadLettersOf(spec)).isEmpty();
+        // each worker reported each clock, half the batch each
+        final List<IterationTelemetry> telemetry = telemetryOf(spec);
+        assertThat(telemetry).hasSize((int) (2 * PythonJobs.clocks(spec)));
+        assertThat(telemetry).allSatisfy(t -> assertThat(t.getSamples()).isEqualTo(PythonJobs.GLOBAL_BATCH / 2));
+    }
+
+    @Test
+    void shouldFinishWithoutAWorkerKilledMidRunOnceItsSessionTimesOut() throws Exception {
+        // given: a 2 s session timeout
+        final JobSpec spec = PythonJobs.softmax("python-sigkill", 2, EPOCHS, 2_000);
+        writeInitial(spec);
+        JobSubmitter.submit(topics.jobs(), connection.client(), spec);
+        final Process survivor = startWorker(spec, 0);
+        final Process victim = startWorker(spec, 1);
+
+        // when: the second is SIGKILLed after its clock 3
+        await().alias("worker-001 publishing clock 3")
+                .atMost(TIMEOUT)
+                .until(() -> Files.readString(log(1)).contains("published clock 3\n"));
+        victim.destroyForcibly();
+
+        // then: it died by the signal, and the other trained to the last clock without it
+        assertThat(PythonProcesses.awaitExit(victim, 10)).isEqualTo(128 + 9);
+        final long killedAt = System.nanoTime();
+        assertExitsCleanly(survivor, 0);
+        assertThat(Duration.ofNanos(System.nanoTime() - killedAt)).isLessThan(Duration.ofSeconds(30));
+        final ModelView view = finalView(spec);
+        assertThat(view.minClock()).isEqualTo(PythonJobs.clocks(spec));
+        assertThat(view.appliedClocks("worker-000")).isEqualTo(PythonJobs.clocks(spec));
+        assertThat(view.appliedClocks("worker-001")).isBetween(4L, 6L);
+        assertThat(Files.readString(log(0))).contains("published clock " + (PythonJobs.clocks(spec) - 1) + "\n");
+    }
+
+    private Path writeInitial(final JobSpec spec) throws IOException {
+        final Path file = dir.resolve("initial.f32");
+        final ByteBuffer values = spec.getInitialParameters().duplicate();
+        final byte[] bytes = new byte[values.remaining()];
+        values.get(bytes);
+        Files.write(file, bytes);
+        return file;
+    }
+
+    private Path log(final int index) {
+        return dir.resolve("worker-" + index + ".log");
+    }
+
+    private Process startWorker(final JobSpec spec, final int index) throws IOException {
+        return PythonProcesses.startWorker(
+                log(index), kafka.bootstrapServers(), registry.url(), spec.getJob(), index, 2, dir);
+    }
+
+    private void assertExitsCleanly(final Process worker, final int index) throws Exception {
+        final int exit = PythonProcesses.awaitExit(worker, TIMEOUT.toSeconds());
+        final String output = Files.readString(log(index));
+        System.out.println("worker " + index + ":\n" + output);
+        assertThat(exit)
+                .as("worker %d exit code; its output:%n%s", index, output)
+                .isZero();
+    }
+
+    private float[] reference(final Path initial) throws Exception {
+        final Path out = dir.resolve("reference.f32");
+        final PythonProcesses.Finished run = PythonProcesses.run(
+                dir.resolve("reference.log"),
+                TIMEOUT.toSeconds(),
+                PythonProcesses.SOFTMAX_WORKER.toString(),
+                "reference",
+                "--initial",
+                initial.toString(),
+                "--learning-rate",
+                Double.toString(PythonJobs.LEARNING_RATE),
+                "--global-batch",
+                Integer.toString(PythonJobs.GLOBAL_BATCH),
+                "--seed",
+                Long.toString(PythonJobs.SEED),
+                "--epochs",
+                Integer.toString(EPOCHS),
+                "--workers",
+                "2",
+                "--out",
+                out.toString());
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        return readFloats(out);
+    }
+
+    private static ModelView finalView(final JobSpec spec) {
+        return PythonJobs.finalModel(topics, connection.client(), spec, TIMEOUT);
+    }
+
+    private static float[] readFloats(final Path file) throws IOException {
+        final ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+        final float[] values = new float[bytes.remaining() / Float.BYTES];
+        bytes.asFloatBuffer().get(values);
+        return values;
+    }
+
+    private static void assertGradientsOnJavasPartitions(final JobSpec spec) {
+        final List<ConsumerRecord<String, byte[]>> gradients = TopicContents.readAll(
+                        kafka.bootstrapServers(),
+                        topics.gradients().name(),
+                        new StringDeserializer(),
+                        new ByteArrayDeserializer())
+                .stream()
+                .filter(record -> record.key().startsWith(spec.getJob() + "/"))
+                .toList();
+        final int partitions = TopicSetup.defaults().shardPartitions();
+        assertThat(gradients).hasSize((int) (2 * PythonJobs.clocks(spec) * spec.getShards()));
+        final Map<String, Integer> wrong = gradients.stream()
+                .filter(record -> record.partition()
+                        != Utils.toPositive(Utils.murmur2(record.key().getBytes(StandardCharsets.UTF_8))) % partitions)
+                .collect(Collectors.toMap(ConsumerRecord::key, ConsumerRecord::partition, (a, b) -> a));
+        assertThat(wrong).isEmpty();
+    }
+
+    private static List<DeadLetter> deadLettersOf(final JobSpec spec) {
+        return TopicContents.readAll(
+                        kafka.bootstrapServers(),
+                        topics.deadLetters().name(),
+                        new StringDeserializer(),
+                        topics.deadLetters().valueSerde().deserializer())
+                .stream()
+                .filter(record -> record.key().startsWith(spec.getJob() + "/"))
+                .map(ConsumerRecord::value)
+                .toList();
+    }
+
+    private static List<IterationTelemetry> telemetryOf(final JobSpec spec) {
+        return TopicContents.readAll(
+                        kafka.bootstrapServers(),
+                        topics.telemetry().name(),
+                        new StringDeserializer(),
+                        topics.telemetry().valueSerde().deserializer())
+                .stream()
+                .map(ConsumerRecord::value)
+                .filter(t -> t.getJob().equals(spec.getJob()))
+                .toList();
+    }
+}
