@@ -40,8 +40,8 @@ final class GradientChecks {
                                             + (bfloat16 ? 2 : 4)
                                     : actual + " values"));
         }
-        if (gradient.getSampleCount() < 1) {
-            return reject(DeadLetterReason.MALFORMED, "sampleCount must be >= 1, not " + gradient.getSampleCount());
+        if (gradient.getSampleCount() < 0) {
+            return reject(DeadLetterReason.MALFORMED, "sampleCount must be >= 0, not " + gradient.getSampleCount());
         }
         if (!Double.isFinite(gradient.getLoss())) {
             return reject(DeadLetterReason.NON_FINITE, "loss is " + gradient.getLoss());
@@ -52,6 +52,12 @@ final class GradientChecks {
         for (int i = 0; i < values.length; i++) {
             if (!Float.isFinite(values[i])) {
                 return reject(DeadLetterReason.NON_FINITE, "value " + i + " is " + values[i]);
+            }
+            // a worker whose plan share is empty still answers the barrier, with nothing in it
+            if (gradient.getSampleCount() == 0 && values[i] != 0) {
+                return reject(
+                        DeadLetterReason.MALFORMED,
+                        "a gradient of 0 samples holds value " + i + " = " + values[i] + "; it must be all zeros");
             }
         }
         if (!WorkerIds.belongsTo(spec, gradient.getWorker())) {

@@ -329,4 +329,27 @@ class AggregatorTopologyTest {
             });
         }
     }
+
+    @Test
+    void shouldCountEmptyShareInBarrierWhenWorkerHasNoSamples() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given: a plan can leave a worker with no sample of a clock; it still answers the barrier
+            bed.submit(linearJob(JOB, 2));
+            final float[] before = FloatPacking.unpack(shardOf(bed.models(), 0).getValues());
+
+            // when
+            bed.send(gradient(JOB, 0, "worker-000", 0, 8, 8f, 16f));
+            bed.send(gradient(JOB, 0, "worker-001", 0, 0, 0f, 0f));
+            bed.send(gradient(JOB, 1, "worker-001", 0, 0, 1f, 0f));
+
+            // then: the clock is the 8 samples' step; a "0-sample" gradient with values is refused
+            assertThat(bed.models())
+                    .singleElement()
+                    .satisfies(shard -> assertThat(FloatPacking.unpack(shard.getValues()))
+                            .containsExactly(before[0] - 0.5f * 1f, before[1] - 0.5f * 2f));
+            assertThat(bed.deadLetters.readValuesToList())
+                    .singleElement()
+                    .satisfies(letter -> assertThat(letter.getReason()).isEqualTo(DeadLetterReason.MALFORMED));
+        }
+    }
 }
