@@ -6,6 +6,7 @@ import io.paramhub.topology.RetentionCheck;
 import io.paramhub.topology.aggregator.AggregatorInstance;
 import io.paramhub.topology.aggregator.AggregatorMetrics;
 import io.paramhub.topology.aggregator.AggregatorTopology;
+import io.paramhub.topology.client.SchemaRegistration;
 import io.paramhub.topology.placement.PlacementTaskAssignor;
 import io.paramhub.topology.placement.PlacementWatcher;
 import java.time.Duration;
@@ -95,6 +96,9 @@ public final class AggregatorRunner implements AutoCloseable {
                             String.valueOf(prepared.properties().get(StreamsConfig.APPLICATION_ID_CONFIG)),
                             topicSetup.acceptShortRetention());
         }
+        // every topic's value schema, so that a worker in another language finds the subjects it writes to
+        // (docs/protocol.md, "Records and encodings"); a no-op where the serdes are set not to register
+        SchemaRegistration.registerValueSchemas(prepared.topics(), prepared.serdes());
         final Topology topology = AggregatorTopology.build(prepared.topics(), prepared.serdes(), metrics);
         PlacementWatcher watcher = null;
         if (follow) {

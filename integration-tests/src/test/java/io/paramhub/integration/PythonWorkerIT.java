@@ -14,7 +14,6 @@ import io.paramhub.testing.ClusterTestBase;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.client.ModelView;
-import io.paramhub.topology.client.SchemaRegistration;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -63,8 +62,7 @@ class PythonWorkerIT extends ClusterTestBase {
     static void startAggregator() {
         connection = KafkaConnection.plain(kafka.bootstrapServers(), registry.url());
         topics = connection.topics(TopicCatalog.DEFAULT_PREFIX);
-        // as a deployment does before its first job: a Python worker writes with the registered schemas
-        SchemaRegistration.registerValueSchemas(topics, connection.serdes());
+        // the aggregator registers every value schema at start-up: a Python worker writes with them
         final Properties props = connection.streams();
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         aggregator = AggregatorRunner.start(props, TopicCatalog.DEFAULT_PREFIX, TopicSetup.defaults());

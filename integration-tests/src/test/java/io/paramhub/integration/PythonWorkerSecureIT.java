@@ -14,7 +14,6 @@ import io.paramhub.testing.KafkaTestCluster;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.client.ModelView;
-import io.paramhub.topology.client.SchemaRegistration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,7 +53,6 @@ class PythonWorkerSecureIT {
                         new RegistryAccess(certificates.keyStore(), certificates.password(), Map.of(USER, PASSWORD)))) {
             final KafkaConnection connection = KafkaConnection.of(settings(kafka, registry, certificates));
             final TopicCatalog topics = connection.topics(TopicCatalog.DEFAULT_PREFIX);
-            SchemaRegistration.registerValueSchemas(topics, connection.serdes());
             final Properties streams = connection.streams();
             streams.put(StreamsConfig.STATE_DIR_CONFIG, dir.resolve("streams").toString());
             final JobSpec spec = PythonJobs.softmax("python-secure", 1, 1, 10_000);
