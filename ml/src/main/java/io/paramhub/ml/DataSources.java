@@ -1,40 +1,86 @@
 package io.paramhub.ml;
 
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.util.Locale;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
 
 /**
- * Turns a data spec string, as given on a command line or in a job, into data:
+ * Turns a data spec string ({@code kind[:arguments]}, as on a command line or in a job's {@code dataset}) into
+ * data, through the {@link DatasetProvider} of its kind: the single loader and checker that workers, the
+ * aggregator's checks, the evaluators and the dashboard share, so that they agree on the data. Built in
+ * (docs/data.md):
  * <ul>
- *   <li>{@code fashion-mnist} (from {@link FashionMnist#load()}) or {@code fashion-mnist:/some/dir};</li>
- *   <li>{@code linear} or {@code linear:n=4096,d=16,noise=0.1,seed=7} (every key optional, those are
- *       the defaults): a {@link LinearProblem}.</li>
+ *   <li>{@code fashion-mnist} or {@code fashion-mnist:/some/dir} ({@link FashionMnist});</li>
+ *   <li>{@code linear} or {@code linear:n=4096,d=16,noise=0.1,seed=7}: a generated {@link LinearProblem};</li>
+ *   <li>{@code csv:PATH,...} ({@link CsvProvider}), {@code idx:IMAGES,LABELS,...} ({@link IdxProvider}) and
+ *       {@code avro:PATH,features=...} ({@link AvroProvider}): files of your own;</li>
  * </ul>
+ * and the kinds of every {@link DatasetProvider} on the classpath.
  */
 public final class DataSources {
 
-    /** The forms {@link #load} accepts, for messages. */
-    public static final String FORMS =
-            "fashion-mnist, fashion-mnist:<dir>, linear, linear:n=4096,d=16,noise=0.1,seed=7";
-
+    /** The kind of Fashion-MNIST. */
     public static final String FASHION_MNIST = "fashion-mnist";
-    private static final String LINEAR = "linear";
+
+    private static final List<DatasetProvider> BUILT_IN = List.of(
+            new FashionMnistProvider(), new LinearProvider(), new CsvProvider(), new IdxProvider(), new AvroProvider());
 
     private DataSources() {}
 
     /**
      * The training and test sets a spec names.
      *
-     * @throws IllegalArgumentException for a spec of none of the {@link #FORMS}
+     * @throws IllegalArgumentException for a spec no provider reads, or one its provider refuses
+     * @throws DataFileException for a file that cannot be read or holds bad data
      * @throws DatasetUnavailableException if Fashion-MNIST is asked for and not installed
      */
     public static TrainTest load(final String spec) {
-        final String trimmed = spec == null ? "" : spec.trim();
-        if (kindOf(trimmed).equals(FASHION_MNIST)) {
-            final String dir = argumentOf(trimmed);
-            return dir.isEmpty() ? FashionMnist.load() : FashionMnist.load(Path.of(dir));
+        final DataSpec parsed = DataSpec.parse(spec);
+        final DatasetProvider provider = provider(parsed.kind(), spec);
+        provider.check(parsed);
+        return provider.load(parsed);
+    }
+
+    /**
+     * The files a spec reads (its provider's paths, as written), after checking its form without reading any.
+     *
+     * @throws IllegalArgumentException for a spec no provider reads, or one its provider refuses
+     */
+    public static List<String> files(final String spec) {
+        final DataSpec parsed = DataSpec.parse(spec);
+        final DatasetProvider provider = provider(parsed.kind(), spec);
+        provider.check(parsed);
+        return parsed.paths(provider.pathKeys());
+    }
+
+    /**
+     * {@code spec} with every relative path it names resolved against {@code dir} and normalised, as a job that
+     * other processes load must carry it.
+     *
+     * @throws IllegalArgumentException for a spec no provider reads, or a path that is not one
+     */
+    public static String resolve(final String spec, final Path dir) {
+        final DataSpec parsed = DataSpec.parse(spec);
+        final DatasetProvider provider = provider(parsed.kind(), spec);
+        return parsed.mapPaths(provider.pathKeys(), path -> {
+                    try {
+                        return dir.resolve(path).toAbsolutePath().normalize().toString();
+                    } catch (final InvalidPathException e) {
+                        throw new IllegalArgumentException("data spec '" + spec + "': '" + path + "' is not a path", e);
+                    }
+                })
+                .toString();
+    }
+
+    /** The forms every provider accepts, for messages. */
+    public static String forms() {
+        final List<String> forms = new ArrayList<>();
+        for (final DatasetProvider provider : providers()) {
+            forms.addAll(provider.forms());
         }
-        return linearProblem(trimmed).data();
+        return String.join(", ", forms);
     }
 
     /**
@@ -43,70 +89,26 @@ public final class DataSources {
      * @throws IllegalArgumentException for any other spec, an unknown key or a malformed value
      */
     public static LinearProblem linearProblem(final String spec) {
-        final LinearShape shape = linearShape(spec);
-        return LinearProblem.generate(shape.samples(), shape.features(), shape.noise(), shape.seed());
+        final DataSpec parsed = DataSpec.parse(spec);
+        new LinearProvider().check(parsed);
+        return LinearProvider.problem(parsed);
     }
 
-    /** What a {@code linear[:key=value,...]} spec asks for, read without generating anything. */
-    public record LinearShape(int samples, int features, double noise, long seed) {}
-
-    /**
-     * The shape a {@code linear[:key=value,...]} spec names, without generating the data.
-     *
-     * @throws IllegalArgumentException for any other spec, an unknown key or a malformed value
-     */
-    public static LinearShape linearShape(final String spec) {
-        final String trimmed = spec == null ? "" : spec.trim();
-        if (!kindOf(trimmed).equals(LINEAR)) {
-            throw new IllegalArgumentException("unknown data spec '" + spec + "', expected one of: " + FORMS);
-        }
-        int samples = 4096;
-        int features = 16;
-        double noise = 0.1;
-        long seed = 7;
-        final String arguments = argumentOf(trimmed);
-        for (final String pair : arguments.isEmpty() ? new String[0] : arguments.split(",")) {
-            final String[] keyValue = pair.split("=", 2);
-            if (keyValue.length != 2) {
-                throw new IllegalArgumentException("data spec '" + spec + "': expected key=value, got '" + pair + "'");
-            }
-            final String key = keyValue[0].trim().toLowerCase(Locale.ROOT);
-            final String value = keyValue[1].trim();
-            try {
-                switch (key) {
-                    case "n" -> samples = Integer.parseInt(value);
-                    case "d" -> features = Integer.parseInt(value);
-                    case "noise" -> noise = Double.parseDouble(value);
-                    case "seed" -> seed = Long.parseLong(value);
-                    default ->
-                        throw new IllegalArgumentException(
-                                "data spec '" + spec + "': unknown key '" + key + "', known keys: n, d, noise, seed");
-                }
-            } catch (final NumberFormatException e) {
-                throw new IllegalArgumentException(
-                        "data spec '" + spec + "': bad value for " + key + ": '" + value + "'", e);
+    private static DatasetProvider provider(final String kind, final String spec) {
+        for (final DatasetProvider provider : providers()) {
+            if (provider.kinds().contains(kind)) {
+                return provider;
             }
         }
-        return new LinearShape(samples, features, noise, seed);
+        throw new IllegalArgumentException("unknown data spec '" + spec + "', expected one of: " + forms());
     }
 
-    /** Whether {@code spec} names Fashion-MNIST, with or without a directory. */
-    public static boolean isFashionMnist(final String spec) {
-        return kindOf(spec == null ? "" : spec.trim()).equals(FASHION_MNIST);
-    }
-
-    /** The directory a {@code fashion-mnist:<dir>} spec names, or empty for plain {@code fashion-mnist}. */
-    public static String fashionMnistDir(final String spec) {
-        return argumentOf(spec == null ? "" : spec.trim());
-    }
-
-    private static String kindOf(final String spec) {
-        final int colon = spec.indexOf(':');
-        return (colon < 0 ? spec : spec.substring(0, colon)).trim().toLowerCase(Locale.ROOT);
-    }
-
-    private static String argumentOf(final String spec) {
-        final int colon = spec.indexOf(':');
-        return colon < 0 ? "" : spec.substring(colon + 1).trim();
+    /** The built-in providers, then those on the classpath ({@link ServiceLoader}), which cannot override them. */
+    private static List<DatasetProvider> providers() {
+        final List<DatasetProvider> providers = new ArrayList<>(BUILT_IN);
+        for (final DatasetProvider provider : ServiceLoader.load(DatasetProvider.class)) {
+            providers.add(provider);
+        }
+        return providers;
     }
 }

@@ -1,7 +1,5 @@
 package io.paramhub.ml;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -10,7 +8,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Loads Fashion-MNIST (60,000 training and 10,000 test images of 28x28 pixels, 10 classes) from
- * the gzip'd IDX files of Debian's {@code dataset-fashion-mnist} package.
+ * the gzip'd IDX files of Debian's {@code dataset-fashion-mnist} package: two pairs of IDX files, read as
+ * {@link IdxProvider} reads any.
  */
 public final class FashionMnist {
 
@@ -39,10 +38,11 @@ public final class FashionMnist {
     }
 
     /**
-     * Loads the full training and test sets from a directory.
+     * Loads the full training and test sets from a directory: images of any shape, classes 0 to the largest
+     * training label.
      *
      * @throws DatasetUnavailableException if a file is missing
-     * @throws UncheckedIOException if a file cannot be read or is not a valid IDX file
+     * @throws DataFileException if a file cannot be read or is not a valid IDX file, or the counts differ
      */
     public static TrainTest load(final Path dir) {
         for (final String name : List.of(TRAIN_IMAGES, TRAIN_LABELS, TEST_IMAGES, TEST_LABELS)) {
@@ -54,9 +54,12 @@ public final class FashionMnist {
             }
         }
         final long start = System.nanoTime();
+        final Dataset train =
+                IdxProvider.pair("fashion-mnist-train", dir.resolve(TRAIN_IMAGES), dir.resolve(TRAIN_LABELS), 0);
         final TrainTest data = new TrainTest(
-                read(dir, "fashion-mnist-train", TRAIN_IMAGES, TRAIN_LABELS),
-                read(dir, "fashion-mnist-test", TEST_IMAGES, TEST_LABELS));
+                train,
+                IdxProvider.pair(
+                        "fashion-mnist-test", dir.resolve(TEST_IMAGES), dir.resolve(TEST_LABELS), train.classes()));
         log.info(
                 "loaded Fashion-MNIST from {}: {} train, {} test samples in {} ms",
                 dir,
@@ -64,19 +67,5 @@ public final class FashionMnist {
                 data.test().size(),
                 (System.nanoTime() - start) / 1_000_000);
         return data;
-    }
-
-    private static Dataset read(final Path dir, final String name, final String images, final String labels) {
-        try {
-            final IdxImages x = IdxReader.readImageFile(dir.resolve(images));
-            final float[] y = IdxReader.readLabels(dir.resolve(labels));
-            if (x.features() != FEATURES || x.count() != y.length) {
-                throw new IOException(dir + ": " + images + " holds " + x.count() + " images of " + x.rows() + "x"
-                        + x.cols() + ", " + labels + " " + y.length + " labels; expected 28x28 and equal counts");
-            }
-            return new Dataset(name, FEATURES, x.pixels(), y, CLASSES);
-        } catch (final IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -10,9 +10,9 @@ import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
 
 /**
- * Reads gzip'd IDX files, the format of MNIST and Fashion-MNIST: a big-endian magic number
- * (2051 for unsigned-byte images of three dimensions, 2049 for unsigned-byte labels of one),
- * the dimensions, then one unsigned byte per value.
+ * Reads IDX files, the format of MNIST and Fashion-MNIST, gzip'd or not: a big-endian magic number (two zero
+ * bytes, the type of the values, the number of dimensions; 2051 for unsigned-byte images of three dimensions,
+ * 2049 for unsigned-byte labels of one), each dimension as a big-endian int, then the values, big-endian.
  */
 public final class IdxReader {
 
@@ -20,8 +20,21 @@ public final class IdxReader {
     public static final int IMAGES_MAGIC = 2051;
     /** Magic number of an unsigned-byte, one-dimensional IDX file. */
     public static final int LABELS_MAGIC = 2049;
+    /** Type code of unsigned bytes. */
+    public static final int UNSIGNED_BYTE = 0x08;
+    /** Type code of signed bytes. */
+    public static final int SIGNED_BYTE = 0x09;
+    /** Type code of big-endian 16-bit integers. */
+    public static final int SHORT = 0x0B;
+    /** Type code of big-endian 32-bit integers. */
+    public static final int INT = 0x0C;
+    /** Type code of big-endian 32-bit floats. */
+    public static final int FLOAT = 0x0D;
+    /** Type code of big-endian 64-bit floats. */
+    public static final int DOUBLE = 0x0E;
 
     private static final int BUFFER_BYTES = 1 << 16;
+    private static final int GZIP_MAGIC = 0x1f8b;
 
     private IdxReader() {}
 
@@ -32,76 +45,105 @@ public final class IdxReader {
 
     /** All images with their dimensions, each byte divided by 255. */
     public static IdxImages readImageFile(final Path file) throws IOException {
-        try (DataInputStream in = open(file)) {
-            requireMagic(file, in.readInt(), IMAGES_MAGIC);
-            final int count = requireDimension(file, "image count", in.readInt());
-            final int rows = requireDimension(file, "rows", in.readInt());
-            final int cols = requireDimension(file, "columns", in.readInt());
-            final long total = (long) count * rows * cols;
-            if (total > Integer.MAX_VALUE - 8) {
-                throw new IOException(file + ": " + count + " images of " + rows + "x" + cols + " are too many");
-            }
-            final byte[] bytes = readBytes(file, in, (int) total);
-            final float[] pixels = new float[bytes.length];
-            for (int i = 0; i < bytes.length; i++) {
-                pixels[i] = (bytes[i] & 0xFF) / 255f;
-            }
-            return new IdxImages(count, rows, cols, pixels);
-        } catch (final EOFException e) {
-            throw truncated(file, e);
-        }
+        final IdxArray array = read(file, IMAGES_MAGIC, true);
+        final int[] dimensions = array.dimensions();
+        return new IdxImages(dimensions[0], dimensions[1], dimensions[2], array.values());
     }
 
     /** The labels, each unsigned byte as a float. */
     public static float[] readLabels(final Path file) throws IOException {
+        return read(file, LABELS_MAGIC, false).values();
+    }
+
+    /**
+     * Every value of an IDX file of any type and number of dimensions: unsigned bytes divided by 255 when
+     * {@code scaleBytes} (as image pixels are read), every other value as it is.
+     *
+     * @throws IOException naming the file, if it cannot be read, is not an IDX file or is truncated
+     */
+    public static IdxArray read(final Path file, final boolean scaleBytes) throws IOException {
+        return read(file, 0, scaleBytes);
+    }
+
+    private static IdxArray read(final Path file, final int expectedMagic, final boolean scaleBytes)
+            throws IOException {
         try (DataInputStream in = open(file)) {
-            requireMagic(file, in.readInt(), LABELS_MAGIC);
-            final int count = requireDimension(file, "label count", in.readInt());
-            final byte[] bytes = readBytes(file, in, count);
-            final float[] labels = new float[count];
-            for (int i = 0; i < count; i++) {
-                labels[i] = bytes[i] & 0xFF;
+            final int magic = in.readInt();
+            if (expectedMagic != 0 && magic != expectedMagic) {
+                throw new IOException(file + ": magic number " + magic + ", expected " + expectedMagic);
             }
-            return labels;
+            final int type = (magic >>> 8) & 0xFF;
+            final int rank = magic & 0xFF;
+            if ((magic >>> 16) != 0 || rank == 0 || bytesOf(type) == 0) {
+                throw new IOException(file + ": magic number " + magic + " is not that of an IDX file");
+            }
+            final int[] dimensions = new int[rank];
+            long total = 1;
+            for (int d = 0; d < rank; d++) {
+                dimensions[d] = in.readInt();
+                if (dimensions[d] < 0) {
+                    throw new IOException(file + ": negative dimension " + dimensions[d]);
+                }
+                total *= dimensions[d];
+                if (total > Integer.MAX_VALUE - 8) {
+                    throw new IOException(file + ": more than " + (Integer.MAX_VALUE - 8) + " values");
+                }
+            }
+            return new IdxArray(type, dimensions, values(in, type, (int) total, scaleBytes));
         } catch (final EOFException e) {
-            throw truncated(file, e);
+            throw new IOException(file + ": truncated IDX file", e);
         }
     }
 
+    private static float[] values(final DataInputStream in, final int type, final int count, final boolean scaleBytes)
+            throws IOException {
+        final float[] values = new float[count];
+        if (type == UNSIGNED_BYTE || type == SIGNED_BYTE) {
+            final byte[] bytes = new byte[count];
+            in.readFully(bytes);
+            for (int i = 0; i < count; i++) {
+                if (type == SIGNED_BYTE) {
+                    values[i] = bytes[i];
+                } else {
+                    values[i] = scaleBytes ? (bytes[i] & 0xFF) / 255f : bytes[i] & 0xFF;
+                }
+            }
+            return values;
+        }
+        for (int i = 0; i < count; i++) {
+            values[i] = switch (type) {
+                case SHORT -> in.readShort();
+                case INT -> in.readInt();
+                case FLOAT -> in.readFloat();
+                default -> (float) in.readDouble();
+            };
+        }
+        return values;
+    }
+
+    private static int bytesOf(final int type) {
+        return switch (type) {
+            case UNSIGNED_BYTE, SIGNED_BYTE -> 1;
+            case SHORT -> 2;
+            case INT, FLOAT -> 4;
+            case DOUBLE -> 8;
+            default -> 0;
+        };
+    }
+
     private static DataInputStream open(final Path file) throws IOException {
-        final InputStream raw = Files.newInputStream(file);
+        final InputStream raw = new BufferedInputStream(Files.newInputStream(file), BUFFER_BYTES);
         try {
-            return new DataInputStream(new BufferedInputStream(new GZIPInputStream(raw, BUFFER_BYTES), BUFFER_BYTES));
+            raw.mark(2);
+            final int first = raw.read();
+            final int second = raw.read();
+            raw.reset();
+            final boolean gzip = (first << 8 | second) == GZIP_MAGIC;
+            return new DataInputStream(
+                    gzip ? new BufferedInputStream(new GZIPInputStream(raw, BUFFER_BYTES), BUFFER_BYTES) : raw);
         } catch (final IOException e) {
             raw.close();
             throw new IOException(file + ": not a gzip file", e);
         }
-    }
-
-    private static byte[] readBytes(final Path file, final DataInputStream in, final int count) throws IOException {
-        final byte[] bytes = new byte[count];
-        try {
-            in.readFully(bytes);
-        } catch (final EOFException e) {
-            throw truncated(file, e);
-        }
-        return bytes;
-    }
-
-    private static void requireMagic(final Path file, final int magic, final int expected) throws IOException {
-        if (magic != expected) {
-            throw new IOException(file + ": magic number " + magic + ", expected " + expected);
-        }
-    }
-
-    private static int requireDimension(final Path file, final String name, final int value) throws IOException {
-        if (value < 0) {
-            throw new IOException(file + ": negative " + name + " " + value);
-        }
-        return value;
-    }
-
-    private static IOException truncated(final Path file, final EOFException cause) {
-        return new IOException(file + ": truncated IDX file", cause);
     }
 }

@@ -64,4 +64,26 @@ class DataSourcesTest {
                 .isInstanceOf(DatasetUnavailableException.class)
                 .hasMessageContaining(dir.toString());
     }
+
+    @Test
+    void shouldLoadAndCheckAUsersKindWhenItsProviderIsOnTheClasspath() {
+        // when
+        final TrainTest data = DataSources.load("two-points");
+
+        // then
+        assertThat(data.train().size()).isEqualTo(2);
+        assertThat(DataSources.forms()).contains("two-points[:<file>]", "csv:<path>", "idx:<images>", "avro:<path>");
+        assertThat(DataSources.files("two-points:/data/p.bin")).containsExactly("/data/p.bin");
+        assertThatThrownBy(() -> DataSources.files("two-points:/data/p.bin,x=1"))
+                .hasMessageContaining("unknown key");
+    }
+
+    @Test
+    void shouldMakeRelativePathsAbsoluteWhenResolvingASpec() {
+        // when / then
+        assertThat(DataSources.resolve("csv:data/../wine.csv,label=y,test=t.csv", Path.of("/work")))
+                .isEqualTo("csv:/work/wine.csv,label=y,test=/work/t.csv");
+        assertThat(DataSources.resolve("fashion-mnist", Path.of("/work"))).isEqualTo("fashion-mnist");
+        assertThat(DataSources.resolve("linear:n=10", Path.of("/work"))).isEqualTo("linear:n=10");
+    }
 }

@@ -67,14 +67,14 @@ public final class JobSpecs {
     }
 
     /**
-     * What is wrong with {@code spec}, one sentence a problem; empty when it can run. A Fashion-MNIST directory
+     * What is wrong with {@code spec}, one sentence a problem; empty when it can run. Every file of its data set
      * must lie under {@link DatasetChecks#defaultRoots()}.
      */
     public static List<String> problems(final JobSpec spec) {
         return problems(spec, DatasetChecks.defaultRoots());
     }
 
-    /** As {@link #problems(JobSpec)}, with a Fashion-MNIST directory allowed under {@code datasetRoots}. */
+    /** As {@link #problems(JobSpec)}, with the data set's files allowed under {@code datasetRoots}. */
     public static List<String> problems(final JobSpec spec, final List<Path> datasetRoots) {
         final List<String> problems = new ArrayList<>();
         if (!JOB_NAME.matcher(spec.getJob()).matches()) {
