@@ -4,6 +4,7 @@ import io.paramhub.bench.BenchCommand;
 import io.paramhub.bench.ScenarioOption;
 import io.paramhub.bench.replay.RecordCommand;
 import io.paramhub.bench.replay.ReplayCommand;
+import io.paramhub.ml.DataFileException;
 import io.paramhub.ml.DatasetUnavailableException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -33,10 +34,18 @@ public final class ParamHubCli implements Runnable {
         command.commandLine().usage(System.out);
     }
 
-    /** Runs {@code args}; problems a user can fix are one line on stderr and exit code 1, not a stack trace. */
+    /**
+     * Runs {@code args}; problems a user can fix are one line on stderr, not a stack trace: exit code 2 for bad
+     * input data (a file that cannot be read or holds data that cannot be trained on, named with line and column),
+     * 1 for the others.
+     */
     public static int execute(final String... args) {
         final CommandLine cli = new CommandLine(new ParamHubCli());
         cli.setExecutionExceptionHandler((error, line, parsed) -> {
+            if (error instanceof DataFileException) {
+                line.getErr().println("paramhub: " + error.getMessage());
+                return 2;
+            }
             if (error instanceof IllegalArgumentException
                     || error instanceof IllegalStateException
                     || error instanceof DatasetUnavailableException) {

@@ -75,8 +75,9 @@ public final class SubmitJobApp implements Callable<Integer> {
     @Option(
             names = "--dataset",
             defaultValue = "linear",
-            description = "fashion-mnist[:DIR] or linear[:n=..,d=..,noise=..,seed=..]; every worker must be able to "
-                    + "load it (default: ${DEFAULT-VALUE}).")
+            description = "fashion-mnist[:DIR], linear[:n=..,d=..,noise=..,seed=..], csv:FILE,.., idx:IMAGES,LABELS,.. "
+                    + "or avro:FILE,features=.. (docs/data.md); a relative path is made absolute here; every worker "
+                    + "must be able to load it, under its data roots (default: ${DEFAULT-VALUE}).")
     private String dataset;
 
     @Mixin
@@ -111,7 +112,8 @@ public final class SubmitJobApp implements Callable<Integer> {
         SettingException.requireOption(workers, "--workers");
         final Properties settings = kafka.properties(Map.of());
         final Properties props = ClientProperties.withoutRegistrySettings(settings);
-        final JobSpec spec = JobSpecs.requireValid(spec(DataSources.load(dataset)));
+        final String resolved = DataSources.resolve(dataset, Path.of("").toAbsolutePath());
+        final JobSpec spec = JobSpecs.requireValid(spec(resolved, DataSources.load(resolved)));
         JobSubmitter.submit(
                 TopicCatalog.create(kafka.topicPrefix(), SerdeFactory.fromSettings(settings))
                         .jobs(),
@@ -123,7 +125,7 @@ public final class SubmitJobApp implements Callable<Integer> {
         return 0;
     }
 
-    private JobSpec spec(final TrainTest data) {
+    private JobSpec spec(final String resolved, final TrainTest data) {
         final SyncMode mode;
         try {
             mode = SyncMode.valueOf(sync.toUpperCase(Locale.ROOT));
@@ -132,7 +134,7 @@ public final class SubmitJobApp implements Callable<Integer> {
         }
         return modelFields(data)
                 .setJob(job)
-                .setDataset(dataset)
+                .setDataset(resolved)
                 .setSyncMode(mode)
                 .setStaleness(mode == SyncMode.SSP ? jobSpec.staleness() : 0)
                 .setSessionTimeoutMs(sessionTimeoutMs)
