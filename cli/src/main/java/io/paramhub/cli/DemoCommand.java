@@ -20,7 +20,6 @@ import io.paramhub.embedded.TrainingRun;
 import io.paramhub.embedded.WorkerTally;
 import io.paramhub.launcher.JobSpecOptions;
 import io.paramhub.launcher.TopicSetup;
-import io.paramhub.ml.DataSources;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.Models;
 import io.paramhub.ml.PipelineModel;
@@ -102,8 +101,8 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(
             names = "--dataset",
-            description = "Data set: fashion-mnist[:DIR] or linear[:n=..,d=..,noise=..,seed=..]; "
-                    + "default: linear for linear, fashion-mnist for the others.")
+            description = "Data set: fashion-mnist[:DIR], linear[:n=..,d=..], csv:FILE[,..], idx:IMAGES,LABELS[,..], "
+                    + "avro:FILE,features=..[,..] (docs/data.md); default: linear for linear, fashion-mnist otherwise.")
     private String dataset;
 
     @Option(
@@ -232,11 +231,12 @@ final class DemoCommand implements Callable<Integer> {
         }
         final OrchestratorSettings orchestration = orchestratorSettings();
         final PrintStream out = System.out;
-        final String datasetSpec = dataset != null ? dataset : "linear".equals(model) ? "linear" : "fashion-mnist";
-        final TrainTest data = DataSources.load(datasetSpec);
-        final JobSpec spec = JobSpecs.requireValid(jobSpec(datasetSpec, data, syncMode));
+        final DemoData demo = DemoData.load(dataset, model, out);
+        final TrainTest data = demo.data();
+        final JobSpec spec = demo.requireValid(jobSpec(demo.spec(), data, syncMode));
         final Path stateDir = Files.createTempDirectory("paramhub-streams-");
-        try (LocalCluster cluster = LocalCluster.startOrConnect(connectionOptions.settings())) {
+        try (DemoData.Allowance allowed = demo.allowFiles();
+                LocalCluster cluster = LocalCluster.startOrConnect(connectionOptions.settings())) {
             out.println(cluster.describe());
             // as a deployment does once, before its first job: the run's clients then find the ids in this JVM
             SchemaRegistration.registerValueSchemas(
@@ -272,6 +272,7 @@ final class DemoCommand implements Callable<Integer> {
                 if (rounds != null) {
                     ServerReport.addTo(json, rounds, serverEmulation, run.aggregatorIds(aggregators));
                 }
+                demo.addTo(json);
                 RunReport.write(report, json);
                 out.println("report written to " + report);
             }
