@@ -2,6 +2,7 @@ package io.paramhub.worker;
 
 import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.LearningRateScheduleKind;
 import io.paramhub.avro.OptimizerKind;
 import io.paramhub.avro.SyncMode;
 import io.paramhub.launcher.AppCommandLine;
@@ -18,6 +19,7 @@ import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.jobs.ExternalModels;
 import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.topology.jobs.TrainingRecipe;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Locale;
@@ -73,6 +75,13 @@ public final class SubmitJobApp implements Callable<Integer> {
     private String optimizer;
 
     @Option(
+            names = "--lr-schedule",
+            defaultValue = "constant",
+            description = "constant, or cosine: the rate falls as (1 + cos(pi c / T)) / 2 to 0 over the job's T = "
+                    + "epochs x floor(training samples / batch) clocks (default: ${DEFAULT-VALUE}).")
+    private String schedule;
+
+    @Option(
             names = "--dataset",
             defaultValue = "linear",
             description = "fashion-mnist[:DIR], linear[:n=..,d=..,noise=..,seed=..], csv:FILE,.., idx:IMAGES,LABELS,.. "
@@ -125,14 +134,17 @@ public final class SubmitJobApp implements Callable<Integer> {
         return 0;
     }
 
-    private JobSpec spec(final String resolved, final TrainTest data) {
+    /** The job spec the options describe, for the data spec {@code resolved} and its training set {@code data}. */
+    JobSpec spec(final String resolved, final TrainTest data) {
         final SyncMode mode;
         try {
             mode = SyncMode.valueOf(sync.toUpperCase(Locale.ROOT));
         } catch (final IllegalArgumentException e) {
             throw new SettingException("--sync", "--sync must be bsp, ssp or asp, not " + sync);
         }
-        return modelFields(data)
+        final int epochs = or(jobSpec.epochs(), JobSpecOptions.DEFAULT_EPOCHS);
+        return TrainingRecipe.withSchedule(
+                        modelFields(data), scheduleKind(), epochs, data.train().size(), jobSpec.batch())
                 .setJob(job)
                 .setDataset(resolved)
                 .setSyncMode(mode)
@@ -145,7 +157,7 @@ public final class SubmitJobApp implements Callable<Integer> {
                 .setMomentum(or(jobSpec.momentum(), JobSpecOptions.DEFAULT_MOMENTUM))
                 .setGlobalBatch(jobSpec.batch())
                 .setExpectedWorkers(workers)
-                .setEpochs(or(jobSpec.epochs(), JobSpecOptions.DEFAULT_EPOCHS))
+                .setEpochs(epochs)
                 .setSeed(jobSpec.seed())
                 .setCreatedAt(Instant.now())
                 .build();
@@ -174,6 +186,14 @@ public final class SubmitJobApp implements Callable<Integer> {
             return OptimizerKind.valueOf(optimizer.toUpperCase(Locale.ROOT));
         } catch (final IllegalArgumentException e) {
             throw new SettingException("--optimizer", "--optimizer must be sgd or adam, not " + optimizer);
+        }
+    }
+
+    private LearningRateScheduleKind scheduleKind() {
+        try {
+            return LearningRateScheduleKind.valueOf(schedule.toUpperCase(Locale.ROOT));
+        } catch (final IllegalArgumentException e) {
+            throw new SettingException("--lr-schedule", "--lr-schedule must be constant or cosine, not " + schedule);
         }
     }
 
