@@ -2,7 +2,7 @@
 external model of ParamHub (weight outputs x inputs, then bias), trained through the Python worker library.
 
     softmax_worker.py worker    --bootstrap-servers B --registry-url R --job J --index I --workers N --out DIR
-                                [--kafka-config JSON] [--registry-auth USER:PASSWORD] [--registry-ca PEM]
+                                [--kill-after-clock N] [--kafka-config JSON] [--registry-auth USER:PASSWORD] [--registry-ca PEM]
     softmax_worker.py reference --initial FILE --learning-rate LR --global-batch B --seed S --epochs E
                                 --workers N --out FILE
 
@@ -15,6 +15,7 @@ applied as the aggregator's SGD does (p = (float) (p - lr x (float) (sum / sampl
 import argparse
 import json
 import os
+import signal
 import sys
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -70,6 +71,8 @@ def work(args):
             gradient, loss = gradient_sum(step.parameters, x[step.samples], y[step.samples])
             step.publish(gradient, loss)
             print("published clock %d" % step.clock, flush=True)
+            if step.clock == args.kill_after_clock:
+                os.kill(os.getpid(), signal.SIGKILL)
         worker.leave()
         final = worker.final_parameters()
     final.astype("<f4").tofile(os.path.join(args.out, "final-%d.f32" % args.index))
@@ -102,6 +105,8 @@ def main():
     parser.add_argument("--index", type=int)
     parser.add_argument("--workers", type=int)
     parser.add_argument("--model-timeout", type=float, default=30.0)
+    parser.add_argument("--kill-after-clock", type=int, default=-1,
+                        help="SIGKILL this process once clock N is published (and flushed)")
     parser.add_argument("--kafka-config", default="{}", help="librdkafka settings, JSON")
     parser.add_argument("--registry-auth")
     parser.add_argument("--registry-ca")
