@@ -16,6 +16,7 @@ import java.util.ServiceLoader;
  *   <li>{@code linear} or {@code linear:n=4096,d=16,noise=0.1,seed=7}: a generated {@link LinearProblem};</li>
  *   <li>{@code csv:PATH,...} ({@link CsvProvider}), {@code idx:IMAGES,LABELS,...} ({@link IdxProvider}) and
  *       {@code avro:PATH,features=...} ({@link AvroProvider}): files of your own;</li>
+ *   <li>{@code topic:NAME,features=...} ({@link TopicSpec}): a Kafka topic the workers stream, never loaded;</li>
  * </ul>
  * and the kinds of every {@link DatasetProvider} on the classpath.
  */
@@ -25,7 +26,12 @@ public final class DataSources {
     public static final String FASHION_MNIST = "fashion-mnist";
 
     private static final List<DatasetProvider> BUILT_IN = List.of(
-            new FashionMnistProvider(), new LinearProvider(), new CsvProvider(), new IdxProvider(), new AvroProvider());
+            new FashionMnistProvider(),
+            new LinearProvider(),
+            new CsvProvider(),
+            new IdxProvider(),
+            new AvroProvider(),
+            new TopicProvider());
 
     private DataSources() {}
 

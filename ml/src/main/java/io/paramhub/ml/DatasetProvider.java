@@ -8,7 +8,7 @@ import java.util.Set;
  * job, the evaluator, the dashboard and {@code paramhub demo --dataset}: implement this, list the class in
  * {@code META-INF/services/io.paramhub.ml.DatasetProvider} of your jar, and put the jar on the classpath of every
  * process of the job. Built-in kinds ({@code fashion-mnist}, {@code linear}, {@code csv}, {@code idx},
- * {@code avro}) cannot be overridden.
+ * {@code avro}, {@code topic}) cannot be overridden.
  *
  * <p>A provider reads a {@link DataSpec}: its positional arguments and the values of {@link #pathKeys()} are the
  * files it reads, which a deployed app accepts only under its data roots. Every process that loads the same

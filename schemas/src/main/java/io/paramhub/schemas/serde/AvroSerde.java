@@ -35,6 +35,11 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
         return schema;
     }
 
+    /** The registry this serde reads and writes schemas with, once configured: for values of other schemas. */
+    public SchemaRegistryClient registry() {
+        return serializer.registry();
+    }
+
     @Override
     public void configure(final Map<String, ?> configs, final boolean isKey) {
         serializer.configure(configs, isKey);

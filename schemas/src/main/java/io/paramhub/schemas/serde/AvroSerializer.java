@@ -49,6 +49,11 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
         }
     }
 
+    /** The registry it writes schemas to; null before {@link #configure} when none was given. */
+    SchemaRegistryClient registry() {
+        return registry;
+    }
+
     @Override
     public byte[] serialize(final String topic, final T data) {
         if (data == null) {
