@@ -15,6 +15,11 @@ interface ClockCompute extends AutoCloseable {
      */
     ClockWork compute(long clock, float[] params, ModelView model);
 
+    /** The clock a restarted worker resumes at, as far as its input knows (a topic-mode worker's); 0 otherwise. */
+    default long resumeClock() {
+        return 0;
+    }
+
     @Override
     void close();
 }

@@ -2,6 +2,7 @@ package io.paramhub.worker;
 
 import io.paramhub.ml.PipelineModel;
 import io.paramhub.ml.PipelineStage;
+import io.paramhub.ml.TopicSpec;
 import io.paramhub.topology.jobs.StagePlan;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -11,7 +12,8 @@ import org.slf4j.LoggerFactory;
  * Chooses, once at start-up, how a worker computes its clocks: the whole model on a pool of threads
  * ({@link DataParallelCompute}) or one pipeline stage ({@link StageCompute}, with its link to the neighbouring
  * stages on {@code activations} and {@code activation-gradients}), each wrapped in its emulated compute cost
- * when the settings ask for one. The one place that knows about emulation.
+ * when the settings ask for one, or, for a job whose examples stream from a topic, {@link StreamCompute}. The one
+ * place that knows about emulation.
  */
 final class ClockComputes {
 
@@ -30,6 +32,10 @@ final class ClockComputes {
             final BooleanSupplier stopping,
             final Runnable stop) {
         final ComputeEmulation emulation = settings.emulation();
+        if (TopicSpec.isTopic(job.spec().getDataset())) {
+            final ClockCompute streamed = streamed(job, settings, transport, stopping, stop);
+            return emulation.active() ? new EmulatedClockCompute(streamed, emulation, stop) : streamed;
+        }
         if (!job.plan().hybrid()) {
             final ClockCompute whole = new DataParallelCompute(job, settings);
             return emulation.active() ? new EmulatedClockCompute(whole, emulation, stop) : whole;
@@ -59,5 +65,34 @@ final class ClockComputes {
                 plan.replicaOf(settings.index()),
                 settings.modelTimeout(),
                 stopping);
+    }
+
+    /**
+     * A topic-mode worker's compute: its clocks' output goes out in one transaction a clock, as transactional id
+     * and in consumer group {@code paramhub-worker.<job>.<worker>}, with its input offsets.
+     */
+    private static ClockCompute streamed(
+            final JobContext job,
+            final WorkerSettings settings,
+            final WorkerTransport transport,
+            final BooleanSupplier stopping,
+            final Runnable stop) {
+        if (job.plan().hybrid()) {
+            throw new IllegalStateException("job " + job.spec().getJob() + " streams its examples from a topic and "
+                    + "cuts its model into pipeline stages: a topic-mode job is data-parallel only");
+        }
+        final TopicSpec topic = TopicSpec.parse(job.spec().getDataset());
+        final String identity = "paramhub-worker." + job.spec().getJob() + "." + settings.workerId();
+        // fence a predecessor (and abort its open transaction) before reading the offsets it committed
+        transport.useTransactions(identity);
+        final ExampleFeed feed = transport.examples(job.spec(), topic, settings.index(), identity);
+        log.info(
+                "{} streams job {}'s examples from topic {}, resuming at clock {} after {} examples",
+                settings.workerId(),
+                job.spec().getJob(),
+                topic.topic(),
+                feed.resume().clock(),
+                feed.resume().trained());
+        return new StreamCompute(job, settings, topic, feed, stopping, stop);
     }
 }

@@ -28,7 +28,7 @@ final class DataParallelCompute implements ClockCompute {
 
     @Override
     public ClockWork compute(final long clock, final float[] params, final ModelView model) {
-        final double[] planned = plannedShares(job.sync(), model);
+        final double[] planned = plannedShares(job.sync(), model, settings);
         final Integer plannedThreads = model.planThreads().get(settings.workerId());
         if (plannedThreads != null && plannedThreads > 0 && plannedThreads != pool.threads()) {
             log.info(
@@ -66,7 +66,7 @@ final class DataParallelCompute implements ClockCompute {
      * same plan; a plan must name exactly this job's workers. SSP and ASP workers, at different
      * clocks, keep round-robin shares.
      */
-    private double[] plannedShares(final SyncPolicy sync, final ModelView view) {
+    static double[] plannedShares(final SyncPolicy sync, final ModelView view, final WorkerSettings settings) {
         final Map<String, Double> shares = view.planShares();
         if (!sync.followsPlannedShares() || shares.size() != settings.workers()) {
             return null;

@@ -42,6 +42,11 @@ final class EmulatedClockCompute implements ClockCompute {
     }
 
     @Override
+    public long resumeClock() {
+        return real.resumeClock();
+    }
+
+    @Override
     public void close() {
         real.close();
     }

@@ -5,11 +5,13 @@ import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.ml.ShardLayout;
 import io.paramhub.schemas.FloatPacking;
+import java.util.List;
 
 /**
  * Cuts a worker's gradient into one {@code GradientShard} per shard it writes (its stage's) and sends them to
  * {@code gradients}: the gradient rounded to float32, then as the job's encoding asks ({@code BFLOAT16}: with
- * this worker's error feedback, which a clock without samples leaves alone).
+ * this worker's error feedback, which a clock without samples leaves alone); a topic-mode gradient's shard 0 record
+ * carries the offset ranges of its examples.
  */
 final class GradientPublisher {
 
@@ -44,6 +46,8 @@ final class GradientPublisher {
                                     ? FloatPacking.packBfloat16(layout.slice(wire, shard))
                                     : job.buffers().pack(wire, layout.first(shard), layout.length(shard)))
                     .setEncoding(spec.getGradientEncoding())
+                    .setExamples(
+                            shard == 0 && work.online() != null ? work.online().ranges() : List.of())
                     .build();
             // serialized here and now: the reused packed bytes are free again for the next shard
             transport.publishGradient(record);

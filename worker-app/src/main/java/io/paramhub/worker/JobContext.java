@@ -6,6 +6,7 @@ import io.paramhub.ml.Dataset;
 import io.paramhub.ml.GradientRounding;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.ShardLayout;
+import io.paramhub.ml.TopicSpec;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.ShardKeys;
 import io.paramhub.topology.client.ModelView;
@@ -35,11 +36,16 @@ record JobContext(
         GradientRounding rounding,
         ClockBuffers buffers) {
 
-    /** The job {@code spec} as the worker of {@code workerIndex} runs it, on the data {@code dataLoader} gives. */
+    /**
+     * The job {@code spec} as the worker of {@code workerIndex} runs it, on the data {@code dataLoader} gives; a
+     * topic-mode job ({@link TopicSpec}) has no training set nor batch plan (its examples stream in) and runs until
+     * its input is over.
+     */
     static JobContext prepare(
             final JobSpec spec, final int workerIndex, final Function<JobSpec, TrainTest> dataLoader) {
-        final Dataset train = dataLoader.apply(spec).train();
-        final BatchPlan batches = new BatchPlan(train.size(), spec.getGlobalBatch(), spec.getSeed());
+        final boolean streamed = TopicSpec.isTopic(spec.getDataset());
+        final Dataset train = streamed ? null : dataLoader.apply(spec).train();
+        final BatchPlan batches = streamed ? null : new BatchPlan(train.size(), spec.getGlobalBatch(), spec.getSeed());
         final StagePlan plan = StagePlan.of(spec);
         final int stage = plan.stageOf(workerIndex);
         final ShardLayout layout = plan.layout();
@@ -52,7 +58,7 @@ record JobContext(
                 JobSpecs.model(spec),
                 layout,
                 batches,
-                (long) spec.getEpochs() * batches.iterationsPerEpoch(),
+                streamed ? Long.MAX_VALUE : (long) spec.getEpochs() * batches.iterationsPerEpoch(),
                 SyncPolicy.of(spec),
                 JobSpecs.gradientPrecision(spec).rounding(spec.getParameters()),
                 new ClockBuffers(layout));

@@ -7,6 +7,10 @@ import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.WorkerStatus;
+import io.paramhub.ml.ExampleFields;
+import io.paramhub.ml.ExampleLabels;
+import io.paramhub.ml.TopicSpec;
+import io.paramhub.schemas.serde.AvroSerde;
 import io.paramhub.topology.ClientProperties;
 import io.paramhub.topology.ShardKeys;
 import io.paramhub.topology.Topic;
@@ -24,26 +28,35 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * A worker's {@link WorkerTransport} over Kafka: one producer for {@code gradients}, {@code telemetry},
- * {@code membership} and {@code dead-letters}; {@link TopicReader}s of {@code jobs} and {@code model}. Records
- * of {@code jobs} and {@code model} that do not deserialize are logged, set aside on {@code dead-letters}
+ * {@code membership} and {@code dead-letters} (a topic-mode worker: a second, transactional one for what its
+ * clocks produce, with its input offsets; {@link KafkaExampleFeed} reads its examples); {@link TopicReader}s of
+ * {@code jobs} and {@code model}. Records of {@code jobs} and {@code model} that do not deserialize are logged, set aside on {@code dead-letters}
  * (reason {@code MALFORMED}, with the bytes and who could not read them) and skipped, so that a bad record
  * cannot stop the job's workers.
  */
 final class KafkaWorkerTransport implements WorkerTransport {
 
+    private static final int TRANSACTION_TIMEOUT_MS = 10_000;
+
     private final String workerId;
     private final TopicCatalog topics;
     private final Properties clientProperties;
     private final KafkaProducer<String, byte[]> producer;
+    private KafkaProducer<String, byte[]> transactional;
     private final UndecodableRecordHandler deadLetters;
     private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
 
@@ -98,17 +111,81 @@ final class KafkaWorkerTransport implements WorkerTransport {
 
     @Override
     public void publishGradient(final GradientShard gradient) {
-        send(topics.gradients(), ShardKeys.shard(gradient.getJob(), gradient.getShard()), gradient);
+        send(clockProducer(), topics.gradients(), ShardKeys.shard(gradient.getJob(), gradient.getShard()), gradient);
     }
 
     @Override
     public void publishTelemetry(final IterationTelemetry telemetry) {
-        send(topics.telemetry(), ShardKeys.worker(telemetry.getJob(), telemetry.getWorker()), telemetry);
+        send(
+                clockProducer(),
+                topics.telemetry(),
+                ShardKeys.worker(telemetry.getJob(), telemetry.getWorker()),
+                telemetry);
+    }
+
+    @Override
+    public void useTransactions(final String transactionalId) {
+        final Properties props = ClientProperties.producer(clientProperties);
+        props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        // a worker killed inside a clock's transaction holds back read_committed readers of gradients (the
+        // aggregator) until its restart aborts it or this timeout does: a clock's transaction lasts milliseconds
+        props.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, TRANSACTION_TIMEOUT_MS);
+        transactional = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
+        transactional.initTransactions();
+    }
+
+    @Override
+    public void beginClock() {
+        if (transactional != null) {
+            transactional.beginTransaction();
+        }
+    }
+
+    @Override
+    public void endClock(final Map<TopicPartition, OffsetAndMetadata> offsets, final ConsumerGroupMetadata group) {
+        if (transactional == null) {
+            producer.flush();
+            return;
+        }
+        try {
+            if (!offsets.isEmpty()) {
+                transactional.sendOffsetsToTransaction(offsets, group);
+            }
+            transactional.commitTransaction();
+        } catch (final ProducerFencedException e) {
+            throw new IllegalStateException(workerId + " was fenced: another process runs as " + workerId, e);
+        } catch (final KafkaException e) {
+            transactional.abortTransaction();
+            throw new IllegalStateException(workerId + " could not commit its clock: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void setAside(final String key, final DeadLetter letter) {
+        send(clockProducer(), topics.deadLetters(), key, letter);
+    }
+
+    @Override
+    public ExampleFeed examples(final JobSpec spec, final TopicSpec topic, final int workerIndex, final String group) {
+        if (!(topics.deadLetters().valueSerde() instanceof AvroSerde<?> avro)) {
+            throw new IllegalStateException("the topics' serdes have no schema registry to read examples with");
+        }
+        final ExampleDecoder decoder = new ExampleDecoder(
+                avro.registry(),
+                new ExampleFields(topic.features(), topic.label()),
+                ExampleLabels.of(topic, spec.getOutputs()),
+                spec.getInputs());
+        return new KafkaExampleFeed(
+                topic, decoder, spec.getInputs(), workerIndex, spec.getExpectedWorkers(), group, clientProperties);
+    }
+
+    private KafkaProducer<String, byte[]> clockProducer() {
+        return transactional != null ? transactional : producer;
     }
 
     @Override
     public void announce(final WorkerStatus status) {
-        send(topics.membership(), ShardKeys.worker(status.getJob(), status.getWorker()), status);
+        send(producer, topics.membership(), ShardKeys.worker(status.getJob(), status.getWorker()), status);
     }
 
     @Override
@@ -126,6 +203,9 @@ final class KafkaWorkerTransport implements WorkerTransport {
 
     @Override
     public void close() {
+        if (transactional != null) {
+            transactional.close();
+        }
         producer.close();
     }
 
@@ -142,6 +222,7 @@ final class KafkaWorkerTransport implements WorkerTransport {
                 .setTimestamp(Instant.ofEpochMilli(error.timestamp()))
                 .build();
         send(
+                producer,
                 topics.deadLetters(),
                 key == null
                         ? ""
@@ -149,9 +230,10 @@ final class KafkaWorkerTransport implements WorkerTransport {
                 letter);
     }
 
-    private <V> void send(final Topic<String, V> topic, final String key, final V value) {
+    private <V> void send(
+            final KafkaProducer<String, byte[]> sender, final Topic<String, V> topic, final String key, final V value) {
         final byte[] bytes = topic.valueSerde().serializer().serialize(topic.name(), value);
-        producer.send(new ProducerRecord<>(topic.name(), key, bytes), (metadata, error) -> {
+        sender.send(new ProducerRecord<>(topic.name(), key, bytes), (metadata, error) -> {
             if (error != null) {
                 sendFailure.compareAndSet(null, error);
             }

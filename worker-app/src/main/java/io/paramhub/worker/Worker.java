@@ -1,15 +1,18 @@
 package io.paramhub.worker;
 
+import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.ml.DataSources;
+import io.paramhub.ml.TopicSpec;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.ModelView;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.sync.SyncPolicy;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -36,6 +39,11 @@ import org.slf4j.LoggerFactory;
  * data-parallel one a single stage) and computes each clock as chosen at start-up ({@link ClockComputes}):
  * the whole model, whose batch share (BSP) and thread pool follow the orchestrator's plan in shard 0's
  * model, or one pipeline stage.
+ *
+ * <p>A topic-mode job's worker (its data spec a {@code topic:}) takes its examples from its partitions of the
+ * data topic and sends each clock's gradient, telemetry and bad examples in one transaction with its input
+ * offsets, so that a restarted worker resumes after its last committed clock: no example is trained twice,
+ * none is skipped. It leaves when its input is over.
  *
  * <p>It joins at the model as committed, then reads {@code model} without waiting for the aggregator's
  * transactions to commit ({@code read_uncommitted}): a version is there as soon as the aggregator has
@@ -125,7 +133,7 @@ public final class Worker implements Runnable, AutoCloseable {
                                 view,
                                 compute,
                                 new GradientPublisher(job, settings.workerId(), transport)),
-                        startClock);
+                        Math.max(startClock, compute.resumeClock()));
             }
         }
         log.info("{} finished job {}", settings.workerId(), settings.job());
@@ -175,13 +183,40 @@ public final class Worker implements Runnable, AutoCloseable {
             return;
         }
         final IterationTelemetry telemetry = work.telemetry(job.spec(), settings.workerId(), clock, waitMs);
+        final WorkerTransport transport = session.transport();
+        transport.beginClock();
         session.gradients().publish(clock, baseVersions, work);
         // the telemetry rides in the gradients' request: one produce request a clock, sent now rather than
         // after the producer's linger
-        session.transport().publishTelemetry(telemetry);
-        session.transport().flush();
+        transport.publishTelemetry(telemetry);
+        if (work.online() == null) {
+            transport.endClock(Map.of(), null);
+        } else {
+            setAside(transport, job.spec(), work.online());
+            // a topic-mode clock: its output and its input offsets in one transaction
+            transport.endClock(work.online().offsets(), work.online().group());
+        }
         currentClock.set(clock + 1);
         listener.onIteration(telemetry);
+    }
+
+    /** Sets the bad examples a topic-mode clock read aside on {@code dead-letters}, in the clock's transaction. */
+    private void setAside(final WorkerTransport transport, final JobSpec spec, final ClockWork.OnlineWork online) {
+        final String topic = TopicSpec.parse(spec.getDataset()).topic();
+        for (final ClockInput.BadExample bad : online.bad()) {
+            transport.setAside(
+                    bad.key(),
+                    DeadLetter.newBuilder()
+                            .setSourceTopic(topic)
+                            .setPartition(bad.partition())
+                            .setOffset(bad.offset())
+                            .setReason(bad.reason())
+                            .setError(settings.workerId() + " of job " + spec.getJob() + " cannot train on it: "
+                                    + bad.error())
+                            .setOriginalBytes(bad.value() == null ? null : ByteBuffer.wrap(bad.value()))
+                            .setTimestamp(Instant.ofEpochMilli(bad.timestamp()))
+                            .build());
+        }
     }
 
     /** Announces this worker every quarter session timeout, also while it computes or waits. */

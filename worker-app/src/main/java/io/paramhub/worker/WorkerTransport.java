@@ -1,19 +1,25 @@
 package io.paramhub.worker;
 
+import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.WorkerStatus;
+import io.paramhub.ml.TopicSpec;
 import io.paramhub.topology.jobs.StagePlan;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
  * Everything a {@link Worker} says and hears, behind one seam: reads its job from {@code jobs} and the model
- * from {@code model}; publishes to {@code gradients}, {@code telemetry} and {@code membership}; opens a
- * pipeline stage's link to its neighbours on {@code activations} and {@code activation-gradients}. The Kafka
+ * from {@code model}; publishes to {@code gradients}, {@code telemetry} and {@code membership} (a topic-mode
+ * worker: in one transaction a clock, with its input offsets and bad examples on {@code dead-letters}); opens a
+ * pipeline stage's link to its neighbours on {@code activations} and {@code activation-gradients}, and a
+ * topic-mode worker's feed of examples. The Kafka
  * implementation ({@link KafkaWorkerTransport}) is what runs; tests drive a worker with an in-memory one.
  */
 interface WorkerTransport extends AutoCloseable {
@@ -48,6 +54,31 @@ interface WorkerTransport extends AutoCloseable {
 
     /** Sends what is buffered now rather than after the linger. */
     void flush();
+
+    /**
+     * From now on sends what a clock produces (gradients, telemetry, bad examples) in one transaction a clock, as
+     * {@code transactionalId}, after fencing any earlier producer of that id and aborting its open transaction; the
+     * membership announcements stay outside. For a topic-mode worker, whose input offsets commit with its output.
+     */
+    void useTransactions(String transactionalId);
+
+    /** Opens a clock's transaction; nothing without transactions. */
+    void beginClock();
+
+    /**
+     * Ends a clock: with transactions, commits its transaction with {@code offsets}, the input positions of
+     * {@code group} (none for a worker without input topic); without, sends what is buffered now.
+     */
+    void endClock(Map<TopicPartition, OffsetAndMetadata> offsets, ConsumerGroupMetadata group);
+
+    /** Sets a training example that cannot be trained on aside on {@code dead-letters}, keyed {@code key}. */
+    void setAside(String key, DeadLetter letter);
+
+    /**
+     * The training examples of worker {@code workerIndex} of {@code spec}'s workers, from its partitions of the
+     * data topic {@code topic}, in the consumer group {@code group}.
+     */
+    ExampleFeed examples(JobSpec spec, TopicSpec topic, int workerIndex, String group);
 
     /** Throws if an earlier send failed. */
     void failIfSendFailed();

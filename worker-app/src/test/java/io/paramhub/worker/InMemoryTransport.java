@@ -1,10 +1,12 @@
 package io.paramhub.worker;
 
+import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.WorkerStatus;
+import io.paramhub.ml.TopicSpec;
 import io.paramhub.topology.jobs.StagePlan;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -15,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -118,6 +122,27 @@ final class InMemoryTransport implements WorkerTransport {
 
     @Override
     public void failIfSendFailed() {}
+
+    @Override
+    public void useTransactions(final String transactionalId) {
+        throw new UnsupportedOperationException("the in-memory transport has no transactions");
+    }
+
+    @Override
+    public void beginClock() {}
+
+    @Override
+    public void endClock(final Map<TopicPartition, OffsetAndMetadata> offsets, final ConsumerGroupMetadata group) {}
+
+    @Override
+    public synchronized void setAside(final String key, final DeadLetter letter) {
+        throw new UnsupportedOperationException("the in-memory transport reads no examples to set aside");
+    }
+
+    @Override
+    public ExampleFeed examples(final JobSpec job, final TopicSpec topic, final int workerIndex, final String group) {
+        throw new UnsupportedOperationException("the in-memory transport reads no topic of examples");
+    }
 
     @Override
     public void close() {}
