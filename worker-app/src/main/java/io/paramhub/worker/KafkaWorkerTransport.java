@@ -44,9 +44,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * A worker's {@link WorkerTransport} over Kafka: one producer for {@code gradients}, {@code telemetry},
  * {@code membership} and {@code dead-letters} (a topic-mode worker: a second, transactional one for what its
  * clocks produce, with its input offsets; {@link KafkaExampleFeed} reads its examples); {@link TopicReader}s of
- * {@code jobs} and {@code model}. Records of {@code jobs} and {@code model} that do not deserialize are logged, set aside on {@code dead-letters}
- * (reason {@code MALFORMED}, with the bytes and who could not read them) and skipped, so that a bad record
- * cannot stop the job's workers.
+ * {@code jobs} and {@code model}. Records of {@code jobs} and {@code model} that do not deserialize are logged,
+ * set aside on {@code dead-letters} (reason {@code MALFORMED}, with the bytes and who could not read them) and
+ * skipped, so that a bad record cannot stop the job's workers.
  */
 final class KafkaWorkerTransport implements WorkerTransport {
 
