@@ -58,7 +58,7 @@ public final class DataSources {
         final DataSpec parsed = DataSpec.parse(spec);
         final DatasetProvider provider = provider(parsed.kind(), spec);
         provider.check(parsed);
-        return parsed.paths(provider.pathKeys());
+        return provider.readsFiles() ? parsed.paths(provider.pathKeys()) : List.of();
     }
 
     /**
@@ -70,6 +70,9 @@ public final class DataSources {
     public static String resolve(final String spec, final Path dir) {
         final DataSpec parsed = DataSpec.parse(spec);
         final DatasetProvider provider = provider(parsed.kind(), spec);
+        if (!provider.readsFiles()) {
+            return parsed.toString();
+        }
         return parsed.mapPaths(provider.pathKeys(), path -> {
                     try {
                         return dir.resolve(path).toAbsolutePath().normalize().toString();

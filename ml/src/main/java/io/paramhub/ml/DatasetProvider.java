@@ -23,6 +23,11 @@ public interface DatasetProvider {
     /** The forms it accepts, for messages: {@code csv:<path>[,label=<name|index>]...}. */
     List<String> forms();
 
+    /** Whether the spec names files at all; a topic's positional argument is a topic, not a file. */
+    default boolean readsFiles() {
+        return true;
+    }
+
     /** The option keys whose values are file paths; the positional arguments are file paths too. */
     default Set<String> pathKeys() {
         return Set.of();

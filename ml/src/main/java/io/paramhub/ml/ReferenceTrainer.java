@@ -101,10 +101,10 @@ public final class ReferenceTrainer {
             final BspVariant variant,
             final Executor compute,
             final ClockListener listener) {
+        requireCommon(model, train, plan, iterations);
         return trainReplicas(
                 model,
-                train,
-                plan,
+                ClockShares.roundRobin(plan, workers),
                 optimizer,
                 schedule,
                 layout,
@@ -150,10 +150,10 @@ public final class ReferenceTrainer {
         if (microBatches < 1) {
             throw new IllegalArgumentException("need >= 1 micro-batch, got " + microBatches);
         }
+        requireCommon(model, train, plan, iterations);
         return trainReplicas(
                 model,
-                train,
-                plan,
+                ClockShares.roundRobin(plan, replicas),
                 optimizer,
                 schedule,
                 layout,
@@ -178,6 +178,55 @@ public final class ReferenceTrainer {
                 });
     }
 
+    /** Each worker's samples of each clock. */
+    @FunctionalInterface
+    private interface ClockShares {
+        int[][] of(long clock);
+
+        /** The round-robin shares of {@code plan}'s batches among {@code workers}, as workers take them. */
+        static ClockShares roundRobin(final BatchPlan plan, final int workers) {
+            return clock -> {
+                final int[] batch = plan.batch(clock);
+                final int[][] shares = new int[workers][];
+                for (int w = 0; w < workers; w++) {
+                    shares[w] = BatchPlan.roundRobinShare(batch, w, workers);
+                }
+                return shares;
+            };
+        }
+    }
+
+    /**
+     * A BSP run in one process over recorded shares: at clock c, worker w's gradient over the samples
+     * {@code shares.get(c)[w]} of {@code train} (those a topic-mode worker took, as its gradient's offset ranges
+     * say), summed and applied as {@link #trainSharded} does.
+     *
+     * @return the final parameters
+     */
+    public static float[] trainRecorded(
+            final Model model,
+            final Dataset train,
+            final List<int[][]> shares,
+            final Optimizer optimizer,
+            final LearningRateSchedule schedule,
+            final ShardLayout layout,
+            final long seed) {
+        final int workers = shares.isEmpty() ? 1 : shares.get(0).length;
+        return trainReplicas(
+                model,
+                clock -> shares.get((int) clock),
+                optimizer,
+                schedule,
+                layout,
+                workers,
+                shares.size(),
+                seed,
+                BspVariant.PLAIN,
+                Runnable::run,
+                (clock, params, loss) -> {},
+                (params, share, clock) -> workerGradient(model, params, train, share, seed, clock));
+    }
+
     /** How one worker (or one replica's stages) computes its share's gradient on the wire. */
     @FunctionalInterface
     private interface ShareGradient {
@@ -186,8 +235,7 @@ public final class ReferenceTrainer {
 
     private static float[] trainReplicas(
             final Model model,
-            final Dataset train,
-            final BatchPlan plan,
+            final ClockShares shares,
             final Optimizer optimizer,
             final LearningRateSchedule schedule,
             final ShardLayout layout,
@@ -198,7 +246,6 @@ public final class ReferenceTrainer {
             final Executor compute,
             final ClockListener listener,
             final ShareGradient gradientOf) {
-        requireCommon(model, train, plan, iterations);
         if (layout.parameters() != model.parameterCount()) {
             throw new IllegalArgumentException(
                     "layout of " + layout.parameters() + " parameters for a model of " + model.parameterCount());
@@ -222,12 +269,12 @@ public final class ReferenceTrainer {
         final float[][] versionParams = new float[variant.pipelineDepth() + 1][];
         versionParams[0] = params.clone();
         for (long clock = 0; clock < iterations; clock++) {
-            final int[] batch = plan.batch(clock);
+            final int[][] clockShares = shares.of(clock);
             final long at = clock;
             final float[] base = versionParams[(int) (variant.baseVersion(clock) % versionParams.length)];
             final List<CompletableFuture<WorkerGradient>> gradients = new ArrayList<>(workers);
             for (int w = 0; w < workers; w++) {
-                final int[] share = BatchPlan.roundRobinShare(batch, w, workers);
+                final int[] share = clockShares[w];
                 counts[w] = share.length;
                 gradients.add(CompletableFuture.supplyAsync(() -> gradientOf.compute(base, share, at), compute));
             }

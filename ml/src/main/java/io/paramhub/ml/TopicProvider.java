@@ -22,6 +22,11 @@ final class TopicProvider implements DatasetProvider {
     }
 
     @Override
+    public boolean readsFiles() {
+        return false;
+    }
+
+    @Override
     public void check(final DataSpec spec) {
         TopicSpec.of(spec);
     }

@@ -5,6 +5,8 @@ import io.paramhub.ml.BatchPlan;
 import io.paramhub.ml.Dataset;
 import io.paramhub.ml.TopicSpec;
 import io.paramhub.topology.client.ModelView;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
@@ -111,11 +113,17 @@ final class StreamCompute implements ClockCompute {
                         report, input.ranges(), input.bad(), feed.offsets(clock + 1, trained), feed.group()));
     }
 
-    /** The examples as a data set of the model's shape, or null when there are none. */
-    private Dataset batch(final List<ClockInput.Example> examples) {
-        if (examples.isEmpty()) {
+    /**
+     * The examples as a data set of the model's shape, by partition and offset (the order of the gradient's offset
+     * ranges, so that a replay of the ranges sums the same samples in the same order), or null when there are none.
+     */
+    private Dataset batch(final List<ClockInput.Example> taken) {
+        if (taken.isEmpty()) {
             return null;
         }
+        final List<ClockInput.Example> examples = new ArrayList<>(taken);
+        examples.sort(
+                Comparator.comparingInt(ClockInput.Example::partition).thenComparingLong(ClockInput.Example::offset));
         final int inputs = job.spec().getInputs();
         final float[] x = new float[examples.size() * inputs];
         final float[] y = new float[examples.size()];
