@@ -9,6 +9,7 @@ import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.OffsetRange;
+import io.paramhub.avro.OptimizerKind;
 import io.paramhub.avro.SyncMode;
 import io.paramhub.embedded.KafkaConnection;
 import io.paramhub.launcher.TopicSetup;
@@ -32,6 +33,7 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +43,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -198,9 +201,9 @@ class OnlineTrainingIT extends ClusterTestBase {
                 .collect(Collectors.toMap(l -> key(l.getPartition(), l.getOffset()), DeadLetter::getReason));
         assertThat(setAside).isEqualTo(expected);
         final Set<Long> trained = committedGradients(spec).values().stream()
-                .flatMap(clock -> java.util.Arrays.stream(clock))
+                .flatMap(clock -> Arrays.stream(clock))
                 .flatMap(gradient -> gradient.getExamples().stream())
-                .flatMap(range -> java.util.stream.LongStream.range(range.getStart(), range.getEnd())
+                .flatMap(range -> LongStream.range(range.getStart(), range.getEnd())
                         .mapToObj(offset -> key(range.getPartition(), offset)))
                 .collect(Collectors.toSet());
         assertThat(trained)
@@ -229,7 +232,7 @@ class OnlineTrainingIT extends ClusterTestBase {
                 .setDataset("topic:" + topic + ",features=x,label=y,ends=" + ends)
                 .setSyncMode(SyncMode.BSP)
                 .setStaleness(0)
-                .setOptimizer(io.paramhub.avro.OptimizerKind.SGD)
+                .setOptimizer(OptimizerKind.SGD)
                 .setLearningRate(0.1)
                 .setMomentum(0.0)
                 .setGlobalBatch(BATCH)
@@ -307,8 +310,7 @@ class OnlineTrainingIT extends ClusterTestBase {
                                     view.offer(record.value());
                                 }
                             });
-                    return view.complete()
-                            && java.util.Arrays.stream(view.versions()).allMatch(v -> v >= clocks);
+                    return view.complete() && Arrays.stream(view.versions()).allMatch(v -> v >= clocks);
                 });
         return view.assemble(spec.getParameters());
     }
@@ -332,7 +334,7 @@ class OnlineTrainingIT extends ClusterTestBase {
                 share[w] = clock[w] == null
                         ? new int[0]
                         : clock[w].getExamples().stream()
-                                .flatMap(r -> java.util.stream.LongStream.range(r.getStart(), r.getEnd())
+                                .flatMap(r -> LongStream.range(r.getStart(), r.getEnd())
                                         .mapToObj(o -> index.get(key(r.getPartition(), o))))
                                 .mapToInt(Integer::intValue)
                                 .toArray();
