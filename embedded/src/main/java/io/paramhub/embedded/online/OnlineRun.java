@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,11 +44,17 @@ import org.apache.kafka.streams.StreamsConfig;
 public final class OnlineRun {
 
     private static final Duration JOIN_TIMEOUT = Duration.ofSeconds(60);
+    private static final long WAIT_STEP_MS = 100;
 
-    /** Starts the examples streaming into the data topic; closing it stops them. */
+    /** Starts the examples streaming into the data topic. */
     @FunctionalInterface
     public interface Supply {
-        AutoCloseable start();
+        Streaming start();
+    }
+
+    /** Examples streaming in: done (or failed) when the last is written; closing it stops them. */
+    public interface Streaming extends AutoCloseable {
+        CompletableFuture<?> done();
     }
 
     /** How long the run took: from the start to the last worker leaving, and from the first example streamed. */
@@ -94,11 +102,9 @@ public final class OnlineRun {
             }
             awaitJoined(membership, spec);
             final long streaming = System.nanoTime();
-            try (AutoCloseable examples = supply.start()) {
-                for (final Future<?> worker : workers) {
-                    worker.get();
-                }
-            } catch (final ExecutionException e) {
+            try (Streaming examples = supply.start()) {
+                awaitWorkers(workers, examples.done());
+            } catch (final ExecutionException | CompletionException e) {
                 throw new IllegalStateException(
                         "online job " + spec.getJob() + " failed: "
                                 + e.getCause().getMessage(),
@@ -113,6 +119,28 @@ public final class OnlineRun {
         } finally {
             threads.shutdownNow();
             threads.awaitTermination(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Waits until every worker has finished; throws as soon as one fails or the examples stop with an error. */
+    private static void awaitWorkers(final List<Future<?>> workers, final CompletableFuture<?> examples)
+            throws ExecutionException, InterruptedException {
+        while (true) {
+            boolean all = true;
+            for (final Future<?> worker : workers) {
+                if (worker.isDone()) {
+                    worker.get();
+                } else {
+                    all = false;
+                }
+            }
+            if (all) {
+                return;
+            }
+            if (examples.isCompletedExceptionally()) {
+                examples.join();
+            }
+            Thread.sleep(WAIT_STEP_MS);
         }
     }
 
