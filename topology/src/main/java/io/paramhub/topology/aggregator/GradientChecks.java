@@ -4,14 +4,17 @@ import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.OffsetRange;
 import io.paramhub.ml.ShardLayout;
 import io.paramhub.schemas.FloatPacking;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.jobs.WorkerIds;
+import java.util.List;
 
 /**
- * Checks a decoded gradient against its job (length of its shard, sample count, finite values, and last that
- * it comes from a worker of the job) and unpacks it, float32 or bfloat16 as its {@code encoding} says.
+ * Checks a decoded gradient against its job (length of its shard, sample count, finite values, well-formed
+ * example ranges, and last that it comes from a worker of the job) and unpacks it, float32 or bfloat16 as its
+ * {@code encoding} says.
  */
 final class GradientChecks {
 
@@ -60,6 +63,10 @@ final class GradientChecks {
                         "a gradient of 0 samples holds value " + i + " = " + values[i] + "; it must be all zeros");
             }
         }
+        final Rejection examples = examplesProblem(gradient.getExamples());
+        if (examples != null) {
+            return new Checked(null, examples);
+        }
         if (!WorkerIds.belongsTo(spec, gradient.getWorker())) {
             return reject(
                     DeadLetterReason.UNKNOWN_WORKER,
@@ -68,6 +75,28 @@ final class GradientChecks {
                             + WorkerIds.of(spec.getExpectedWorkers() - 1) + ")");
         }
         return new Checked(values, null);
+    }
+
+    /**
+     * A topic-mode gradient's example ranges: each a non-empty {@code [start, end)} of offsets 0 or more of a
+     * partition 0 or more ({@code MALFORMED} otherwise), no offset named twice ({@code DUPLICATE}: an example
+     * trained twice).
+     */
+    private static Rejection examplesProblem(final List<OffsetRange> examples) {
+        for (final OffsetRange range : examples) {
+            if (range.getPartition() < 0 || range.getStart() < 0 || range.getEnd() <= range.getStart()) {
+                return new Rejection(
+                        DeadLetterReason.MALFORMED,
+                        "example range [" + range.getStart() + ", " + range.getEnd() + ") of partition "
+                                + range.getPartition() + " is not a non-empty range of offsets >= 0");
+            }
+        }
+        return ExampleLineage.overlapAmong(examples)
+                .map(twice -> new Rejection(
+                        DeadLetterReason.DUPLICATE,
+                        "examples [" + twice.getStart() + ", " + twice.getEnd() + ") of partition "
+                                + twice.getPartition() + " are named twice by the gradient's ranges"))
+                .orElse(null);
     }
 
     private static Checked reject(final DeadLetterReason reason, final String message) {

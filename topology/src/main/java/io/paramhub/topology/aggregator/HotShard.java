@@ -46,6 +46,7 @@ final class HotShard {
     private final ShardParameters parameters;
     private final ShardClocks clocks;
     private final ReplayLog replay;
+    private final ShardLineage lineage;
     /**
      * Restore only: the stored {@link ShardState#getPendingFromOffset()}, below which none of this shard's
      * gradients is buffered again; none at all for a shard started in this task.
@@ -77,6 +78,7 @@ final class HotShard {
         this.members = members;
         this.replay = replay;
         this.restoreFrom = restoreFrom;
+        this.lineage = ShardLineage.of(shard);
     }
 
     /** Version 0 of {@code shard}: the job's seeded initial parameters, zero optimizer state. */
@@ -166,6 +168,10 @@ final class HotShard {
         if (sync.tooFarAhead(clocks.minClock(), clock)) {
             return Admission.clockAhead(gradient, sync.aheadBound(), clocks.minClock());
         }
+        final Optional<Rejection> trainedAlready = lineage.refusal(gradient);
+        if (trainedAlready.isPresent()) {
+            return Admission.refused(trainedAlready.get());
+        }
         final long version = parameters.version();
         if (sync.tooStale(version, gradient.getBaseVersion())) {
             clocks.processed(worker, clock);
@@ -179,12 +185,7 @@ final class HotShard {
      * of the session timeout (the store is written then, not on every gradient).
      */
     boolean noteSender(final String worker, final long now) {
-        final Long seen = members.lastSeen(worker);
-        if (seen == null || now - seen > spec.getSessionTimeoutMs() / 10) {
-            members.seen(worker, now, false);
-            return true;
-        }
-        return false;
+        return members.noteSender(worker, now, spec.getSessionTimeoutMs());
     }
 
     /**
@@ -199,6 +200,7 @@ final class HotShard {
         clocks.processed(gradient.getWorker(), gradient.getClock());
         clocks.firstGradientAt(now);
         parameters.step(mean, gradient.getClock());
+        lineage.apply(gradient.getExamples());
         clocks.minClock(clocks.liveMinClock(members.live(spec.getSessionTimeoutMs())));
     }
 
@@ -207,7 +209,8 @@ final class HotShard {
         pending.add(
                 gradient.getClock(),
                 gradient.getWorker(),
-                new PendingGradients.Pending(values, gradient.getSampleCount(), offset));
+                new PendingGradients.Pending(values, gradient.getSampleCount(), offset, gradient.getExamples()));
+        lineage.hold(gradient.getExamples());
         return clocks.firstGradientAt(now);
     }
 
@@ -226,6 +229,7 @@ final class HotShard {
         for (final Map.Entry<String, PendingGradients.Pending> entry : gradients.entrySet()) {
             sum.add(entry.getValue().values(), entry.getValue().samples());
             offsets.add(entry.getValue().offset());
+            lineage.apply(entry.getValue().examples());
             clocks.processed(entry.getKey(), clock);
         }
         parameters.step(sum.mean(), clock);
@@ -259,14 +263,10 @@ final class HotShard {
         if (checked.rejection() != null) {
             return false;
         }
-        final PendingGradients.Pending read =
-                new PendingGradients.Pending(checked.values(), gradient.getSampleCount(), offset);
+        final PendingGradients.Pending read = new PendingGradients.Pending(
+                checked.values(), gradient.getSampleCount(), offset, gradient.getExamples());
         if (replay.readAgain(offset, read)) {
-            for (Optional<ReplayLog.Replayable> next = replay.nextReplayable(length);
-                    next.isPresent();
-                    next = replay.nextReplayable(length)) {
-                parameters.step(next.get().meanGradient(), next.get().clock());
-            }
+            replay.applyReplayable(parameters, length);
             return false;
         }
         final String worker = gradient.getWorker();
@@ -275,10 +275,12 @@ final class HotShard {
                 || gradient.getClock() < clocks.of(worker)
                 || pending.contains(gradient.getClock(), worker)
                 || sync.tooFarAhead(clocks.minClock(), gradient.getClock())
-                || sync.tooStale(parameters.version(), gradient.getBaseVersion())) {
+                || sync.tooStale(parameters.version(), gradient.getBaseVersion())
+                || lineage.refusal(gradient).isPresent()) {
             return false;
         }
         pending.add(gradient.getClock(), worker, read);
+        lineage.hold(gradient.getExamples());
         return true;
     }
 
@@ -383,7 +385,13 @@ final class HotShard {
                 .setPlanEpoch(plan.epoch())
                 .setValues(packedParams.duplicate())
                 .setUpdatedAt(now)
+                .setExamples(lineage.toAvro())
                 .build();
+    }
+
+    /** Shard 0's examples: the lineage of its version, those of the gradients it holds, the newly added. */
+    ShardLineage lineage() {
+        return lineage;
     }
 
     /** The restored version, as offered to the HTTP endpoints when a task starts. */

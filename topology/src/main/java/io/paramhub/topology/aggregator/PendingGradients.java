@@ -1,5 +1,7 @@
 package io.paramhub.topology.aggregator;
 
+import io.paramhub.avro.OffsetRange;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
@@ -12,8 +14,11 @@ import java.util.TreeMap;
  */
 final class PendingGradients {
 
-    /** One worker's gradient for one clock: its summed values, its sample count, where it lies in {@code gradients}. */
-    record Pending(float[] values, int samples, long offset) {}
+    /**
+     * One worker's gradient for one clock: its summed values, its sample count, where it lies in {@code gradients},
+     * and the data-topic ranges of its examples (topic mode, shard 0; else empty).
+     */
+    record Pending(float[] values, int samples, long offset, List<OffsetRange> examples) {}
 
     private final NavigableMap<Long, NavigableMap<String, Pending>> byClock = new TreeMap<>();
 

@@ -96,6 +96,13 @@ final class ReplayLog {
         return Optional.of(new Replayable(clock.getClock(), sum.mean()));
     }
 
+    /** Restore: applies to {@code parameters} each clock whose gradients have all been read again, oldest first. */
+    void applyReplayable(final ShardParameters parameters, final int length) {
+        for (Optional<Replayable> next = nextReplayable(length); next.isPresent(); next = nextReplayable(length)) {
+            parameters.step(next.get().meanGradient(), next.get().clock());
+        }
+    }
+
     /** The first clock a restore has not applied again yet, if any. */
     Optional<AppliedClock> unreplayed() {
         return replayedClocks < clocks.size() ? Optional.of(clocks.get(replayedClocks)) : Optional.empty();

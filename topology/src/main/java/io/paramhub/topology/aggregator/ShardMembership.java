@@ -57,8 +57,17 @@ final class ShardMembership {
         everSeen.add(worker);
     }
 
-    Long lastSeen(final String worker) {
-        return lastSeen.get(worker);
+    /**
+     * A gradient of {@code worker} at {@code now} shows it is alive; says whether that moved its last-seen time by
+     * a tenth of {@code sessionTimeoutMs} (the store is written then, not on every gradient).
+     */
+    boolean noteSender(final String worker, final long now, final long sessionTimeoutMs) {
+        final Long seen = lastSeen.get(worker);
+        if (seen == null || now - seen > sessionTimeoutMs / 10) {
+            seen(worker, now, false);
+            return true;
+        }
+        return false;
     }
 
     /** The workers seen within {@code sessionTimeoutMs} before the heartbeat clock, in id order. */
