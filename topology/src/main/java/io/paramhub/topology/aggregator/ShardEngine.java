@@ -9,6 +9,7 @@ import io.paramhub.avro.ShardMembers;
 import io.paramhub.avro.ShardState;
 import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
+import io.paramhub.ml.TopicSpec;
 import io.paramhub.topology.sync.SyncPolicy;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -61,6 +62,7 @@ final class ShardEngine {
     private final KeyValueStore<String, ModelShard> newest;
     private final int snapshotEveryClocks;
     private final AggregatorMetrics metrics;
+    private final LineageHistory history;
     private final Map<String, HotShard> shards = new HashMap<>();
     /** The offset of the next record of this task's {@code gradients} partition, or -1 before the first is known. */
     private long gradientPosition = -1;
@@ -78,6 +80,19 @@ final class ShardEngine {
             final KeyValueStore<String, ModelShard> newest,
             final int snapshotEveryClocks,
             final AggregatorMetrics metrics) {
+        this(jobs, states, members, snapshots, newest, snapshotEveryClocks, metrics, new LineageHistory());
+    }
+
+    /** As the engine above, keeping the lineage of each shard-0 version it publishes in {@code history}. */
+    ShardEngine(
+            final KeyValueStore<String, JobSpec> jobs,
+            final KeyValueStore<String, ShardState> states,
+            final KeyValueStore<String, ShardMembers> members,
+            final KeyValueStore<String, ShardState> snapshots,
+            final KeyValueStore<String, ModelShard> newest,
+            final int snapshotEveryClocks,
+            final AggregatorMetrics metrics,
+            final LineageHistory history) {
         if (snapshotEveryClocks < 1) {
             throw new IllegalArgumentException(
                     "snapshots must be taken every 1 or more clocks, not " + snapshotEveryClocks);
@@ -89,6 +104,7 @@ final class ShardEngine {
         this.newest = newest;
         this.snapshotEveryClocks = snapshotEveryClocks;
         this.metrics = metrics;
+        this.history = history;
     }
 
     /** What a gradient led to: model versions to publish, or why it was refused. */
@@ -150,8 +166,52 @@ final class ShardEngine {
     void requireReplayed() {
         for (final HotShard hot : shards.values()) {
             hot.requireReplayed();
-            newest.put(hot.key(), hot.restoredModel());
+            final ModelShard restored = hot.restoredModel();
+            newest.put(hot.key(), restored);
+            if (hot.shard() == 0) {
+                history.restart(
+                        hot.spec().getJob(),
+                        this,
+                        restored.getVersion(),
+                        hot.lineage().applied());
+            }
         }
+    }
+
+    /** The keys of the restored shards that keep a lineage: shard 0 of each topic-mode job. */
+    List<String> lineageKeys() {
+        return shards.values().stream()
+                .filter(hot -> hot.shard() == 0 && TopicSpec.isTopic(hot.spec().getDataset()))
+                .map(HotShard::key)
+                .sorted()
+                .toList();
+    }
+
+    /**
+     * Restore, before gradients are read again: shard {@code key}'s lineage as {@code newest}, its newest
+     * {@code model} record, carries it (the clocks a BSP restore applies again are in it already).
+     */
+    void restoreLineage(final String key, final ModelShard newest) {
+        final HotShard hot = shards.get(key);
+        if (hot == null) {
+            return;
+        }
+        hot.lineage().restored(newest.getExamples());
+        final long stored = states.get(key).getVersion();
+        if (newest.getVersion() != stored) {
+            log.warn(
+                    "shard {}: its newest model record is of version {}, its stored state of version {}: the lineage "
+                            + "restored is that of version {} (is processing.guarantee exactly_once_v2?)",
+                    key,
+                    newest.getVersion(),
+                    stored,
+                    newest.getVersion());
+        }
+    }
+
+    /** The task closes: the lineage history of its shards is no longer this instance's to serve. */
+    void close() {
+        history.release(this);
     }
 
     int loadedShards() {
@@ -199,7 +259,11 @@ final class ShardEngine {
      * and its entries in every shard store; says whether it held any.
      */
     boolean deleteJob(final String key) {
-        final boolean held = shards.remove(key) != null | jobs.get(key) != null | states.get(key) != null;
+        final HotShard dropped = shards.remove(key);
+        if (dropped != null && dropped.shard() == 0) {
+            history.forget(dropped.spec().getJob());
+        }
+        final boolean held = dropped != null | jobs.get(key) != null | states.get(key) != null;
         jobs.delete(key);
         states.delete(key);
         members.delete(key);
@@ -315,6 +379,14 @@ final class ShardEngine {
         store(hot, packed);
         final ModelShard model = hot.toModel(packed, Instant.ofEpochMilli(now));
         newest.put(hot.key(), model);
+        if (hot.shard() == 0) {
+            history.published(
+                    hot.spec().getJob(),
+                    this,
+                    model.getVersion(),
+                    hot.lineage().takeAdded(),
+                    hot.lineage().applied());
+        }
         return model;
     }
 
