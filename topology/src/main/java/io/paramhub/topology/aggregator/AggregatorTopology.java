@@ -33,7 +33,9 @@ import org.apache.kafka.streams.state.Stores;
  * default) parameters with optimizer state live in named in-memory stores with changelogs; the
  * gradients waiting for their clock, and those applied since a BSP shard's snapshot, are read again from
  * {@code gradients} when a task starts on stored state. So a shard moves between instances with its
- * state, and a BSP round writes its model and one small progress record per shard.
+ * state, and a BSP round writes its model and one small progress record per shard. Shard 0 of a topic-mode
+ * job also keeps the job's lineage (the data-topic offsets trained on), which rides on its {@code model}
+ * records and comes back from the newest one, and the instance keeps each version's in a {@link LineageHistory}.
  */
 public final class AggregatorTopology {
 
@@ -86,6 +88,15 @@ public final class AggregatorTopology {
 
     public static Topology build(
             final TopicCatalog topics, final SerdeFactory serdes, final AggregatorMetrics metrics) {
+        return build(topics, serdes, metrics, new LineageHistory());
+    }
+
+    /** As {@link #build(TopicCatalog, SerdeFactory, AggregatorMetrics)}, keeping shard-0 lineage in {@code history}. */
+    public static Topology build(
+            final TopicCatalog topics,
+            final SerdeFactory serdes,
+            final AggregatorMetrics metrics,
+            final LineageHistory history) {
         final Topology topology = new Topology();
         final StringDeserializer keys = new StringDeserializer();
         final StringSerializer keyWriter = new StringSerializer();
@@ -168,7 +179,10 @@ public final class AggregatorTopology {
                         topics.gradients().name(),
                         topics.shardJobs().name(),
                         topics.gradients().valueSerde().deserializer(),
+                        topics.model().name(),
+                        topics.model().valueSerde().deserializer(),
                         metrics,
+                        history,
                         SlowServerEmulation.timers()),
                 "shard-jobs-source",
                 "shard-membership-source",

@@ -71,13 +71,7 @@ final class GradientRestore {
             final long from,
             final long until,
             final Consumer<ConsumerRecord<String, byte[]>> action) {
-        final Map<String, Object> config = clientConfigs(ConsumerConfig.configNames());
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        config.remove(ConsumerConfig.CLIENT_ID_CONFIG);
-        try (KafkaConsumer<String, byte[]> consumer =
-                new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> consumer = reader(appConfigs)) {
             consumer.assign(List.of(partition));
             final long logStart =
                     consumer.beginningOffsets(List.of(partition), TIMEOUT).get(partition);
@@ -110,8 +104,25 @@ final class GradientRestore {
         }
     }
 
-    /** The app's settings that a client of this kind knows: bootstrap servers, security, timeouts. */
+    /**
+     * A consumer of committed records, in no group and committing nothing, with the app's connection settings;
+     * the caller assigns it its partition.
+     */
+    static KafkaConsumer<String, byte[]> reader(final Map<String, Object> appConfigs) {
+        final Map<String, Object> config = clientConfigs(appConfigs, ConsumerConfig.configNames());
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        config.remove(ConsumerConfig.CLIENT_ID_CONFIG);
+        return new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
     private Map<String, Object> clientConfigs(final Set<String> known) {
+        return clientConfigs(appConfigs, known);
+    }
+
+    /** The app's settings that a client of this kind knows: bootstrap servers, security, timeouts. */
+    private static Map<String, Object> clientConfigs(final Map<String, Object> appConfigs, final Set<String> known) {
         final Map<String, Object> config = new HashMap<>();
         appConfigs.forEach((name, value) -> {
             if (known.contains(name) && value != null) {

@@ -12,6 +12,7 @@ import io.paramhub.topology.ShardKeys;
 import io.paramhub.topology.client.ModelHeaders;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.function.Function;
 import org.apache.avro.specific.SpecificRecord;
@@ -34,9 +35,10 @@ import org.slf4j.LoggerFactory;
  * on {@code model}. One processor (not one per source) so that the task's shards are decoded once
  * and shared by every record that touches them.
  *
- * <p>When the task starts on stored state (a restart, a move to another instance), the gradients its
- * shards held in memory are read again from {@code gradients} before the first record is processed
- * ({@link GradientRestore}).
+ * <p>When the task starts on stored state (a restart, a move to another instance), the lineage of each
+ * topic-mode job's shard 0 is read back from its newest {@code model} record ({@link ModelTail}), and the
+ * gradients its shards held in memory are read again from {@code gradients} ({@link GradientRestore}), before
+ * the first record is processed. Each shard-0 version's lineage goes to the instance's {@link LineageHistory}.
  */
 final class ShardTask implements Processor<String, Object, String, SpecificRecord> {
 
@@ -45,7 +47,10 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
     private final String gradientsTopic;
     private final String shardJobsTopic;
     private final Deserializer<GradientShard> deserializer;
+    private final String modelTopic;
+    private final Deserializer<ModelShard> modelDeserializer;
     private final AggregatorMetrics metrics;
+    private final LineageHistory history;
     private final Function<AggregatorInstance, RoundTimer> timers;
     private ProcessorContext<String, SpecificRecord> context;
     private ShardEngine engine;
@@ -56,12 +61,18 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
             final String gradientsTopic,
             final String shardJobsTopic,
             final Deserializer<GradientShard> deserializer,
+            final String modelTopic,
+            final Deserializer<ModelShard> modelDeserializer,
             final AggregatorMetrics metrics,
+            final LineageHistory history,
             final Function<AggregatorInstance, RoundTimer> timers) {
         this.gradientsTopic = gradientsTopic;
         this.shardJobsTopic = shardJobsTopic;
         this.deserializer = deserializer;
+        this.modelTopic = modelTopic;
+        this.modelDeserializer = modelDeserializer;
         this.metrics = metrics;
+        this.history = history;
         this.timers = timers;
     }
 
@@ -77,7 +88,8 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
                 context.getStateStore(AggregatorTopology.SHARD_SNAPSHOT_STORE),
                 context.getStateStore(AggregatorTopology.SHARD_MODEL_STORE),
                 AggregatorTopology.snapshotEveryClocks(context.appConfigs()),
-                metrics);
+                metrics,
+                history);
         final long restoreFrom = engine.load();
         if (engine.loadedShards() > 0) {
             restorePending(restoreFrom);
@@ -88,13 +100,14 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
     /**
      * Reads the task's {@code gradients} partition from {@code from} up to the committed offset again, for
      * the gradients its shards had buffered and those applied since their snapshots ({@code from} < 0: no
-     * shard can need any; the position is still needed).
+     * shard can need any; the position is still needed), once the lineage its shards publish is back.
      */
     private void restorePending(final long from) {
         final TopicPartition partition =
                 new TopicPartition(gradientsTopic, context.taskId().partition());
         final GradientRestore restore = new GradientRestore(context.appConfigs());
         final OptionalLong committed = restore.committedOffset(partition);
+        restoreLineage();
         if (committed.isEmpty()) {
             return;
         }
@@ -126,6 +139,47 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
                 committed.getAsLong() - 1,
                 (System.nanoTime() - started) / 1_000_000,
                 counts[1]);
+    }
+
+    /**
+     * Gives shard 0 of each topic-mode job its lineage back, from its newest {@code model} record (the task's
+     * partition of {@code model}, co-partitioned with {@code gradients}), before any gradient is read again.
+     */
+    private void restoreLineage() {
+        final List<String> keys = engine.lineageKeys();
+        if (keys.isEmpty()) {
+            return;
+        }
+        final TopicPartition partition =
+                new TopicPartition(modelTopic, context.taskId().partition());
+        final long started = System.nanoTime();
+        final Map<String, ModelShard> newest =
+                new ModelTail(context.appConfigs()).newest(partition, keys, modelDeserializer);
+        for (final String key : keys) {
+            final ModelShard model = newest.get(key);
+            if (model == null) {
+                log.error(
+                        "shard {}: no record of it on {} to restore its lineage from; it starts empty, and gradients "
+                                + "of examples trained before are not refused as DUPLICATE",
+                        key,
+                        partition);
+            } else {
+                engine.restoreLineage(key, model);
+            }
+        }
+        log.info(
+                "task {}: lineage of {} shard(s) read back from {} in {} ms",
+                context.taskId(),
+                newest.size(),
+                partition,
+                (System.nanoTime() - started) / 1_000_000);
+    }
+
+    @Override
+    public void close() {
+        if (engine != null) {
+            engine.close();
+        }
     }
 
     @Override

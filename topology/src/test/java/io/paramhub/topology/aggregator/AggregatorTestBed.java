@@ -41,6 +41,7 @@ final class AggregatorTestBed implements AutoCloseable {
     final TestInputTopic<String, WorkerStatus> membership;
     final TestInputTopic<String, ResourceCommand> commands;
     final AggregatorMetrics metrics = AggregatorMetrics.unregistered();
+    final LineageHistory lineage = new LineageHistory();
     final TestOutputTopic<String, ModelShard> model;
     final TestOutputTopic<String, DeadLetter> deadLetters;
     private final String scope = "aggregator-test-" + UUID.randomUUID();
@@ -52,7 +53,7 @@ final class AggregatorTestBed implements AutoCloseable {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsProperties.SCHEMA_REGISTRY_URL, "mock://" + scope);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir().toString());
-        driver = new TopologyTestDriver(AggregatorTopology.build(topics, serdes, metrics), props);
+        driver = new TopologyTestDriver(AggregatorTopology.build(topics, serdes, metrics, lineage), props);
         jobs = driver.createInputTopic(
                 topics.jobs().name(),
                 new StringSerializer(),

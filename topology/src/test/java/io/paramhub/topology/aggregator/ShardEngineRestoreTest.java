@@ -9,6 +9,7 @@ import io.paramhub.avro.AppliedClock;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
+import io.paramhub.avro.OffsetRange;
 import io.paramhub.avro.ShardMembers;
 import io.paramhub.avro.ShardState;
 import io.paramhub.avro.WorkerState;
@@ -316,6 +317,75 @@ class ShardEngineRestoreTest {
                         .get(0)
                         .getValues()))
                 .containsExactly(initial[0] - 0.5f * (8f / 8), initial[1] - 0.5f * (12f / 8));
+    }
+
+    @Test
+    void shouldRestoreTheLineageFromTheNewestModelRecordAndMergeAGradientReadAgainOnce() {
+        // given: a topic-mode job, a snapshot every 50 clocks; clock 0 applied (offsets 10, 11), worker-000's
+        // clock 1 held (offset 12), and worker-001's clock 1 refused for taking offsets 3 to 5 again (offset 13)
+        final JobSpec spec = JobSpec.newBuilder(linearJob(JOB, 2))
+                .setDataset("topic:readings,features=x,label=y,task=regression")
+                .build();
+        final ShardEngine before = startedEngine(engine(50), spec);
+        final List<GradientShard> read = List.of(
+                examples(gradient(JOB, 0, "worker-000", 0, 4, 2f, 4f), range(0, 0, 5)),
+                examples(gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), range(1, 0, 4)),
+                examples(at(gradient(JOB, 0, "worker-000", 1, 4, 1f, 1f), 1), range(0, 5, 9)),
+                examples(at(gradient(JOB, 0, "worker-001", 1, 4, 1f, 1f), 1), range(0, 3, 6)));
+        ModelShard newest = null;
+        for (int i = 0; i < read.size(); i++) {
+            final ShardEngine.Outcome outcome = before.gradient(KEY, read.get(i), 10 + i, T0 + 1 + i);
+            newest =
+                    outcome.published().isEmpty() ? newest : outcome.published().get(0);
+            assertThat(outcome.rejection().isPresent()).isEqualTo(i == 3);
+        }
+        assertThat(newest.getVersion()).isEqualTo(1);
+
+        // when: the task starts again, takes the lineage from version 1's model record, and reads its partition
+        final LineageHistory history = new LineageHistory();
+        final ShardEngine after = new ShardEngine(
+                jobs, states, members, snapshots, models, 50, AggregatorMetrics.unregistered(), history);
+        after.load();
+        assertThat(after.lineageKeys()).containsExactly(KEY);
+        after.restoreLineage(KEY, newest);
+        after.continueAt(14);
+        final List<Boolean> heldAgain = new ArrayList<>();
+        for (int i = 0; i < read.size(); i++) {
+            heldAgain.add(after.restoreGradient(KEY, read.get(i), 10 + i, T0 + 1 + i));
+        }
+        after.requireReplayed();
+
+        // then: clock 0 is applied again without its examples counting twice, worker-000's clock 1 is held again,
+        // the refused gradient is not; worker-001 cannot take examples of version 1 again, and its own clock 1
+        // completes version 2 with every example once
+        assertThat(heldAgain).containsExactly(false, false, true, false);
+        assertThat(after.gradient(
+                                KEY,
+                                examples(at(gradient(JOB, 0, "worker-001", 1, 4, 1f, 1f), 1), range(1, 2, 5)),
+                                14,
+                                T0 + 6)
+                        .rejection())
+                .hasValueSatisfying(rejection -> assertThat(rejection.message()).contains("[2, 4) of partition 1"));
+        final List<ModelShard> published = after.gradient(
+                        KEY, examples(at(gradient(JOB, 0, "worker-001", 1, 4, 1f, 1f), 1), range(1, 4, 8)), 15, T0 + 7)
+                .published();
+        assertThat(published).extracting(ModelShard::getVersion).containsExactly(2L);
+        assertThat(published.get(0).getExamples()).containsExactly(range(0, 0, 9), range(1, 0, 8));
+        assertThat(history.at(JOB, 1))
+                .isEqualTo(new LineageHistory.Lookup.Found(1, ExampleLineage.of(newest.getExamples())));
+        assertThat(history.at(JOB, 0)).isEqualTo(new LineageHistory.Lookup.NotKept(1, 2));
+    }
+
+    private static GradientShard examples(final GradientShard gradient, final OffsetRange... ranges) {
+        return GradientShard.newBuilder(gradient).setExamples(List.of(ranges)).build();
+    }
+
+    private static OffsetRange range(final int partition, final long start, final long end) {
+        return new OffsetRange(partition, start, end);
+    }
+
+    private static GradientShard at(final GradientShard gradient, final long baseVersion) {
+        return GradientShard.newBuilder(gradient).setBaseVersion(baseVersion).build();
     }
 
     /** An engine with the job started and both workers joined. */
