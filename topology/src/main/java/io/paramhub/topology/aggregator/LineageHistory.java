@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * The lineage ({@link ExampleLineage}) of each shard-0 version an aggregator instance published, for the HTTP
@@ -19,6 +20,9 @@ public final class LineageHistory {
 
     /** The versions kept per job when none are given. */
     public static final int DEFAULT_VERSIONS = 100_000;
+
+    /** Streams setting of the aggregator: the versions of each job kept, at least (default {@value #DEFAULT_VERSIONS}). */
+    public static final String VERSIONS_CONFIG = "paramhub.aggregator.lineage.versions";
 
     /** Versions per block: one whole lineage, then the ranges each version added. */
     static final int BLOCK_VERSIONS = 1024;
@@ -57,6 +61,27 @@ public final class LineageHistory {
         }
         this.versionsKept = versionsKept;
         this.blockVersions = Math.min(blockVersions, versionsKept);
+    }
+
+    /**
+     * A history of {@link #VERSIONS_CONFIG} versions from the app's settings, or of its default. Throws Kafka's
+     * {@code ConfigException} naming the setting when it is not a whole number of 1 or more.
+     */
+    public static LineageHistory of(final Map<?, ?> appConfigs) {
+        final Object value = appConfigs.get(VERSIONS_CONFIG);
+        if (value == null) {
+            return new LineageHistory();
+        }
+        final int versions;
+        try {
+            versions = Integer.parseInt(value.toString().trim());
+        } catch (final NumberFormatException e) {
+            throw new ConfigException(VERSIONS_CONFIG, value, "must be a whole number of versions");
+        }
+        if (versions < 1) {
+            throw new ConfigException(VERSIONS_CONFIG, value, "must be at least 1");
+        }
+        return new LineageHistory(versions);
     }
 
     /**

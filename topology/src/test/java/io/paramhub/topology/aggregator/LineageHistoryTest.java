@@ -1,9 +1,12 @@
 package io.paramhub.topology.aggregator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.paramhub.avro.OffsetRange;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 
 class LineageHistoryTest {
@@ -129,5 +132,23 @@ class LineageHistoryTest {
         // then
         assertThat(history.at(JOB, -1)).isEqualTo(new LineageHistory.Lookup.Unknown());
         assertThat(history.at("other", -1)).isInstanceOf(LineageHistory.Lookup.Found.class);
+    }
+
+    @Test
+    void shouldKeepTheVersionsTheSettingSaysAndRefuseOthersNamingIt() {
+        // given
+        final LineageHistory history = LineageHistory.of(Map.of(LineageHistory.VERSIONS_CONFIG, " 3 "));
+
+        // when
+        publish(history, 20);
+
+        // then: blocks of at most 3 versions, at least the newest 3 kept, the ones before them not
+        assertThat(history.at(JOB, 18)).isEqualTo(new LineageHistory.Lookup.Found(18, lineageOf(18)));
+        assertThat(history.at(JOB, 14)).isInstanceOf(LineageHistory.Lookup.NotKept.class);
+        for (final String value : new String[] {"0", "-1", "lots", "1.5"}) {
+            assertThatThrownBy(() -> LineageHistory.of(Map.of(LineageHistory.VERSIONS_CONFIG, value)))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining(LineageHistory.VERSIONS_CONFIG);
+        }
     }
 }
