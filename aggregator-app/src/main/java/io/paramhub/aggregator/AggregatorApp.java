@@ -23,9 +23,10 @@ import picocli.CommandLine.Mixin;
         sortOptions = false,
         version = "paramhub-aggregator 0.1.0",
         description = "Runs the ParamHub aggregator (Kafka Streams, exactly-once): sums each clock's gradients per "
-                + "shard, applies the optimizer and publishes the model. Serves GET /jobs/{job}/model, /health/live, "
+                + "shard, applies the optimizer and publishes the model. Serves GET /jobs/{job}/model, "
+                + "/jobs/{job}/lineage?version=V, /health/live, "
                 + "/health/ready and /metrics (Prometheus) on --http-port, bound to --http-host (127.0.0.1 unless "
-                + "given); with --http-token, the model routes need Authorization: Bearer <token>.")
+                + "given); with --http-token, the model and lineage routes need Authorization: Bearer <token>.")
 public final class AggregatorApp implements Callable<Integer> {
 
     @Mixin
@@ -49,6 +50,7 @@ public final class AggregatorApp implements Callable<Integer> {
         final ModelQueryServer server = endpoint.enabled()
                 ? ModelQueryServer.start(
                         runner.streams(),
+                        runner.lineage(),
                         endpoint.bindHost(),
                         endpoint.port(),
                         new OpsEndpoints(metrics, Readiness.of(runner.streams())),

@@ -6,6 +6,7 @@ import io.paramhub.topology.RetentionCheck;
 import io.paramhub.topology.aggregator.AggregatorInstance;
 import io.paramhub.topology.aggregator.AggregatorMetrics;
 import io.paramhub.topology.aggregator.AggregatorTopology;
+import io.paramhub.topology.aggregator.LineageHistory;
 import io.paramhub.topology.client.SchemaRegistration;
 import io.paramhub.topology.placement.PlacementTaskAssignor;
 import io.paramhub.topology.placement.PlacementWatcher;
@@ -40,11 +41,17 @@ public final class AggregatorRunner implements AutoCloseable {
 
     private final KafkaStreams streams;
     private final String instanceId;
+    private final LineageHistory lineage;
     private final PlacementWatcher watcher;
 
-    private AggregatorRunner(final KafkaStreams streams, final String instanceId, final PlacementWatcher watcher) {
+    private AggregatorRunner(
+            final KafkaStreams streams,
+            final String instanceId,
+            final LineageHistory lineage,
+            final PlacementWatcher watcher) {
         this.streams = streams;
         this.instanceId = instanceId;
+        this.lineage = lineage;
         this.watcher = watcher;
     }
 
@@ -71,6 +78,7 @@ public final class AggregatorRunner implements AutoCloseable {
         settings.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         // refused here, before anything connects, rather than by each shard task as it starts
         AggregatorTopology.snapshotEveryClocks(settings);
+        final LineageHistory lineage = LineageHistory.of(settings);
         settings.putIfAbsent(AggregatorInstance.INSTANCE_ID_CONFIG, AggregatorInstance.defaultId());
         final AggregatorInstance instance = AggregatorInstance.from(settings);
         settings.put(StreamsConfig.clientTagPrefix(AggregatorInstance.CLIENT_TAG), instance.id());
@@ -99,7 +107,7 @@ public final class AggregatorRunner implements AutoCloseable {
         // every topic's value schema, so that a worker in another language finds the subjects it writes to
         // (docs/protocol.md, "Records and encodings"); a no-op where the serdes are set not to register
         SchemaRegistration.registerValueSchemas(prepared.topics(), prepared.serdes());
-        final Topology topology = AggregatorTopology.build(prepared.topics(), prepared.serdes(), metrics);
+        final Topology topology = AggregatorTopology.build(prepared.topics(), prepared.serdes(), metrics, lineage);
         PlacementWatcher watcher = null;
         if (follow) {
             watcher = PlacementWatcher.start(
@@ -108,7 +116,7 @@ public final class AggregatorRunner implements AutoCloseable {
             prepared.properties().put(PlacementTaskAssignor.SOURCE_CONFIG, watcher);
         }
         try {
-            return new AggregatorRunner(StreamsAppLauncher.start(prepared, topology), instance.id(), watcher);
+            return new AggregatorRunner(StreamsAppLauncher.start(prepared, topology), instance.id(), lineage, watcher);
         } catch (final RuntimeException e) {
             if (watcher != null) {
                 watcher.close();
@@ -124,6 +132,11 @@ public final class AggregatorRunner implements AutoCloseable {
 
     public KafkaStreams streams() {
         return streams;
+    }
+
+    /** The lineage of the shard-0 versions this instance publishes, for {@code GET /jobs/{job}/lineage}. */
+    public LineageHistory lineage() {
+        return lineage;
     }
 
     @Override

@@ -110,7 +110,7 @@ class ModelQueryIT {
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, HOST + ":" + port);
             final AggregatorRunner runner =
                     AggregatorRunner.start(props, TopicCatalog.DEFAULT_PREFIX, TopicSetup.defaults());
-            instances.add(new Instance(runner, ModelQueryServer.start(runner.streams(), HOST, port)));
+            instances.add(new Instance(runner, ModelQueryServer.start(runner.streams(), runner.lineage(), HOST, port)));
         }
         vertx = Vertx.vertx();
         http = WebClient.create(vertx);

@@ -94,7 +94,7 @@ final class ModelHandlers {
     }
 
     /** Job names never hold '/', which separates the job from the shard in store keys. */
-    private static boolean isJobName(final String job) {
+    static boolean isJobName(final String job) {
         return job != null && !job.isEmpty() && job.indexOf('/') < 0;
     }
 
@@ -116,11 +116,11 @@ final class ModelHandlers {
         error(ctx, 503, message);
     }
 
-    private static void error(final RoutingContext ctx, final int status, final String message) {
+    static void error(final RoutingContext ctx, final int status, final String message) {
         json(ctx, status, new JsonObject().put("error", message));
     }
 
-    private static void json(final RoutingContext ctx, final int status, final JsonObject body) {
+    static void json(final RoutingContext ctx, final int status, final JsonObject body) {
         ctx.response()
                 .setStatusCode(status)
                 .putHeader("Content-Type", "application/json")

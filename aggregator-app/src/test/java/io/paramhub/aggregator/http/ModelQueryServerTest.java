@@ -3,6 +3,7 @@ package io.paramhub.aggregator.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paramhub.launcher.BearerToken;
+import io.paramhub.topology.aggregator.LineageHistory;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -167,7 +168,7 @@ class ModelQueryServerTest {
             final Vertx vertx, final VertxTestContext ctx, @TempDir final Path stateDir) {
         // given
         final KafkaStreams streams = createdStreams(stateDir);
-        final ModelQueryServer server = ModelQueryServer.start(streams, HOST, 0);
+        final ModelQueryServer server = ModelQueryServer.start(streams, new LineageHistory(), HOST, 0);
         started.add(server);
 
         // when
