@@ -187,7 +187,7 @@ final class KafkaExampleFeed implements ExampleFeed {
             final float target = decoder.decode(record.value(), features);
             examples.add(
                     new ClockInput.Example(record.partition(), record.offset(), record.timestamp(), features, target));
-        } catch (final ExampleRecords.Refusal refusal) {
+        } catch (final DataTopicValues.Refusal refusal) {
             bad.add(new ClockInput.BadExample(
                     record.partition(),
                     record.offset(),

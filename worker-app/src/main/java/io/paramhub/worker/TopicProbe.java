@@ -105,7 +105,7 @@ final class TopicProbe {
             consumer.assign(partitions);
             final Map<TopicPartition, Long> beginnings = consumer.beginningOffsets(partitions, timeout);
             final Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout);
-            final TopicSample sample = new TopicSample(new ExampleRecords(registry, fields));
+            final TopicSample sample = new TopicSample(new DataTopicValues(registry, fields));
             final boolean timedOut = read(consumer, partitions, beginnings, ends, sample);
             return new Result(
                     topic,

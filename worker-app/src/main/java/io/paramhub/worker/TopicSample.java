@@ -15,7 +15,7 @@ import org.apache.avro.Schema;
  */
 final class TopicSample {
 
-    private final ExampleRecords records;
+    private final DataTopicValues records;
     private final Map<String, Integer> labels = new TreeMap<>();
     private int read;
     private int decoded;
@@ -25,7 +25,7 @@ final class TopicSample {
     private double[] values = new double[0];
 
     /** A sample of records read with {@code records}. */
-    TopicSample(final ExampleRecords records) {
+    TopicSample(final DataTopicValues records) {
         this.records = records;
     }
 
@@ -56,7 +56,7 @@ final class TopicSample {
     void add(final int partition, final long offset, final byte[] value) {
         read++;
         try {
-            final ExampleRecords.Read example = records.read(value);
+            final DataTopicValues.Read example = records.read(value);
             values = example.fields().features(example.record(), values);
             final String label = example.fields().label(example.record()).trim();
             if (inputs < 0) {
@@ -66,10 +66,10 @@ final class TopicSample {
             }
             labels.merge(label, 1, Integer::sum);
             decoded++;
-        } catch (final ExampleRecords.Refusal refusal) {
+        } catch (final DataTopicValues.Refusal refusal) {
             problem(partition, offset, refusal.reason() + ": " + refusal.getMessage());
         } catch (final ExampleException e) {
-            final ExampleRecords.Refusal refusal = ExampleRecords.Refusal.of(e);
+            final DataTopicValues.Refusal refusal = DataTopicValues.Refusal.of(e);
             problem(partition, offset, refusal.reason() + ": " + refusal.getMessage());
         }
     }

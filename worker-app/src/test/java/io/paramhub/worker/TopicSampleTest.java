@@ -28,7 +28,7 @@ class TopicSampleTest {
     private final InMemorySchemaRegistryClient registry = new InMemorySchemaRegistryClient();
     private final int id = registry.register("readings-value", SCHEMA);
     private final TopicSample sample =
-            new TopicSample(new ExampleRecords(registry, new ExampleFields(List.of("x"), "y")));
+            new TopicSample(new DataTopicValues(registry, new ExampleFields(List.of("x"), "y")));
 
     @Test
     void shouldTakeTheFeatureCountAndTheEnumSymbolsOfTheFirstExample() throws IOException {

@@ -26,7 +26,7 @@ import org.apache.avro.io.DecoderFactory;
  * record of a schema with the job's fields raises a {@link Refusal} with the dead-letter reason; a registry that
  * cannot be reached raises the registry's error (the value is not bad).
  */
-final class ExampleRecords {
+final class DataTopicValues {
 
     private final SchemaRegistryClient registry;
     private final ExampleFields fields;
@@ -34,7 +34,7 @@ final class ExampleRecords {
     private BinaryDecoder decoder;
 
     /** Records whose schemas come from {@code registry}, read with {@code fields}. */
-    ExampleRecords(final SchemaRegistryClient registry, final ExampleFields fields) {
+    DataTopicValues(final SchemaRegistryClient registry, final ExampleFields fields) {
         this.registry = registry;
         this.fields = fields;
     }
