@@ -68,6 +68,13 @@ public final class OptionTexts extends ListResourceBundle {
                 "Kafka cluster (default: " + RecordCommand.UP_BOOTSTRAP_SERVERS + ", the broker of `paramhub up`)."
             },
             {"paramhub.jobs.delete.registry-url", "Schema registry; not contacted, a tombstone has no schema."},
+            // paramhub stream
+            {
+                "paramhub.stream.bootstrap-servers",
+                "Kafka cluster (default: " + RecordCommand.UP_BOOTSTRAP_SERVERS + ", the broker of `paramhub up`)."
+            },
+            {"paramhub.stream.registry-url", "Schema registry (default: " + RecordCommand.UP_REGISTRY_URL + ")."},
+            {"paramhub.stream.topic-prefix", "Not used: --topic is the topic's full name."},
             // paramhub replay
             {"paramhub.replay.topic-prefix", "Prefix of the replay's topics (default: replay-<time>.)."},
         }));

@@ -9,7 +9,10 @@ import io.paramhub.ml.DatasetUnavailableException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code paramhub} command: {@code demo}, {@code up}, {@code bench}, {@code record}, {@code replay} and {@code jobs}. */
+/**
+ * The {@code paramhub} command: {@code demo}, {@code up}, {@code bench}, {@code record}, {@code replay}, {@code jobs}
+ * and {@code stream}.
+ */
 @Command(
         name = "paramhub",
         mixinStandardHelpOptions = true,
@@ -22,7 +25,8 @@ import picocli.CommandLine.Command;
             BenchCommand.class,
             RecordCommand.class,
             ReplayCommand.class,
-            JobsCommand.class
+            JobsCommand.class,
+            StreamCommand.class
         })
 public final class ParamHubCli implements Runnable {
 

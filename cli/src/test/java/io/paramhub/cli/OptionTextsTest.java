@@ -66,6 +66,13 @@ class OptionTextsTest {
                         "Kafka cluster (default: " + RecordCommand.UP_BOOTSTRAP_SERVERS,
                         "Schema registry (default: " + RecordCommand.UP_REGISTRY_URL + ").");
         assertThat(help("replay")).contains("Prefix of the replay's topics (default: replay-<time>.).");
+        assertThat(help("stream"))
+                .contains(
+                        "Kafka cluster (default: " + RecordCommand.UP_BOOTSTRAP_SERVERS,
+                        "Schema registry (default: " + RecordCommand.UP_REGISTRY_URL + ").",
+                        "Not used: --topic is the topic's full name.",
+                        "0 = as fast as possible (default: 1000).",
+                        "example id to partition id % partitions.");
     }
 
     @Test
