@@ -22,12 +22,10 @@ import io.paramhub.launcher.JobSpecOptions;
 import io.paramhub.launcher.TopicSetup;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.Models;
-import io.paramhub.ml.PipelineModel;
 import io.paramhub.ml.ShardSizing;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.client.SchemaRegistration;
 import io.paramhub.topology.jobs.JobSpecs;
-import io.paramhub.topology.jobs.StagePlan;
 import io.paramhub.topology.jobs.TrainingRecipe;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.topology.placement.PlacementSettings;
@@ -210,6 +208,9 @@ final class DemoCommand implements Callable<Integer> {
     @Mixin
     private ConnectionOptions connectionOptions;
 
+    @Mixin
+    private OnlineOptions online;
+
     @Option(
             names = "--aggregators",
             defaultValue = "1",
@@ -242,6 +243,11 @@ final class DemoCommand implements Callable<Integer> {
             SchemaRegistration.registerValueSchemas(
                     cluster.connection().topics(connectionOptions.topicPrefix()),
                     cluster.connection().serdes());
+            if (online.enabled()) {
+                new OnlineDemo(online, out)
+                        .run(spec, data, demo.spec(), cluster, connectionOptions, stateDir, threads, report);
+                return 0;
+            }
             final WorkerTally tally = new WorkerTally();
             final TrainingRun configured = new TrainingRun(
                             cluster.connection(), connectionOptions.topicPrefix(), stateDir)
@@ -298,6 +304,9 @@ final class DemoCommand implements Callable<Integer> {
                     command.commandLine(),
                     "--dashboard-port must be a port (0 = any free one) " + "given with --dashboard, not "
                             + dashboardPort);
+        }
+        if (online.problem() != null) {
+            throw new ParameterException(command.commandLine(), online.problem());
         }
         if (stages < 1 || microBatches < 1) {
             throw new ParameterException(
@@ -417,26 +426,11 @@ final class DemoCommand implements Callable<Integer> {
 
     /** With --stages > 1, the shards the stages need at least (none may hold two stages' parameters); else 1. */
     private int minimumShards(final Model kind) {
-        if (stages <= 1) {
-            return 1;
+        try {
+            return DemoStages.minimumShards(kind, stages, workers);
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), e.getMessage());
         }
-        if (!(kind instanceof PipelineModel pipeline)) {
-            throw new ParameterException(
-                    command.commandLine(),
-                    "--stages " + stages + ": model " + kind.kind() + " cannot be cut into pipeline stages");
-        }
-        if (stages > pipeline.maxStages()) {
-            throw new ParameterException(
-                    command.commandLine(),
-                    "--stages " + stages + ": model " + kind.kind() + " can be cut into 1 to " + pipeline.maxStages()
-                            + " stages");
-        }
-        if (workers % stages != 0) {
-            throw new ParameterException(
-                    command.commandLine(),
-                    "--workers (" + workers + ") must be a multiple of --stages (" + stages + ")");
-        }
-        return StagePlan.minimumShards(pipeline, stages);
     }
 
     private GradientEncoding gradientEncoding() {

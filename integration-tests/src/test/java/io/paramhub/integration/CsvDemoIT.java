@@ -21,7 +21,7 @@ class CsvDemoIT {
     private static final String[] SPECIES = {"virginica", "setosa", "versicolor"};
 
     /** 150 rows of 4 features: three well-separated clusters, far from 0 and of unequal spread, named by strings. */
-    private static Path clusters(final Path dir) throws IOException {
+    static Path clusters(final Path dir) throws IOException {
         final Random random = new Random(5);
         final StringBuilder csv = new StringBuilder("length,width,height,weight,species\n");
         for (int i = 0; i < 150; i++) {
