@@ -2,6 +2,7 @@ package io.paramhub.bench;
 
 import io.paramhub.bench.hybrid.HybridBenchSettings;
 import io.paramhub.bench.hybrid.HybridCommand;
+import io.paramhub.bench.online.OnlineCommand;
 import io.paramhub.bench.roundcost.RoundCostCommand;
 import io.paramhub.bench.roundcost.RoundCostSettings;
 import picocli.CommandLine;
@@ -12,8 +13,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * {@code paramhub bench}: one subcommand per scenario, each with only its own options. The five heterogeneity
  * {@link Scenario}s compare synchronisation policies ({@link PolicyBenchCommand}); {@code round-cost} and
- * {@code hybrid} measure a BSP round and pipeline stages. The old form, {@code bench --scenario NAME}, reaches the
- * same subcommand ({@link ScenarioOption}).
+ * {@code hybrid} measure a BSP round and pipeline stages; {@code online} online training from a topic. The old
+ * form, {@code bench --scenario NAME}, reaches the same subcommand ({@link ScenarioOption}).
  */
 @Command(
         name = "bench",
@@ -24,7 +25,8 @@ import picocli.CommandLine.Model.CommandSpec;
                     + "`paramhub bench SCENARIO --help` lists the scenario's own options.",
             "homogeneous, straggler-3x, straggler-5x, late-straggler and interference compare the sync policies under "
                     + "emulated heterogeneity; round-cost measures what a BSP round costs; hybrid compares "
-                    + "data-parallel with hybrid data and model parallel training. `paramhub bench --scenario NAME ...` "
+                    + "data-parallel with hybrid data and model parallel training; online measures online training from a "
+                    + "topic. `paramhub bench --scenario NAME ...` "
                     + "is the same as `paramhub bench NAME ...`."
         })
 public final class BenchCommand {
@@ -44,6 +46,7 @@ public final class BenchCommand {
             }
             bench.addSubcommand(RoundCostSettings.SCENARIO, new CommandLine(new RoundCostCommand()));
             bench.addSubcommand(HybridBenchSettings.SCENARIO, new CommandLine(new HybridCommand()));
+            bench.addSubcommand(OnlineCommand.SCENARIO, new CommandLine(new OnlineCommand()));
             return bench;
         }
     }
