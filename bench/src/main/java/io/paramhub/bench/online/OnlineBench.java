@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paramhub.avro.JobSpec;
-import io.paramhub.bench.WorkloadOptions;
 import io.paramhub.embedded.DemoJobs;
 import io.paramhub.embedded.Directories;
 import io.paramhub.embedded.LocalCluster;
@@ -34,23 +33,30 @@ import java.util.concurrent.CompletableFuture;
 final class OnlineBench {
 
     static final long DEFAULT_EXAMPLES = 120_000;
+    static final int DEFAULT_BATCH = 512;
     private static final String DATA = DataSources.FASHION_MNIST;
 
     private final String model;
     private final long examples;
-    private final WorkloadOptions workload;
+    private final int workers;
+    private final int batch;
+    private final long seed;
     private final String topicPrefix;
     private final PrintStream console;
 
     OnlineBench(
             final String model,
             final long examples,
-            final WorkloadOptions workload,
+            final int workers,
+            final int batch,
+            final long seed,
             final String topicPrefix,
             final PrintStream console) {
         this.model = model;
         this.examples = examples;
-        this.workload = workload;
+        this.workers = workers;
+        this.batch = batch;
+        this.seed = seed;
         this.topicPrefix = topicPrefix;
         this.console = console;
     }
@@ -97,7 +103,7 @@ final class OnlineBench {
                     backlog.rate() / produced.rate());
             final double half = backlog.rate() / 2;
             final String liveTopic = topicPrefix + "examples.bench-live-" + stamp;
-            final long liveExamples = Math.max(workload.batch(), examples / 2);
+            final long liveExamples = Math.max(batch, examples / 2);
             final Arm live = train(
                     cluster,
                     stateDir.resolve("live"),
@@ -135,7 +141,7 @@ final class OnlineBench {
                         .withRate(rate)
                         .withCount(count)
                         .withLoop(true)
-                        .withPartitions(workload.workers()),
+                        .withPartitions(workers),
                 cluster.connection().streams());
         return streamer.start().whenComplete((result, error) -> streamer.close());
     }
@@ -164,10 +170,10 @@ final class OnlineBench {
                         job,
                         source.toString(),
                         (int) Math.min(Integer.MAX_VALUE, count),
-                        workload.workers(),
-                        workload.batch(),
+                        workers,
+                        batch,
                         1,
-                        workload.seed())
+                        seed)
                 .build();
         final OnlineTally tally = new OnlineTally(TopicSpec.DEFAULT_WINDOW, window -> {});
         final OnlineRun.Result result =
@@ -181,8 +187,8 @@ final class OnlineBench {
         root.put("scenario", OnlineCommand.SCENARIO);
         root.put("model", model);
         root.put("dataset", DATA);
-        root.put("workers", workload.workers());
-        root.put("batch", workload.batch());
+        root.put("workers", workers);
+        root.put("batch", batch);
         root.put("producer_examples_per_second", produced.rate());
         root.put("sustained_examples_per_second", backlog.rate());
         root.put("ratio_to_producer", backlog.rate() / produced.rate());

@@ -1,6 +1,5 @@
 package io.paramhub.bench.online;
 
-import io.paramhub.bench.WorkloadOptions;
 import io.paramhub.embedded.ConnectionOptions;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -50,19 +49,32 @@ public final class OnlineCommand implements Callable<Integer> {
             description = "The model, one that takes flat features (default: ${DEFAULT-VALUE}).")
     private String model;
 
-    @Mixin
-    private WorkloadOptions workload;
+    @Option(names = "--workers", defaultValue = "4", description = "Workers (default: ${DEFAULT-VALUE}).")
+    private int workers;
+
+    @Option(
+            names = "--batch",
+            defaultValue = "" + OnlineBench.DEFAULT_BATCH,
+            description = "Global batch; a larger one amortises each clock's transaction and round over more examples "
+                    + "(default: ${DEFAULT-VALUE}).")
+    private int batch;
+
+    @Option(
+            names = "--seed",
+            defaultValue = "42",
+            description = "Seed of the initial parameters (default: ${DEFAULT-VALUE}).")
+    private long seed;
 
     @Mixin
     private ConnectionOptions clusterOptions;
 
     @Override
     public Integer call() throws Exception {
-        if (examples < 1 || workload.workers() < 1 || workload.batch() < workload.workers()) {
+        if (examples < 1 || workers < 1 || batch < workers) {
             throw new ParameterException(
                     command.commandLine(), "--examples and --workers must be >= 1, and --batch >= --workers");
         }
-        new OnlineBench(model, examples, workload, clusterOptions.topicPrefix(), System.out)
+        new OnlineBench(model, examples, workers, batch, seed, clusterOptions.topicPrefix(), System.out)
                 .run(clusterOptions.settings(), out);
         return 0;
     }
