@@ -244,7 +244,10 @@ final class DemoCommand implements Callable<Integer> {
                     cluster.connection().topics(connectionOptions.topicPrefix()),
                     cluster.connection().serdes());
             if (online.enabled()) {
-                new OnlineDemo(online, out)
+                new OnlineDemo(
+                                online,
+                                out,
+                                command.commandLine().getParseResult().hasMatchedOption("--batch"))
                         .run(spec, data, demo.spec(), cluster, connectionOptions, stateDir, threads, report);
                 return 0;
             }

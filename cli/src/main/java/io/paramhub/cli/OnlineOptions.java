@@ -14,7 +14,9 @@ final class OnlineOptions {
             description = "Online training: stream the data set's training examples into a topic once the workers "
                     + "have joined, at --rate, and train from the topic, each clock in one transaction with its "
                     + "input offsets (docs/online.md); prints prequential accuracy per --window examples and "
-                    + "freshness, and writes them as the report's online object.")
+                    + "freshness, and writes them as the report's online object. The global batch is then "
+                    + OnlineDemo.DEFAULT_BATCH + " unless --batch is given: a clock takes what has come within 50 ms "
+                    + "once it holds an example, up to its share of it. No orchestrator runs.")
     private boolean online;
 
     @Option(

@@ -16,8 +16,11 @@ import java.util.function.Consumer;
  */
 public final class OnlineTally implements IterationListener {
 
-    /** One prequential window: its examples, the fraction classified correctly before training, the mean loss. */
-    public record Window(long examples, double accuracy, double loss) {}
+    /**
+     * One prequential window: its examples, the fraction classified correctly before training, the mean loss, and
+     * the p99 of the freshness values reported with its clocks (NaN when none was).
+     */
+    public record Window(long examples, double accuracy, double loss, double freshnessP99Ms) {}
 
     /** The run's totals: examples, dead letters, windows, freshness p50 and p99 (ms), and the largest lag. */
     public record Summary(
@@ -45,6 +48,7 @@ public final class OnlineTally implements IterationListener {
     private long windowExamples;
     private long windowCorrect;
     private double windowLoss;
+    private final List<Double> windowFreshness = new ArrayList<>();
 
     /** A tally with windows of {@code window} examples, each told to {@code onWindow} as it closes. */
     public OnlineTally(final int window, final Consumer<Window> onWindow) {
@@ -68,6 +72,7 @@ public final class OnlineTally implements IterationListener {
             maxLag = Math.max(maxLag, clock.getLag());
             for (final int ms : clock.getFreshnessMs()) {
                 freshness.add((double) ms);
+                windowFreshness.add((double) ms);
             }
             windowExamples += clock.getExamples();
             windowCorrect += clock.getCorrect();
@@ -103,8 +108,13 @@ public final class OnlineTally implements IterationListener {
     }
 
     private Window close() {
-        final Window closed =
-                new Window(windowExamples, (double) windowCorrect / windowExamples, windowLoss / windowExamples);
+        windowFreshness.sort(null);
+        final Window closed = new Window(
+                windowExamples,
+                (double) windowCorrect / windowExamples,
+                windowLoss / windowExamples,
+                Percentiles.of(windowFreshness, 99));
+        windowFreshness.clear();
         windows.add(closed);
         windowExamples = 0;
         windowCorrect = 0;

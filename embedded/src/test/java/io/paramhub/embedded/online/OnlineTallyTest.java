@@ -29,7 +29,9 @@ class OnlineTallyTest {
         assertThat(told.get(0).examples()).isEqualTo(120);
         assertThat(told.get(0).accuracy()).isCloseTo(75 / 120.0, within(1e-12));
         assertThat(told.get(0).loss()).isCloseTo(1.0, within(1e-12));
+        assertThat(told.get(0).freshnessP99Ms()).isEqualTo(300);
         assertThat(told.get(1).examples()).isEqualTo(60);
+        assertThat(told.get(1).freshnessP99Ms()).isNaN();
         assertThat(told.get(1).accuracy()).isCloseTo(0.9, within(1e-12));
         assertThat(summary.windows()).isEqualTo(told);
         assertThat(summary.examples()).isEqualTo(180);
