@@ -22,6 +22,7 @@ import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.client.ModelView;
 import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.worker.ComputeEmulation;
 import io.paramhub.worker.IterationListener;
 import io.paramhub.worker.Worker;
 import io.paramhub.worker.WorkerApp;
@@ -36,6 +37,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -209,6 +211,86 @@ class OnlineTrainingIT extends ClusterTestBase {
         assertThat(trained)
                 .containsExactlyInAnyOrderElementsOf(
                         good.stream().map(w -> key(w.partition(), w.offset())).toList());
+    }
+
+    @Test
+    void shouldWaitForAnIdlePartitionLongerThanTheModelTimeoutWithoutFailingUnderBsp() throws Exception {
+        // given: a job until 20 examples in each partition, only partition 0's there, workers with a 2 s model timeout
+        final String topic = "readings-idle";
+        createTopic(topic);
+        final JobSpec spec = job("online-idle", topic, "20|20");
+        JobSubmitter.submit(topics.jobs(), connection.client(), spec);
+        try (ForeignExamples producer = new ForeignExamples(kafka.bootstrapServers(), registry.url(), topic)) {
+            producer.write(0, 20);
+            final List<CompletableFuture<Void>> workers = startWorkers(spec, SyncMode.BSP, Duration.ofSeconds(2));
+
+            // when: partition 1 stays idle for 3 model timeouts, then its examples come
+            Thread.sleep(6_000);
+            assertThat(workers).noneMatch(CompletableFuture::isDone);
+            producer.write(1, 20);
+
+            // then: both finish, every example trained
+            CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new))
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        }
+        assertThat(trainedOffsets(spec)).hasSize(40);
+    }
+
+    @Test
+    void shouldTrainEveryExampleOnceUnderSspAndAsp() throws Exception {
+        for (final SyncMode mode : List.of(SyncMode.SSP, SyncMode.ASP)) {
+            // given: 100 readings in each partition
+            final String topic = "readings-" + mode.name().toLowerCase(Locale.ROOT);
+            createTopic(topic);
+            try (ForeignExamples producer = new ForeignExamples(kafka.bootstrapServers(), registry.url(), topic)) {
+                producer.write(0, 100);
+                producer.write(1, 100);
+            }
+            final JobSpec spec = JobSpec.newBuilder(job("online-" + topic, topic, "100|100"))
+                    .setSyncMode(mode)
+                    .setStaleness(mode == SyncMode.SSP ? 2 : 0)
+                    .build();
+
+            // when
+            JobSubmitter.submit(topics.jobs(), connection.client(), spec);
+            final List<CompletableFuture<Void>> workers = startWorkers(spec, mode, Duration.ofSeconds(60));
+            CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new))
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+
+            // then
+            assertThat(trainedOffsets(spec)).as(mode.name()).hasSize(200);
+        }
+    }
+
+    /** The job's two workers in this process, each a thread. */
+    private static List<CompletableFuture<Void>> startWorkers(
+            final JobSpec spec, final SyncMode mode, final Duration modelTimeout) {
+        final List<CompletableFuture<Void>> workers = new ArrayList<>();
+        for (int index = 0; index < 2; index++) {
+            final Worker worker = new Worker(
+                    new WorkerSettings(
+                            spec.getJob(), index, 2, Duration.ofSeconds(60), modelTimeout, ComputeEmulation.NONE, 1),
+                    topics,
+                    connection.client(),
+                    Worker.loadFromSpec(),
+                    IterationListener.NONE);
+            workers.add(CompletableFuture.runAsync(worker));
+        }
+        return workers;
+    }
+
+    /** Every data-topic offset the job's committed gradients trained, each checked to be there once. */
+    private static Set<Long> trainedOffsets(final JobSpec spec) {
+        final List<Long> offsets = committedGradients(spec).values().stream()
+                .flatMap(Arrays::stream)
+                .filter(gradient -> gradient != null)
+                .flatMap(gradient -> gradient.getExamples().stream())
+                .flatMap(range -> LongStream.range(range.getStart(), range.getEnd())
+                        .mapToObj(offset -> key(range.getPartition(), offset)))
+                .toList();
+        final Set<Long> distinct = Set.copyOf(offsets);
+        assertThat(distinct).as("offsets trained once").hasSize(offsets.size());
+        return distinct;
     }
 
     private static long key(final int partition, final long offset) {

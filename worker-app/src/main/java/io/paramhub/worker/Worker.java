@@ -66,6 +66,8 @@ public final class Worker implements Runnable, AutoCloseable {
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final AtomicLong currentClock = new AtomicLong();
     private final AtomicLong firstClock = new AtomicLong();
+    /** Whether the job streams its examples from a topic, where waiting for the others' data is no failure. */
+    private volatile boolean patient;
 
     public Worker(
             final WorkerSettings settings,
@@ -122,6 +124,8 @@ public final class Worker implements Runnable, AutoCloseable {
                 startClock = joinAt(transport, committed, view, job.sync());
                 joinedAt = committed.positions();
             }
+            // once joined; a job the aggregator never took still fails at the model timeout
+            patient = TopicSpec.isTopic(spec.getDataset());
             try (ModelFeed models = transport.readModel(
                             job.shardKeys(), joinedAt, job.sync().waitsForBarrier(), job.versionBytes());
                     ClockCompute compute = ClockComputes.forJob(job, settings, transport, stopping::get, this::close)) {
@@ -262,7 +266,7 @@ public final class Worker implements Runnable, AutoCloseable {
             final SyncPolicy sync,
             final long clock,
             final long firstClock) {
-        final long deadline = System.nanoTime() + settings.modelTimeout().toNanos();
+        long deadline = System.nanoTime() + settings.modelTimeout().toNanos();
         models.poll(Duration.ZERO, view::offer);
         while (!view.complete()
                 || !sync.mayStart(clock, firstClock, view.minClock(), view.appliedClocks(settings.workerId()))) {
@@ -270,7 +274,18 @@ public final class Worker implements Runnable, AutoCloseable {
                 return view.minClock();
             }
             transport.failIfSendFailed();
-            if (System.nanoTime() > deadline) {
+            if (System.nanoTime() > deadline && patient) {
+                // a topic-mode job waits for its examples: a worker whose partitions are idle holds the
+                // barrier as long as it heartbeats; one that dies leaves it at the session timeout
+                log.warn(
+                        "{} has waited {} s more for the model of job {} to reach clock {}; shard versions seen: {}",
+                        settings.workerId(),
+                        settings.modelTimeout().toSeconds(),
+                        settings.job(),
+                        Math.max(0, sync.minClockToStart(clock)),
+                        Arrays.toString(view.versions()));
+                deadline += settings.modelTimeout().toNanos();
+            } else if (System.nanoTime() > deadline) {
                 throw new IllegalStateException(settings.workerId() + " waited "
                         + settings.modelTimeout().toSeconds()
                         + " s for the model of job " + settings.job() + " to reach clock "
