@@ -28,7 +28,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * {@code paramhub bench online}: Fashion-MNIST's training examples written to a topic by Kafka's producer as fast as
  * it goes; a topic-mode job of {@code workers} workers training that backlog (the highest rate they sustain); then
- * the same job on a fresh topic streamed at half that rate (freshness and lag). Reads and writes the run's topics.
+ * the same job on a fresh topic streamed at half that rate (freshness and lag). Writes {@code report.json} and
+ * {@link OnlinePlots}; reads and writes the run's topics.
  */
 final class OnlineBench {
 
@@ -118,6 +119,8 @@ final class OnlineBench {
                     live.summary().freshnessP50Ms(),
                     live.summary().freshnessP99Ms(),
                     live.summary().maxLag());
+            OnlinePlots.write(
+                    out, produced.rate(), backlog.rate(), half, live.summary().windows());
             final ObjectNode report = report(produced, backlog, half, live);
             new ObjectMapper()
                     .enable(SerializationFeature.INDENT_OUTPUT)
@@ -207,6 +210,9 @@ final class OnlineBench {
         atHalf.put("freshness_ms_p99", live.summary().freshnessP99Ms());
         atHalf.put("freshness_samples", live.summary().freshnessSamples());
         atHalf.put("max_lag", live.summary().maxLag());
+        final ObjectNode plots = root.putObject("plots");
+        plots.put("rates", OnlinePlots.RATES);
+        plots.put("windows", OnlinePlots.WINDOWS);
         return root;
     }
 }

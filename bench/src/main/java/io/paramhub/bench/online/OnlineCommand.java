@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
                     + "highest example rate they sustain, since any lower arrival rate leaves them waiting, its lag "
                     + "bounded; then a fresh topic streamed at half that rate while they train, and the freshness of "
                     + "the model (append to the first model version that includes the example, p50 and p99) and the "
-                    + "largest consumer lag. Writes DIR/report.json."
+                    + "largest consumer lag. Writes DIR/report.json and two PNG plots."
         })
 public final class OnlineCommand implements Callable<Integer> {
 
@@ -33,7 +33,7 @@ public final class OnlineCommand implements Callable<Integer> {
     @Spec
     private CommandSpec command;
 
-    @Option(names = "--out", required = true, description = "Directory for report.json.")
+    @Option(names = "--out", required = true, description = "Directory for report.json and the plots.")
     private Path out;
 
     @Option(
