@@ -3,7 +3,6 @@ package io.paramhub.integration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.paramhub.aggregator.AggregatorRunner;
 import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.GradientShard;
@@ -11,14 +10,10 @@ import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.OffsetRange;
 import io.paramhub.avro.OptimizerKind;
 import io.paramhub.avro.SyncMode;
-import io.paramhub.embedded.KafkaConnection;
-import io.paramhub.launcher.TopicSetup;
 import io.paramhub.ml.Dataset;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.Models;
 import io.paramhub.ml.ReferenceTrainer;
-import io.paramhub.testing.ClusterTestBase;
-import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.client.ModelView;
 import io.paramhub.topology.jobs.JobSpecs;
@@ -39,7 +34,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -55,9 +49,6 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.streams.StreamsConfig;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,36 +59,13 @@ import org.junit.jupiter.api.io.TempDir;
  * the end offsets the job was given. The worker processes are real JVMs, so that one can be SIGKILLed.
  */
 @Tag("integration")
-class OnlineTrainingIT extends ClusterTestBase {
+class OnlineTrainingIT extends AggregatedClusterTestBase {
 
     private static final int BATCH = 20;
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
 
-    private static KafkaConnection connection;
-    private static TopicCatalog topics;
-    private static AggregatorRunner aggregator;
-
-    @TempDir
-    private static Path stateDir;
-
     @TempDir
     private Path dir;
-
-    @BeforeAll
-    static void startAggregator() {
-        connection = KafkaConnection.plain(kafka.bootstrapServers(), registry.url());
-        topics = connection.topics(TopicCatalog.DEFAULT_PREFIX);
-        final Properties props = connection.streams();
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        aggregator = AggregatorRunner.start(props, TopicCatalog.DEFAULT_PREFIX, TopicSetup.defaults());
-    }
-
-    @AfterAll
-    static void stopAggregator() {
-        if (aggregator != null) {
-            aggregator.close();
-        }
-    }
 
     @Test
     void shouldTrainEveryExampleOnceAndAsTheReplayWhenAWorkerIsSigkilledMidStreamAndRestarted() throws Exception {

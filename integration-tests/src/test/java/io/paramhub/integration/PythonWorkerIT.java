@@ -3,14 +3,10 @@ package io.paramhub.integration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.paramhub.aggregator.AggregatorRunner;
 import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
-import io.paramhub.embedded.KafkaConnection;
 import io.paramhub.launcher.TopicSetup;
-import io.paramhub.testing.ClusterTestBase;
-import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.client.ModelView;
 import java.io.IOException;
@@ -22,15 +18,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Utils;
-import org.apache.kafka.streams.StreamsConfig;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,37 +34,13 @@ import org.junit.jupiter.api.io.TempDir;
  * (src/test/python/softmax_worker.py).
  */
 @Tag("integration")
-class PythonWorkerIT extends ClusterTestBase {
+class PythonWorkerIT extends AggregatedClusterTestBase {
 
     private static final int EPOCHS = 2;
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
-    private static KafkaConnection connection;
-    private static TopicCatalog topics;
-    private static AggregatorRunner aggregator;
-
-    @TempDir
-    private static Path stateDir;
-
     @TempDir
     private Path dir;
-
-    @BeforeAll
-    static void startAggregator() {
-        connection = KafkaConnection.plain(kafka.bootstrapServers(), registry.url());
-        topics = connection.topics(TopicCatalog.DEFAULT_PREFIX);
-        // the aggregator registers every value schema at start-up: a Python worker writes with them
-        final Properties props = connection.streams();
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        aggregator = AggregatorRunner.start(props, TopicCatalog.DEFAULT_PREFIX, TopicSetup.defaults());
-    }
-
-    @AfterAll
-    static void stopAggregator() {
-        if (aggregator != null) {
-            aggregator.close();
-        }
-    }
 
     @Test
     void shouldTrainAsTheNumpyReferenceWhenTwoPythonWorkersTrainAnExternalModelUnderBsp() throws Exception {
