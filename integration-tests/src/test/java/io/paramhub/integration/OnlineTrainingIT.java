@@ -14,6 +14,7 @@ import io.paramhub.ml.Dataset;
 import io.paramhub.ml.Model;
 import io.paramhub.ml.Models;
 import io.paramhub.ml.ReferenceTrainer;
+import io.paramhub.topology.client.JobDeleter;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.client.ModelView;
 import io.paramhub.topology.jobs.JobSpecs;
@@ -228,6 +229,33 @@ class OnlineTrainingIT extends AggregatedClusterTestBase {
             // then
             assertThat(trainedOffsets(spec)).as(mode.name()).hasSize(200);
         }
+    }
+
+    @Test
+    void shouldLeaveWhenAJobWithoutEndIsDeletedWhileItsWorkersWaitForExamples() throws Exception {
+        // given: a job without end over 20 readings in each partition, trained, the workers waiting for more
+        final String topic = "readings-unbounded";
+        createTopic(topic);
+        try (ForeignExamples producer = new ForeignExamples(kafka.bootstrapServers(), registry.url(), topic)) {
+            producer.write(0, 20);
+            producer.write(1, 20);
+        }
+        final JobSpec spec = JobSpec.newBuilder(job("online-unbounded", topic, "0|0"))
+                .setDataset("topic:" + topic + ",features=x,label=y")
+                .build();
+        JobSubmitter.submit(topics.jobs(), connection.client(), spec);
+        final List<CompletableFuture<Void>> workers = startWorkers(spec, SyncMode.BSP, Duration.ofSeconds(60));
+        await().alias("the 40 readings trained")
+                .atMost(TIMEOUT)
+                .until(() -> trainedOffsets(spec).size() == 40);
+        Thread.sleep(1_000);
+        assertThat(workers).noneMatch(CompletableFuture::isDone);
+
+        // when
+        JobDeleter.delete(topics.jobs().name(), connection.client(), spec.getJob());
+
+        // then: both leave
+        CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
     }
 
     /** The job's two workers in this process, each a thread. */

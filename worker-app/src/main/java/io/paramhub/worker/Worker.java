@@ -128,7 +128,13 @@ public final class Worker implements Runnable, AutoCloseable {
             patient = TopicSpec.isTopic(spec.getDataset());
             try (ModelFeed models = transport.readModel(
                             job.shardKeys(), joinedAt, job.sync().waitsForBarrier(), job.versionBytes());
-                    ClockCompute compute = ClockComputes.forJob(job, settings, transport, stopping::get, this::close)) {
+                    ClockCompute compute = ClockComputes.forJob(
+                            job,
+                            settings,
+                            transport,
+                            // a topic-mode worker may wait long for examples: it looks for the job's deletion meanwhile
+                            TopicSpec.isTopic(spec.getDataset()) ? () -> deleted(models, view) : stopping::get,
+                            this::close)) {
                 train(
                         new Session(
                                 job,
@@ -270,7 +276,7 @@ public final class Worker implements Runnable, AutoCloseable {
         models.poll(Duration.ZERO, view::offer);
         while (!view.complete()
                 || !sync.mayStart(clock, firstClock, view.minClock(), view.appliedClocks(settings.workerId()))) {
-            if (stopping.get()) {
+            if (stopping.get() || models.deleted(settings.job()) && deleted(models, view)) {
                 return view.minClock();
             }
             transport.failIfSendFailed();
@@ -296,6 +302,20 @@ public final class Worker implements Runnable, AutoCloseable {
             models.poll(MODEL_POLL, view::offer);
         }
         return view.minClock();
+    }
+
+    /**
+     * Whether the job was deleted, by the tombstones {@code models} has read (a topic-mode worker waiting for its
+     * examples polls for them here); if so the worker stops after the current clock and leaves.
+     */
+    private boolean deleted(final ModelFeed models, final ModelView view) {
+        if (!stopping.get()) {
+            models.poll(Duration.ZERO, view::offer);
+        }
+        if (models.deleted(settings.job()) && !stopping.getAndSet(true)) {
+            log.info("{}: job {} was deleted; it leaves", settings.workerId(), settings.job());
+        }
+        return stopping.get();
     }
 
     private void announce(final WorkerTransport transport, final WorkerState state, final long clock) {
