@@ -164,7 +164,7 @@ public final class SubmitJobApp implements Callable<Integer> {
                 .getOut()
                 .println("submitted job " + spec.getJob() + ": " + spec.getModel() + " on " + spec.getDataset()
                         + ", " + spec.getExpectedWorkers() + " workers, " + spec.getSyncMode() + ", "
-                        + spec.getEpochs() + " epochs");
+                        + (spec.getEpochs() == 1 ? "1 epoch" : spec.getEpochs() + " epochs"));
         command.commandLine().getOut().flush();
         return 0;
     }
