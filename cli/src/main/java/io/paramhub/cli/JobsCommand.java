@@ -5,24 +5,45 @@ import io.paramhub.embedded.ConnectionOptions;
 import io.paramhub.embedded.KafkaConnection;
 import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.client.JobDeleter;
+import io.paramhub.worker.SubmitJobApp;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.CommonClientConfigs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IModelTransformer;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 
-/** {@code paramhub jobs}: manages the jobs on a cluster's {@code jobs} topic; {@code delete} tombstones one. */
+/**
+ * {@code paramhub jobs}: manages the jobs on a cluster's {@code jobs} topic; {@code submit} publishes one (the
+ * worker jar's {@code paramhub-submit}, {@link SubmitJobApp}), {@code delete} tombstones one.
+ */
 @Command(
         name = "jobs",
         mixinStandardHelpOptions = true,
         description = "Manages the jobs of a running cluster.",
+        modelTransformer = JobsCommand.Submit.class,
         subcommands = {JobsCommand.Delete.class})
 public final class JobsCommand implements Runnable {
 
+    /** Adds {@code submit}: the worker jar's submitter, with every option it has there. */
+    public static final class Submit implements IModelTransformer {
+
+        @Override
+        public CommandSpec transform(final CommandSpec jobs) {
+            final CommandLine submit = new CommandLine(new SubmitJobApp()).setCommandName("submit");
+            submit.getCommandSpec()
+                    .usageMessage()
+                    .header("Submits a job: its JobSpec on the jobs topic, from a data set or a data topic.");
+            jobs.addSubcommand("submit", submit);
+            return jobs;
+        }
+    }
+
     @CommandLine.Spec
-    private CommandLine.Model.CommandSpec command;
+    private CommandSpec command;
 
     @Override
     public void run() {

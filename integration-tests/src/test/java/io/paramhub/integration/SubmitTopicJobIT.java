@@ -3,6 +3,7 @@ package io.paramhub.integration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paramhub.avro.JobSpec;
+import io.paramhub.cli.ParamHubCli;
 import io.paramhub.embedded.KafkaConnection;
 import io.paramhub.launcher.AppCommandLine;
 import io.paramhub.testing.ClusterTestBase;
@@ -114,6 +115,44 @@ class SubmitTopicJobIT extends ClusterTestBase {
         assertThat(run.code()).isEqualTo(AppCommandLine.BAD_SETTING);
         assertThat(run.err()).contains("data topic nothing-yet is empty").contains("give --inputs N and --classes N");
         assertThat(jobs()).noneMatch(spec -> spec.getJob().equals("empty"));
+    }
+
+    @Test
+    void shouldSubmitTheSameJobThroughParamhubJobsSubmit() {
+        // given
+        kafka.createTopic("via-cli", 2);
+
+        // when: the paramhub command's jobs submit, on a topic still empty, inputs and classes given
+        final int code = ParamHubCli.execute(
+                "jobs",
+                "submit",
+                "--bootstrap-servers",
+                kafka.bootstrapServers(),
+                "--registry-url",
+                registry.url(),
+                "--workers",
+                "2",
+                "--model",
+                "softmax",
+                "--job",
+                "via-cli",
+                "--data-topic",
+                "via-cli",
+                "--features",
+                "sepal",
+                "--inputs",
+                "4",
+                "--classes",
+                "3",
+                "--max-examples",
+                "100");
+
+        // then
+        assertThat(code).isZero();
+        final JobSpec spec = submitted("via-cli");
+        assertThat(spec.getDataset()).isEqualTo("topic:via-cli,features=sepal,label=label,max-examples=100");
+        assertThat(spec.getInputs()).isEqualTo(4);
+        assertThat(spec.getOutputs()).isEqualTo(3);
     }
 
     private record Run(int code, String out, String err) {}
