@@ -32,7 +32,7 @@ final class ClockComputes {
             final BooleanSupplier stopping,
             final Runnable stop) {
         final ComputeEmulation emulation = settings.emulation();
-        if (TopicSpec.isTopic(job.spec().getDataset())) {
+        if (job.streamed()) {
             final ClockCompute streamed = streamed(job, settings, transport, stopping, stop);
             return emulation.active() ? new EmulatedClockCompute(streamed, emulation, stop) : streamed;
         }

@@ -1,7 +1,10 @@
 package io.paramhub.worker;
 
+import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.OffsetRange;
+import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,13 +22,28 @@ record ClockInput(List<Example> examples, List<BadExample> bad, List<OffsetRange
 
     /** A record that cannot be trained on: where it lies, its key and bytes, why, and what is wrong. */
     record BadExample(
+            String topic,
             int partition,
             long offset,
             long timestamp,
             String key,
             byte[] value,
             DeadLetterReason reason,
-            String error) {}
+            String error) {
+
+        /** What {@code worker} of {@code job} sets aside on {@code dead-letters} for it. */
+        DeadLetter letter(final String worker, final String job) {
+            return DeadLetter.newBuilder()
+                    .setSourceTopic(topic)
+                    .setPartition(partition)
+                    .setOffset(offset)
+                    .setReason(reason)
+                    .setError(worker + " of job " + job + " cannot train on it: " + error)
+                    .setOriginalBytes(value == null ? null : ByteBuffer.wrap(value))
+                    .setTimestamp(Instant.ofEpochMilli(timestamp))
+                    .build();
+        }
+    }
 
     /** The offset ranges of {@code examples}, taken in offset order per partition, split wherever a bad one lies. */
     static List<OffsetRange> ranges(final List<Example> examples, final List<BadExample> bad) {

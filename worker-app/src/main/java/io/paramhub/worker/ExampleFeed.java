@@ -29,9 +29,9 @@ interface ExampleFeed extends AutoCloseable {
 
     /**
      * The input positions to commit with a clock's output: after every example taken so far, with
-     * {@code nextClock} and {@code trained} (examples trained in all) as metadata, which {@link #resume} reads back.
+     * {@code nextClock} and the examples it has taken in all as metadata, which {@link #resume} reads back.
      */
-    Map<TopicPartition, OffsetAndMetadata> offsets(long nextClock, long trained);
+    Map<TopicPartition, OffsetAndMetadata> offsets(long nextClock);
 
     /** The consumer group the offsets are committed for. */
     ConsumerGroupMetadata group();

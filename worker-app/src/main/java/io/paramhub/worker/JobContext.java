@@ -64,6 +64,11 @@ record JobContext(
                 new ClockBuffers(layout));
     }
 
+    /** Whether the job's examples stream from a topic ({@link TopicSpec}): it has no training set loaded. */
+    boolean streamed() {
+        return train == null;
+    }
+
     /**
      * A view of the shards this worker reads: pipelined BSP computes clock c on version c - d while versions
      * up to c may be in, so it keeps d + 1 versions.

@@ -189,6 +189,7 @@ final class KafkaExampleFeed implements ExampleFeed {
                     new ClockInput.Example(record.partition(), record.offset(), record.timestamp(), features, target));
         } catch (final DataTopicValues.Refusal refusal) {
             bad.add(new ClockInput.BadExample(
+                    record.topic(),
                     record.partition(),
                     record.offset(),
                     record.timestamp(),
@@ -230,9 +231,9 @@ final class KafkaExampleFeed implements ExampleFeed {
     }
 
     @Override
-    public Map<TopicPartition, OffsetAndMetadata> offsets(final long nextClock, final long trainedInAll) {
+    public Map<TopicPartition, OffsetAndMetadata> offsets(final long nextClock) {
         final Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        final String metadata = ResumeMetadata.format(new Resume(nextClock, trainedInAll));
+        final String metadata = ResumeMetadata.format(new Resume(nextClock, trained));
         for (final TopicPartition partition : owned) {
             offsets.put(partition, new OffsetAndMetadata(next.get(partition), metadata));
         }

@@ -30,7 +30,6 @@ final class StreamCompute implements ClockCompute {
     private final Runnable stop;
     private final Freshness freshness;
     private final int[] wholeBatch;
-    private long trained;
 
     StreamCompute(
             final JobContext job,
@@ -48,7 +47,6 @@ final class StreamCompute implements ClockCompute {
         this.stop = stop;
         this.freshness = new Freshness(settings.workerId());
         this.wholeBatch = IntStream.range(0, job.spec().getGlobalBatch()).toArray();
-        this.trained = feed.resume().trained();
     }
 
     @Override
@@ -91,7 +89,6 @@ final class StreamCompute implements ClockCompute {
                 .mapToLong(ClockInput.Example::timestamp)
                 .toArray();
         freshness.trained(clock, appended);
-        trained += input.examples().size();
         final OnlineClock report = OnlineClock.newBuilder()
                 .setExamples(input.examples().size())
                 .setDeadLetters(input.bad().size())
@@ -109,8 +106,7 @@ final class StreamCompute implements ClockCompute {
                 pool.threads(),
                 planned == null ? -1 : model.planVersion(),
                 ClockWork.StageWork.WHOLE_MODEL,
-                new ClockWork.OnlineWork(
-                        report, input.ranges(), input.bad(), feed.offsets(clock + 1, trained), feed.group()));
+                new ClockWork.OnlineWork(report, input.ranges(), input.bad(), feed.offsets(clock + 1), feed.group()));
     }
 
     /**

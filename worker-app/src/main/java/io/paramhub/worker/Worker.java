@@ -1,18 +1,15 @@
 package io.paramhub.worker;
 
-import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.ml.DataSources;
-import io.paramhub.ml.TopicSpec;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.ModelView;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.sync.SyncPolicy;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -125,7 +122,7 @@ public final class Worker implements Runnable, AutoCloseable {
                 joinedAt = committed.positions();
             }
             // once joined; a job the aggregator never took still fails at the model timeout
-            patient = TopicSpec.isTopic(spec.getDataset());
+            patient = job.streamed();
             try (ModelFeed models = transport.readModel(
                             job.shardKeys(), joinedAt, job.sync().waitsForBarrier(), job.versionBytes());
                     ClockCompute compute = ClockComputes.forJob(
@@ -133,7 +130,7 @@ public final class Worker implements Runnable, AutoCloseable {
                             settings,
                             transport,
                             // a topic-mode worker may wait long for examples: it looks for the job's deletion meanwhile
-                            TopicSpec.isTopic(spec.getDataset()) ? () -> deleted(models, view) : stopping::get,
+                            job.streamed() ? () -> deletedWhileWaiting(models, view) : stopping::get,
                             this::close)) {
                 train(
                         new Session(
@@ -202,31 +199,15 @@ public final class Worker implements Runnable, AutoCloseable {
         if (work.online() == null) {
             transport.endClock(Map.of(), null);
         } else {
-            setAside(transport, job.spec(), work.online());
+            for (final ClockInput.BadExample bad : work.online().bad()) {
+                transport.setAside(
+                        bad.key(), bad.letter(settings.workerId(), job.spec().getJob()));
+            }
             // a topic-mode clock: its output and its input offsets in one transaction
             transport.endClock(work.online().offsets(), work.online().group());
         }
         currentClock.set(clock + 1);
         listener.onIteration(telemetry);
-    }
-
-    /** Sets the bad examples a topic-mode clock read aside on {@code dead-letters}, in the clock's transaction. */
-    private void setAside(final WorkerTransport transport, final JobSpec spec, final ClockWork.OnlineWork online) {
-        final String topic = TopicSpec.parse(spec.getDataset()).topic();
-        for (final ClockInput.BadExample bad : online.bad()) {
-            transport.setAside(
-                    bad.key(),
-                    DeadLetter.newBuilder()
-                            .setSourceTopic(topic)
-                            .setPartition(bad.partition())
-                            .setOffset(bad.offset())
-                            .setReason(bad.reason())
-                            .setError(settings.workerId() + " of job " + spec.getJob() + " cannot train on it: "
-                                    + bad.error())
-                            .setOriginalBytes(bad.value() == null ? null : ByteBuffer.wrap(bad.value()))
-                            .setTimestamp(Instant.ofEpochMilli(bad.timestamp()))
-                            .build());
-        }
     }
 
     /** Announces this worker every quarter session timeout, also while it computes or waits. */
@@ -276,7 +257,7 @@ public final class Worker implements Runnable, AutoCloseable {
         models.poll(Duration.ZERO, view::offer);
         while (!view.complete()
                 || !sync.mayStart(clock, firstClock, view.minClock(), view.appliedClocks(settings.workerId()))) {
-            if (stopping.get() || models.deleted(settings.job()) && deleted(models, view)) {
+            if (stopping.get() || deleted(models)) {
                 return view.minClock();
             }
             transport.failIfSendFailed();
@@ -305,17 +286,23 @@ public final class Worker implements Runnable, AutoCloseable {
     }
 
     /**
-     * Whether the job was deleted, by the tombstones {@code models} has read (a topic-mode worker waiting for its
-     * examples polls for them here); if so the worker stops after the current clock and leaves.
+     * Whether the job was deleted, by the tombstones {@code models} has read; if so the worker stops after the current
+     * clock and leaves.
      */
-    private boolean deleted(final ModelFeed models, final ModelView view) {
-        if (!stopping.get()) {
-            models.poll(Duration.ZERO, view::offer);
-        }
+    private boolean deleted(final ModelFeed models) {
         if (models.deleted(settings.job()) && !stopping.getAndSet(true)) {
             log.info("{}: job {} was deleted; it leaves", settings.workerId(), settings.job());
         }
         return stopping.get();
+    }
+
+    /** Whether to stop waiting for examples: the worker is stopping, or {@code models}' newest records delete the job. */
+    private boolean deletedWhileWaiting(final ModelFeed models, final ModelView view) {
+        if (stopping.get()) {
+            return true;
+        }
+        models.poll(Duration.ZERO, view::offer);
+        return deleted(models);
     }
 
     private void announce(final WorkerTransport transport, final WorkerState state, final long clock) {

@@ -15,7 +15,7 @@ class ClockInputTest {
         final List<ClockInput.Example> examples =
                 List.of(example(1, 4), example(0, 10), example(1, 5), example(0, 11), example(1, 6), example(1, 8));
         final List<ClockInput.BadExample> bad =
-                List.of(new ClockInput.BadExample(1, 7, 0, "k", null, DeadLetterReason.NON_FINITE, "NaN"));
+                List.of(new ClockInput.BadExample("t", 1, 7, 0, "k", null, DeadLetterReason.NON_FINITE, "NaN"));
 
         // when
         final List<OffsetRange> ranges = ClockInput.ranges(examples, bad);

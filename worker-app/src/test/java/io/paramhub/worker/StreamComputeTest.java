@@ -127,6 +127,7 @@ class StreamComputeTest {
     private static final class Feed implements ExampleFeed {
         private final Deque<ClockInput.Example> left;
         private long next;
+        private long trained;
 
         Feed(final List<ClockInput.Example> examples) {
             this.left = new ArrayDeque<>(examples);
@@ -144,11 +145,12 @@ class StreamComputeTest {
                 taken.add(left.poll());
             }
             taken.forEach(e -> next = e.offset() + 1);
+            trained += taken.size();
             return new ClockInput(taken, List.of(), ClockInput.ranges(taken, List.of()), 0, taken.isEmpty());
         }
 
         @Override
-        public Map<TopicPartition, OffsetAndMetadata> offsets(final long nextClock, final long trained) {
+        public Map<TopicPartition, OffsetAndMetadata> offsets(final long nextClock) {
             return Map.of(
                     new TopicPartition("t", 0),
                     new OffsetAndMetadata(next, ResumeMetadata.format(new Resume(nextClock, trained))));
