@@ -39,7 +39,6 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Tag;
@@ -105,14 +104,7 @@ class LineageRestoreIT extends ClusterTestBase {
             assertThat(before.getLong("version")).isEqualTo(1);
             assertThat(before.getLong("examples")).isEqualTo(9);
             // worker-001's first clock 1 took offsets 2 and 3 of partition 1 again
-            final List<DeadLetter> letters = TopicContents.readAll(
-                            kafka.bootstrapServers(),
-                            topics.deadLetters().name(),
-                            new StringDeserializer(),
-                            topics.deadLetters().valueSerde().deserializer())
-                    .stream()
-                    .map(record -> record.value())
-                    .toList();
+            final List<DeadLetter> letters = TopicContents.values(kafka.bootstrapServers(), topics.deadLetters());
             assertThat(letters).extracting(DeadLetter::getReason).containsExactly(DeadLetterReason.DUPLICATE);
             assertThat(letters.get(0).getError()).contains("examples [2, 4) of partition 1");
             // the restarted instance serves the versions since its restore
@@ -202,12 +194,7 @@ class LineageRestoreIT extends ClusterTestBase {
 
     /** Shard 0's committed versions, in offset order. */
     private static List<ModelShard> versions(final TopicCatalog topics, final String key) {
-        return TopicContents.readAll(
-                        kafka.bootstrapServers(),
-                        topics.model().name(),
-                        new StringDeserializer(),
-                        topics.model().valueSerde().deserializer())
-                .stream()
+        return TopicContents.readAll(kafka.bootstrapServers(), topics.model()).stream()
                 .filter(record -> key.equals(record.key()) && record.value() != null)
                 .map(record -> record.value())
                 .toList();

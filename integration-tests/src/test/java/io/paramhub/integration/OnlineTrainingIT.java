@@ -49,7 +49,6 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -341,13 +340,7 @@ class OnlineTrainingIT extends AggregatedClusterTestBase {
     /** The job's committed gradients with examples, by clock, each worker's shard 0 record at its index. */
     private static Map<Long, GradientShard[]> committedGradients(final JobSpec spec) {
         final Map<Long, GradientShard[]> clocks = new TreeMap<>();
-        TopicContents.readAll(
-                        kafka.bootstrapServers(),
-                        topics.gradients().name(),
-                        new StringDeserializer(),
-                        topics.gradients().valueSerde().deserializer())
-                .stream()
-                .map(record -> record.value())
+        TopicContents.values(kafka.bootstrapServers(), topics.gradients()).stream()
                 .filter(g -> g.getJob().equals(spec.getJob()) && g.getShard() == 0)
                 .forEach(g -> {
                     final GradientShard[] workers = clocks.computeIfAbsent(g.getClock(), c -> new GradientShard[2]);
@@ -361,13 +354,7 @@ class OnlineTrainingIT extends AggregatedClusterTestBase {
     }
 
     private static List<DeadLetter> deadLetters(final String topic) {
-        return TopicContents.readAll(
-                        kafka.bootstrapServers(),
-                        topics.deadLetters().name(),
-                        new StringDeserializer(),
-                        topics.deadLetters().valueSerde().deserializer())
-                .stream()
-                .map(record -> record.value())
+        return TopicContents.values(kafka.bootstrapServers(), topics.deadLetters()).stream()
                 .filter(letter -> letter.getSourceTopic().equals(topic))
                 .toList();
     }
@@ -378,16 +365,8 @@ class OnlineTrainingIT extends AggregatedClusterTestBase {
         await().alias("the model of " + spec.getJob() + " at version " + clocks)
                 .atMost(TIMEOUT)
                 .until(() -> {
-                    TopicContents.readAll(
-                                    kafka.bootstrapServers(),
-                                    topics.model().name(),
-                                    new StringDeserializer(),
-                                    topics.model().valueSerde().deserializer())
-                            .forEach(record -> {
-                                if (record.value() != null) {
-                                    view.offer(record.value());
-                                }
-                            });
+                    TopicContents.values(kafka.bootstrapServers(), topics.model())
+                            .forEach(view::offer);
                     return view.complete() && Arrays.stream(view.versions()).allMatch(v -> v >= clocks);
                 });
         return view.assemble(spec.getParameters());

@@ -184,25 +184,14 @@ class PythonWorkerIT extends AggregatedClusterTestBase {
     }
 
     private static List<DeadLetter> deadLettersOf(final JobSpec spec) {
-        return TopicContents.readAll(
-                        kafka.bootstrapServers(),
-                        topics.deadLetters().name(),
-                        new StringDeserializer(),
-                        topics.deadLetters().valueSerde().deserializer())
-                .stream()
+        return TopicContents.readAll(kafka.bootstrapServers(), topics.deadLetters()).stream()
                 .filter(record -> record.key().startsWith(spec.getJob() + "/"))
                 .map(ConsumerRecord::value)
                 .toList();
     }
 
     private static List<IterationTelemetry> telemetryOf(final JobSpec spec) {
-        return TopicContents.readAll(
-                        kafka.bootstrapServers(),
-                        topics.telemetry().name(),
-                        new StringDeserializer(),
-                        topics.telemetry().valueSerde().deserializer())
-                .stream()
-                .map(ConsumerRecord::value)
+        return TopicContents.values(kafka.bootstrapServers(), topics.telemetry()).stream()
                 .filter(t -> t.getJob().equals(spec.getJob()))
                 .toList();
     }

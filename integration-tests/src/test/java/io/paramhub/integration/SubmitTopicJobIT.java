@@ -18,12 +18,10 @@ import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -186,14 +184,7 @@ class SubmitTopicJobIT extends ClusterTestBase {
     }
 
     private static List<JobSpec> jobs() {
-        return TopicContents.readAll(
-                        kafka.bootstrapServers(),
-                        topics.jobs().name(),
-                        new StringDeserializer(),
-                        topics.jobs().valueSerde().deserializer())
-                .stream()
-                .map(ConsumerRecord::value)
-                .toList();
+        return TopicContents.values(kafka.bootstrapServers(), topics.jobs());
     }
 
     private static GenericRecord measurement(final Schema schema, final String species) {

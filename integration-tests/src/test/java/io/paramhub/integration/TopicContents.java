@@ -5,6 +5,7 @@ import io.paramhub.topology.client.TopicReader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Properties;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -13,6 +14,7 @@ import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.StringDeserializer;
 
 /** Everything on a topic right now: committed records ({@code read_committed}), or all of them. */
 final class TopicContents {
@@ -28,6 +30,23 @@ final class TopicContents {
             final Deserializer<K> keys,
             final Deserializer<V> values) {
         return readAll(bootstrapServers, topic, keys, values, IsolationLevel.READ_COMMITTED);
+    }
+
+    /** Every committed record of {@code topic}, one of ParamHub's, read with its serdes. */
+    static <V> List<ConsumerRecord<String, V>> readAll(final String bootstrapServers, final Topic<String, V> topic) {
+        return readAll(
+                bootstrapServers,
+                topic.name(),
+                new StringDeserializer(),
+                topic.valueSerde().deserializer());
+    }
+
+    /** The values of {@link #readAll(String, Topic)}'s records, tombstones left out. */
+    static <V> List<V> values(final String bootstrapServers, final Topic<String, V> topic) {
+        return readAll(bootstrapServers, topic).stream()
+                .map(ConsumerRecord::value)
+                .filter(Objects::nonNull)
+                .toList();
     }
 
     /** As {@link #readAll(String, String, Deserializer, Deserializer)}, reading {@code isolation} records. */
