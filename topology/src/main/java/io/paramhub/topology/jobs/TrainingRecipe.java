@@ -1,6 +1,5 @@
 package io.paramhub.topology.jobs;
 
-import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.LearningRateScheduleKind;
 import io.paramhub.avro.OptimizerKind;
 import io.paramhub.ml.ConvNet;
@@ -11,7 +10,8 @@ import io.paramhub.ml.Model;
  * How a model trains when the user names nothing else: optimizer, learning rate and its schedule. The
  * convex models use SGD with momentum at a constant rate; the networks use Adam, whose per-parameter
  * step sizes suit their layers, with the rate annealed by a cosine to 0 over the job, which measured
- * 0.003–0.02 better test accuracy than a constant rate for the same epochs (docs/models.md).
+ * 0.003–0.02 better test accuracy than a constant rate for the same epochs (docs/models.md). {@link JobRecipe}
+ * applies it where the user chose no optimizer, rate or schedule.
  */
 public record TrainingRecipe(OptimizerKind optimizer, double learningRate, LearningRateScheduleKind schedule) {
 
@@ -41,22 +41,5 @@ public record TrainingRecipe(OptimizerKind optimizer, double learningRate, Learn
             return learningRate;
         }
         return chosen == OptimizerKind.ADAM ? ADAM_LEARNING_RATE : SGD_LEARNING_RATE;
-    }
-
-    /**
-     * Sets {@code spec}'s schedule: {@code schedule}, decaying (if it does) over all of the job's
-     * clocks, {@code epochs} x floor({@code trainingSamples} / {@code batch}).
-     */
-    public static JobSpec.Builder withSchedule(
-            final JobSpec.Builder spec,
-            final LearningRateScheduleKind schedule,
-            final int epochs,
-            final int trainingSamples,
-            final int batch) {
-        return spec.setLearningRateSchedule(schedule)
-                .setDecayClocks(
-                        schedule == LearningRateScheduleKind.COSINE
-                                ? (long) epochs * Math.max(1, trainingSamples / Math.max(1, batch))
-                                : 0);
     }
 }

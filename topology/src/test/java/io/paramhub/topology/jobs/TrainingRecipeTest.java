@@ -2,7 +2,6 @@ package io.paramhub.topology.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.LearningRateScheduleKind;
 import io.paramhub.avro.OptimizerKind;
 import io.paramhub.ml.Models;
@@ -33,21 +32,5 @@ class TrainingRecipeTest {
         // when / then
         assertThat(mlp.learningRate(OptimizerKind.ADAM)).isEqualTo(mlp.learningRate());
         assertThat(mlp.learningRate(OptimizerKind.SGD)).isEqualTo(TrainingRecipe.SGD_LEARNING_RATE);
-    }
-
-    @Test
-    void shouldDecayOverEveryClockOfTheJobWhenCosine() {
-        // given: 60,000 samples in batches of 128 are 468 clocks an epoch
-        final JobSpec.Builder spec = JobSpec.newBuilder();
-
-        // when
-        TrainingRecipe.withSchedule(spec, LearningRateScheduleKind.COSINE, 10, 60_000, 128);
-        final long cosine = spec.getDecayClocks();
-        TrainingRecipe.withSchedule(spec, LearningRateScheduleKind.CONSTANT, 10, 60_000, 128);
-
-        // then
-        assertThat(cosine).isEqualTo(4680);
-        assertThat(spec.getDecayClocks()).isZero();
-        assertThat(spec.getLearningRateSchedule()).isEqualTo(LearningRateScheduleKind.CONSTANT);
     }
 }
