@@ -8,6 +8,7 @@ import io.paramhub.avro.JobSpec;
 import io.paramhub.embedded.EpochResult;
 import io.paramhub.embedded.TrainingRun;
 import io.paramhub.embedded.WorkerTally;
+import io.paramhub.topology.client.ModelFingerprint;
 import io.paramhub.topology.jobs.StagePlan;
 import io.paramhub.worker.ComputeEmulation;
 import io.paramhub.worker.WorkerSettings;
@@ -22,7 +23,8 @@ import java.util.TreeSet;
 
 /**
  * The JSON report of a run ({@code --report FILE}): {@code final_test_accuracy} (or
- * {@code final_test_rmse}), {@code epochs}, {@code iterations}, {@code workers},
+ * {@code final_test_rmse}), {@code model_sha256} (the final model's {@code ModelFingerprint}), {@code epochs},
+ * {@code iterations}, {@code workers},
  * {@code wall_seconds} (split into {@code training_seconds}, from the first iteration reported to the
  * last, and {@code startup_seconds}, the rest: apps starting, the first rebalance, the job, the workers
  * joining, the first iteration, the last evaluation), the barrier wait over every worker's iterations but
@@ -76,6 +78,8 @@ final class RunReport {
         root.put("wait_ms_p50", tally.waitMsPercentile(50));
         root.put("wait_ms_p99", tally.waitMsPercentile(99));
         root.put("final_test_" + result.last().metric(), result.last().testMetric());
+        // the same model bit for bit, wherever it was trained: compare with a submitted job's (docs/operating.md)
+        root.put("model_sha256", ModelFingerprint.sha256(result.finalParameters()));
         root.put("dead_letters", result.deadLetters());
         root.put("staleness_max", result.stalenessMax());
         root.put("staleness_p99", result.stalenessP99());
