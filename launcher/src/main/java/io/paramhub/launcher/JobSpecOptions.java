@@ -1,52 +1,69 @@
 package io.paramhub.launcher;
 
+import io.paramhub.topology.jobs.JobRecipe;
+import io.paramhub.topology.jobs.JobSettings;
 import picocli.CommandLine.Option;
 
 /**
  * The job a command trains or submits (a picocli mixin): passes over the data, global batch, learning rate,
- * momentum, shards, seed and SSP's staleness bound. Taken by {@code paramhub-submit}, {@code paramhub demo}
- * and {@code paramhub bench}.
+ * momentum, shards, seed and SSP's staleness bound. Taken by {@code paramhub-submit} ({@code paramhub jobs
+ * submit}), {@code paramhub demo} and {@code paramhub bench}.
  *
- * <p>Where those commands agree on a default (seed, batch, staleness) it is the option's own; where they do
- * not, the option is null when not given and each command applies its default: the {@code DEFAULT_*}
- * constants here are those of a job submitted without them ({@code paramhub-submit}), the {@code paramhub}
- * commands derive theirs from the model or task. The descriptions here are {@code paramhub-submit}'s; the
- * {@code paramhub} command gives its own in its resource bundle (see {@link ClusterOptions}).
+ * <p>The defaults are {@link JobRecipe}'s; an option whose default depends on the model or the sync mode is null
+ * when not given. The descriptions here are {@code paramhub-submit}'s; the {@code paramhub} command gives its own
+ * in its resource bundle (see {@link ClusterOptions}).
  */
 public final class JobSpecOptions {
 
-    /** Passes over the data of a submitted job. */
-    public static final int DEFAULT_EPOCHS = 3;
-    /** Parameter shards of a submitted job, at least. */
-    public static final int DEFAULT_SHARDS = 4;
-    /** Learning rate of a submitted job. */
-    public static final double DEFAULT_LEARNING_RATE = 0.01;
-    /** SGD momentum of a submitted job. */
-    public static final double DEFAULT_MOMENTUM = 0.9;
-
-    @Option(names = "--epochs", description = "Passes over the data (default: " + DEFAULT_EPOCHS + ").")
+    @Option(names = "--epochs", description = "Passes over the data (default: " + JobRecipe.DEFAULT_EPOCHS + ").")
     private Integer epochs;
 
-    @Option(names = "--batch", defaultValue = "128", description = "Global batch (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--batch",
+            defaultValue = "" + JobRecipe.DEFAULT_BATCH,
+            description = "Global batch (default: ${DEFAULT-VALUE}).")
     private int batch;
 
     @Option(
             names = "--shards",
             description = "Parameter shards, at least; raised so that no shard carries more "
-                    + "than 256 KiB (default: " + DEFAULT_SHARDS + ").")
+                    + "than 256 KiB (default: " + JobRecipe.DEFAULT_SHARDS + ").")
     private Integer shards;
 
-    @Option(names = "--staleness", defaultValue = "3", description = "SSP bound (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--staleness",
+            defaultValue = "" + JobRecipe.DEFAULT_STALENESS,
+            description = "SSP bound (default: ${DEFAULT-VALUE}).")
     private int staleness;
 
-    @Option(names = "--lr", description = "Learning rate (default: " + DEFAULT_LEARNING_RATE + ").")
+    @Option(
+            names = "--lr",
+            description = "Learning rate (default: 0.002 for mlp and 0.001 for cnn with Adam, 0.05 with SGD).")
     private Double learningRate;
 
-    @Option(names = "--momentum", description = "SGD momentum (default: " + DEFAULT_MOMENTUM + ").")
+    @Option(
+            names = "--momentum",
+            description = "SGD momentum (default: " + JobRecipe.BSP_MOMENTUM + " under plain BSP, "
+                    + JobRecipe.ASYNC_MOMENTUM + " under SSP, ASP and pipelined BSP).")
     private Double momentum;
 
-    @Option(names = "--seed", defaultValue = "42", description = "Seed (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--seed",
+            defaultValue = "" + JobRecipe.DEFAULT_SEED,
+            description = "Seed (default: ${DEFAULT-VALUE}).")
     private long seed;
+
+    /** What these options chose, for {@link JobRecipe}. */
+    public JobSettings settings() {
+        return JobSettings.none()
+                .epochs(epochs)
+                .batch(batch)
+                .shards(shards)
+                .staleness(staleness)
+                .learningRate(learningRate)
+                .momentum(momentum)
+                .seed(seed);
+    }
 
     /** {@code --epochs}, or null when not given. */
     public Integer epochs() {

@@ -1,12 +1,12 @@
 package io.paramhub.launcher;
 
 import io.paramhub.topology.RetentionCheck;
-import io.paramhub.topology.TopicReplication;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsConfig;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -25,34 +25,8 @@ public final class StreamsAppOptions {
     @Option(names = "--state-dir", description = "Kafka Streams state directory: state.dir, env KAFKA_STATE_DIR.")
     private Path stateDir;
 
-    @Option(
-            names = "--no-create-topics",
-            negatable = true,
-            defaultValue = "true",
-            description = "Create missing topics; env PARAMHUB_CREATE_TOPICS=true|false (default: ${DEFAULT-VALUE}).")
-    private boolean createTopics;
-
-    @Option(
-            names = "--shard-partitions",
-            defaultValue = "" + TopicSetup.DEFAULT_SHARD_PARTITIONS,
-            description =
-                    "Partitions of gradients, model and the shard topics when created (default: ${DEFAULT-VALUE}).")
-    private int shardPartitions;
-
-    @Option(
-            names = "--replication-factor",
-            defaultValue = "-1",
-            description = "Replication factor of created topics and of the Streams app's internal topics; "
-                    + "-1 = the broker default (default: ${DEFAULT-VALUE}).")
-    private short replicationFactor;
-
-    @Option(
-            names = "--min-insync-replicas",
-            defaultValue = "-1",
-            description = "min.insync.replicas of created topics and of the Streams app's internal topics; "
-                    + "-1 = 2 when the replication factor is above 1, else the broker default "
-                    + "(default: ${DEFAULT-VALUE}).")
-    private int minInSyncReplicas;
+    @Mixin
+    private TopicCreationOptions topicCreation;
 
     @Option(
             names = RetentionCheck.ACCEPT_OPTION,
@@ -71,21 +45,6 @@ public final class StreamsAppOptions {
     }
 
     public TopicSetup topicSetup() {
-        if (shardPartitions < 1) {
-            throw new SettingException(
-                    "--shard-partitions", "--shard-partitions must be at least 1, not " + shardPartitions);
-        }
-        final TopicReplication replication;
-        try {
-            replication = TopicReplication.of(replicationFactor, minInSyncReplicas);
-        } catch (final IllegalArgumentException e) {
-            throw new SettingException("--min-insync-replicas", e.getMessage());
-        }
-        return new TopicSetup(
-                createTopics,
-                shardPartitions,
-                TopicSetup.defaults().otherPartitions(),
-                replication,
-                acceptShortRetention);
+        return topicCreation.topicSetup(acceptShortRetention);
     }
 }
