@@ -10,15 +10,15 @@ import io.paramhub.embedded.ServerRounds;
 import io.paramhub.embedded.TrainingRun;
 import io.paramhub.ml.Model;
 import io.paramhub.topology.TopicCatalog;
-import io.paramhub.topology.jobs.JobSpecs;
-import io.paramhub.topology.jobs.TrainingRecipe;
+import io.paramhub.topology.jobs.JobData;
+import io.paramhub.topology.jobs.JobRecipe;
+import io.paramhub.topology.jobs.JobSettings;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.topology.placement.PlacementSettings;
 import io.paramhub.worker.ComputeEmulation;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -133,30 +133,31 @@ final class PolicyRunner {
                 : run;
     }
 
+    /** The job of one policy's run, through the one job recipe: the task's model, optimizer and schedule. */
     static JobSpec jobSpec(final BenchSettings settings, final Policy policy, final String job, final int epochs) {
         final Model model = settings.task().newModel();
         final boolean synchronous = policy.sync() == SyncMode.BSP;
-        final JobSpec.Builder spec = JobSpecs.forModel(model, settings.shards());
-        return TrainingRecipe.withSchedule(
-                        spec,
-                        settings.task().schedule(),
-                        epochs,
+        final JobSettings chosen = JobSettings.none()
+                .job(job)
+                .model(model.kind())
+                .workers(settings.workers())
+                .epochs(epochs)
+                .batch(settings.batch())
+                .shards(settings.shards())
+                .sync(policy.sync())
+                .staleness(settings.staleness())
+                .optimizer(settings.task().optimizer())
+                .schedule(settings.task().schedule())
+                .learningRate(settings.learningRate())
+                .momentum(synchronous ? settings.momentum() : settings.asyncMomentum())
+                .seed(settings.seed());
+        return JobRecipe.spec(
+                chosen,
+                new JobData(
+                        settings.task().dataSpec(),
+                        model.inputs(),
+                        model.outputs(),
                         settings.task().data().train().size(),
-                        settings.batch())
-                .setJob(job)
-                .setDataset(settings.task().dataSpec())
-                .setSyncMode(policy.sync())
-                .setStaleness(policy.sync() == SyncMode.SSP ? settings.staleness() : 0)
-                .setMaxStaleness(-1)
-                .setSessionTimeoutMs(10_000)
-                .setOptimizer(settings.task().optimizer())
-                .setLearningRate(settings.learningRate())
-                .setMomentum(synchronous ? settings.momentum() : settings.asyncMomentum())
-                .setGlobalBatch(settings.batch())
-                .setExpectedWorkers(settings.workers())
-                .setEpochs(epochs)
-                .setSeed(settings.seed())
-                .setCreatedAt(Instant.now())
-                .build();
+                        false));
     }
 }

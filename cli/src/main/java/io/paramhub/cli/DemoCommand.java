@@ -1,13 +1,9 @@
 package io.paramhub.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.JobSpec;
-import io.paramhub.avro.LearningRateScheduleKind;
-import io.paramhub.avro.OptimizerKind;
 import io.paramhub.avro.SyncMode;
 import io.paramhub.embedded.ConnectionOptions;
-import io.paramhub.embedded.DemoJobs;
 import io.paramhub.embedded.Directories;
 import io.paramhub.embedded.LocalCluster;
 import io.paramhub.embedded.ProgressPrinter;
@@ -20,13 +16,13 @@ import io.paramhub.embedded.TrainingRun;
 import io.paramhub.embedded.WorkerTally;
 import io.paramhub.launcher.JobSpecOptions;
 import io.paramhub.launcher.TopicSetup;
-import io.paramhub.ml.Model;
-import io.paramhub.ml.Models;
 import io.paramhub.ml.ShardSizing;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.client.SchemaRegistration;
+import io.paramhub.topology.jobs.JobData;
+import io.paramhub.topology.jobs.JobRecipe;
+import io.paramhub.topology.jobs.JobSettings;
 import io.paramhub.topology.jobs.JobSpecs;
-import io.paramhub.topology.jobs.TrainingRecipe;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.topology.placement.PlacementSettings;
 import io.paramhub.worker.ComputeEmulation;
@@ -55,9 +51,6 @@ final class DemoCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec command;
-
-    /** Passes over the training set when {@code --epochs} is not given. */
-    static final int DEFAULT_EPOCHS = 3;
 
     @Option(
             names = "--workers",
@@ -123,14 +116,14 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(
             names = "--max-staleness",
-            defaultValue = "" + DemoJobs.MAX_STALENESS,
+            defaultValue = "" + JobRecipe.DEFAULT_MAX_STALENESS,
             description = "Server-side bound in model versions; staler gradients go to dead-letters as STALE. "
                     + "-1: 0 for bsp, (2s+2) x workers for ssp, none for asp (default: ${DEFAULT-VALUE}).")
     private long maxStaleness;
 
     @Option(
             names = "--session-timeout-ms",
-            defaultValue = "" + DemoJobs.SESSION_TIMEOUT_MS,
+            defaultValue = "" + JobRecipe.DEFAULT_SESSION_TIMEOUT_MS,
             description = "A worker silent this long leaves the live set (default: ${DEFAULT-VALUE}).")
     private long sessionTimeoutMs;
 
@@ -320,7 +313,7 @@ final class DemoCommand implements Callable<Integer> {
 
     /** {@code --epochs}, or its default. */
     private int epochs() {
-        return jobSpec.epochs() != null ? jobSpec.epochs() : DEFAULT_EPOCHS;
+        return jobSpec.epochs() != null ? jobSpec.epochs() : JobRecipe.DEFAULT_EPOCHS;
     }
 
     /** The orchestrator's defaults with {@code --thread-budget} and {@code --max-threads}. */
@@ -344,103 +337,47 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code --optimizer}, or the recipe's. */
-    private OptimizerKind optimizerKind(final TrainingRecipe recipe) {
-        try {
-            return optimizer == null ? recipe.optimizer() : OptimizerKind.valueOf(optimizer.toUpperCase(Locale.ROOT));
-        } catch (final IllegalArgumentException e) {
-            throw new ParameterException(command.commandLine(), "--optimizer must be sgd or adam, not " + optimizer);
-        }
-    }
-
-    /** {@code --lr-schedule}, or the recipe's. */
-    private LearningRateScheduleKind scheduleKind(final TrainingRecipe recipe) {
-        try {
-            return schedule == null
-                    ? recipe.schedule()
-                    : LearningRateScheduleKind.valueOf(schedule.toUpperCase(Locale.ROOT));
-        } catch (final IllegalArgumentException e) {
-            throw new ParameterException(
-                    command.commandLine(), "--lr-schedule must be constant or cosine, not " + schedule);
-        }
-    }
-
+    /**
+     * The job these options describe, through the one job recipe: what the user chose, and the demo's own choice of
+     * shards where they chose none (one per aggregator; as many as partitions with a slow aggregator, fine-grained
+     * enough to move load off it).
+     */
     private JobSpec jobSpec(final String datasetSpec, final TrainTest data, final SyncMode syncMode) {
-        final Model kind;
-        try {
-            kind = Models.forData(model, data.train());
-        } catch (final IllegalArgumentException e) {
-            throw new ParameterException(command.commandLine(), "--model: " + e.getMessage());
-        }
-        final TrainingRecipe recipe = TrainingRecipe.forModel(kind);
-        final OptimizerKind optimizerKind = optimizerKind(recipe);
-        final LearningRateScheduleKind scheduleKind = scheduleKind(recipe);
-        if (jobSpec.shards() != null && jobSpec.shards() < 1) {
-            throw new ParameterException(command.commandLine(), "--shards must be >= 1, not " + jobSpec.shards());
-        }
-        // with a slow aggregator, as many shards as partitions: fine-grained enough to move load off it
         final int defaultShards = servers.slowed() ? TopicSetup.DEFAULT_SHARD_PARTITIONS : Math.max(1, aggregators);
-        final int requestedShards =
-                Math.max(jobSpec.shards() != null ? jobSpec.shards() : defaultShards, minimumShards(kind));
-        final JobSpec.Builder spec = DemoJobs.defaults(
-                kind,
-                requestedShards,
-                job != null ? job : "demo-" + System.currentTimeMillis(),
-                datasetSpec,
-                data.train().size(),
-                workers,
-                jobSpec.batch(),
-                epochs(),
-                jobSpec.seed());
-        final int shardCount = spec.getShards();
-        if (shardCount > requestedShards) {
-            System.out.printf(
-                    Locale.ROOT,
-                    "%s has %d parameters (%.1f MiB): %d shards instead of %d, so that each "
-                            + "carries at most %d KiB%n",
-                    kind.kind(),
-                    kind.parameterCount(),
-                    kind.parameterCount() * 4.0 / (1024 * 1024),
-                    shardCount,
-                    requestedShards,
-                    ShardSizing.RECORD_BUDGET_BYTES / 1024);
-        }
-        return TrainingRecipe.withSchedule(
-                        spec, scheduleKind, epochs(), data.train().size(), jobSpec.batch())
-                .setSyncMode(syncMode)
-                .setStaleness(syncMode == SyncMode.SSP ? jobSpec.staleness() : 0)
-                .setMaxStaleness(maxStaleness)
-                .setSessionTimeoutMs(sessionTimeoutMs)
-                .setGradientEncoding(gradientEncoding())
-                .setPipelineDepth(pipelineDepth)
-                .setStages(stages)
-                .setMicroBatches(microBatches)
-                .setOptimizer(optimizerKind)
-                .setLearningRate(
-                        jobSpec.learningRate() != null ? jobSpec.learningRate() : recipe.learningRate(optimizerKind))
-                .setMomentum(
-                        jobSpec.momentum() != null
-                                ? jobSpec.momentum()
-                                : syncMode == SyncMode.BSP && pipelineDepth == 0
-                                        ? DemoJobs.BSP_MOMENTUM
-                                        : DemoJobs.ASYNC_MOMENTUM)
-                .build();
-    }
-
-    /** With --stages > 1, the shards the stages need at least (none may hold two stages' parameters); else 1. */
-    private int minimumShards(final Model kind) {
+        final JobSettings settings;
+        final JobSpec spec;
         try {
-            return DemoStages.minimumShards(kind, stages, workers);
+            settings = jobSpec.settings()
+                    .job(job != null ? job : "demo-" + System.currentTimeMillis())
+                    .model(model)
+                    .workers(workers)
+                    .epochs(epochs())
+                    .shards(jobSpec.shards() != null ? jobSpec.shards() : defaultShards)
+                    .optimizer(JobSettings.optimizer(optimizer))
+                    .schedule(JobSettings.schedule(schedule))
+                    .sync(syncMode)
+                    .maxStaleness(maxStaleness)
+                    .sessionTimeoutMs(sessionTimeoutMs)
+                    .encoding(JobSettings.encoding(gradientEncoding))
+                    .pipelineDepth(pipelineDepth)
+                    .stages(stages)
+                    .microBatches(microBatches);
+            spec = JobRecipe.spec(settings, JobData.ofFile(datasetSpec, data.train()));
         } catch (final IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), e.getMessage());
         }
-    }
-
-    private GradientEncoding gradientEncoding() {
-        try {
-            return JobSpecs.gradientEncoding(gradientEncoding);
-        } catch (final IllegalArgumentException e) {
-            throw new ParameterException(command.commandLine(), "--" + e.getMessage());
+        final int requested = JobRecipe.requestedShards(settings);
+        if (spec.getShards() > requested && stages == 1) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "%s has %d parameters (%.1f MiB): %d shards instead of %d, so that each carries at most %d KiB%n",
+                    spec.getModel(),
+                    spec.getParameters(),
+                    spec.getParameters() * 4.0 / (1024 * 1024),
+                    spec.getShards(),
+                    requested,
+                    ShardSizing.RECORD_BUDGET_BYTES / 1024);
         }
+        return spec;
     }
 }

@@ -3,6 +3,7 @@ package io.paramhub.cli;
 import io.paramhub.bench.PolicyBenchCommand;
 import io.paramhub.bench.Scenario;
 import io.paramhub.bench.replay.RecordCommand;
+import io.paramhub.topology.jobs.JobRecipe;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ListResourceBundle;
@@ -23,7 +24,7 @@ public final class OptionTexts extends ListResourceBundle {
             {"bootstrap-servers", "Use this Kafka cluster instead of an embedded broker."},
             {"registry-url", "Use this schema registry instead of an embedded one."},
             // paramhub demo
-            {"paramhub.demo.epochs", "Passes over the training set (default: " + DemoCommand.DEFAULT_EPOCHS + ")."},
+            {"paramhub.demo.epochs", "Passes over the training set (default: " + JobRecipe.DEFAULT_EPOCHS + ")."},
             {"paramhub.demo.batch", "Global batch, split among workers (default: ${DEFAULT-VALUE})."},
             {
                 "paramhub.demo.lr",

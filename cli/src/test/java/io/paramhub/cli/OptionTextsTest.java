@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.paramhub.bench.PolicyBenchCommand;
 import io.paramhub.bench.Scenario;
 import io.paramhub.bench.replay.RecordCommand;
+import io.paramhub.topology.jobs.JobRecipe;
 import io.paramhub.worker.SubmitJobApp;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -33,7 +34,7 @@ class OptionTextsTest {
                         "Use this schema registry instead of an embedded one.",
                         "Prefix of every topic name (default: paramhub.).",
                         "Learning rate (default: 0.002 for mlp, 0.001 for cnn",
-                        "Passes over the training set (default: " + DemoCommand.DEFAULT_EPOCHS + ").",
+                        "Passes over the training set (default: " + JobRecipe.DEFAULT_EPOCHS + ").",
                         "Seed of initial parameters and batches (default: 42).",
                         "(default: " + ComputeEmulationOptions.SLOWDOWN_SAMPLE_COST_US
                                 + " when --slowdown is given, else 0)");

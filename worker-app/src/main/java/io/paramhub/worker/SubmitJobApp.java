@@ -1,45 +1,51 @@
 package io.paramhub.worker;
 
-import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.JobSpec;
-import io.paramhub.avro.LearningRateScheduleKind;
-import io.paramhub.avro.OptimizerKind;
-import io.paramhub.avro.SyncMode;
 import io.paramhub.launcher.AppCommandLine;
+import io.paramhub.launcher.JobFile;
 import io.paramhub.launcher.JobSpecOptions;
 import io.paramhub.launcher.KafkaOptions;
 import io.paramhub.launcher.SettingException;
+import io.paramhub.launcher.StreamsAppLauncher;
+import io.paramhub.launcher.TopicCreationOptions;
+import io.paramhub.launcher.TopicSetup;
 import io.paramhub.ml.DataSources;
-import io.paramhub.ml.Dataset;
-import io.paramhub.ml.LinearRegression;
-import io.paramhub.ml.Models;
-import io.paramhub.ml.ShardSizing;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.schemas.registry.SchemaRegistryClients;
 import io.paramhub.topology.ClientProperties;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.TopicProvisioner;
+import io.paramhub.topology.TopicRetentions;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.jobs.ExternalModels;
+import io.paramhub.topology.jobs.JobData;
+import io.paramhub.topology.jobs.JobRecipe;
+import io.paramhub.topology.jobs.JobSettings;
 import io.paramhub.topology.jobs.JobSpecs;
-import io.paramhub.topology.jobs.TrainingRecipe;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import org.apache.kafka.clients.admin.Admin;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 /**
  * Submits one job: publishes its {@code JobSpec} to {@code jobs}, where the aggregator and the workers named
- * after it pick it up. A job that trains from a topic ({@code --data-topic}, {@link TopicJobOptions}) is resolved
- * against the topic first: {@link TopicProbe} reads its first records (and the registry) to learn what the options
- * leave out. Ships in the worker's jar ({@code java -cp paramhub-worker.jar io.paramhub.worker.SubmitJobApp}) for
+ * after it pick it up, creating ParamHub's topics first where they are missing. The job comes from the options, a
+ * job file ({@link JobFile}: its keys are these options) or both, the options given beside a file overriding its
+ * keys, and is built by {@link JobRecipe}, as {@code paramhub demo} builds its own. A job that trains from a topic
+ * ({@code --data-topic}, {@link TopicJobOptions}) is resolved against the topic first: {@link TopicProbe} reads
+ * its first records (and the registry) to learn what the options leave out. It is {@code paramhub jobs submit};
+ * it also ships in the worker's jar ({@code java -cp paramhub-worker.jar io.paramhub.worker.SubmitJobApp}) for
  * stacks that run workers without the {@code paramhub} command.
  */
 @Command(
@@ -47,13 +53,23 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         version = "paramhub-submit 0.1.0",
-        description = "Submits a ParamHub training job (a JobSpec on the jobs topic) and exits.")
+        description = "Submits a ParamHub training job (a JobSpec on the jobs topic) and exits; the same command as "
+                + "paramhub jobs submit. The job is described by options, by a job file (YAML or JSON; its keys are "
+                + "these options without their dashes, see examples/jobs/) or both: options given beside a file "
+                + "override its keys. Missing ParamHub topics are created first.")
 public final class SubmitJobApp implements Callable<Integer> {
 
     private static final String DEFAULT_DATASET = "linear";
 
     @Spec
     private CommandSpec command;
+
+    @Parameters(
+            arity = "0..1",
+            paramLabel = "JOB_FILE",
+            description = "A job file (YAML or JSON), e.g. examples/jobs/mlp.yaml; options given beside it override "
+                    + "its keys.")
+    private Path jobFile;
 
     @Mixin
     private KafkaOptions kafka;
@@ -66,9 +82,9 @@ public final class SubmitJobApp implements Callable<Integer> {
 
     @Option(
             names = "--model",
-            defaultValue = "linear",
-            description = "A built-in model: linear, softmax, mlp[:H1,H2,..] or cnn[:..] (docs/models.md), or external "
-                    + "with --external-model (default: ${DEFAULT-VALUE}).")
+            description = "A built-in model: linear, softmax, mlp[:H1,H2,..[,dropout=R]] or cnn[:K,C1,C2,H[,..]] "
+                    + "(docs/models.md), a plugin's, or external with --external-model (default: softmax for "
+                    + "classes, linear for a regression).")
     private String model;
 
     @Option(
@@ -81,19 +97,17 @@ public final class SubmitJobApp implements Callable<Integer> {
 
     @Option(
             names = "--optimizer",
-            defaultValue = "sgd",
-            description = "sgd (with --momentum) or adam (beta1 0.9, beta2 0.999, epsilon 1e-8) (default: "
-                    + "${DEFAULT-VALUE}).")
+            description = "sgd (with --momentum) or adam (beta1 0.9, beta2 0.999, epsilon 1e-8) (default: adam for "
+                    + "mlp and cnn, sgd for the others).")
     private String optimizer;
 
     @Option(
             names = "--lr-schedule",
-            defaultValue = "constant",
             description = "constant, or cosine: the rate falls as (1 + cos(pi c / T)) / 2 to 0 over the job's T = "
                     + "epochs x floor(training samples / batch) clocks; from a topic, T = floor(E / batch) for the E "
                     + "examples of --max-examples or, with --until-end, before the end offsets (the fewer of the "
-                    + "two); refused for a job from a topic without either, which has no end (default: "
-                    + "${DEFAULT-VALUE}).")
+                    + "two); refused for a job from a topic without either, which has no end (default: cosine for "
+                    + "mlp and cnn, constant for the others).")
     private String schedule;
 
     @Option(
@@ -110,63 +124,121 @@ public final class SubmitJobApp implements Callable<Integer> {
     @Mixin
     private JobSpecOptions jobSpec;
 
-    @Option(names = "--sync", defaultValue = "bsp", description = "bsp, ssp or asp (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--sync", description = "bsp, ssp or asp (default: bsp).")
     private String sync;
 
     @Option(
+            names = "--max-staleness",
+            description = "Server-side bound in model versions; staler gradients go to dead-letters as STALE; -1: 0 "
+                    + "for bsp, (2s+2) x workers for ssp, none for asp (default: "
+                    + JobRecipe.DEFAULT_MAX_STALENESS + ").")
+    private Long maxStaleness;
+
+    @Option(
             names = "--session-timeout-ms",
-            defaultValue = "10000",
-            description = "A worker silent this long leaves the live set (default: ${DEFAULT-VALUE}).")
-    private long sessionTimeoutMs;
+            description = "A worker silent this long leaves the live set (default: "
+                    + JobRecipe.DEFAULT_SESSION_TIMEOUT_MS + ").")
+    private Long sessionTimeoutMs;
 
     @Option(
             names = "--gradient-encoding",
-            defaultValue = "float32",
             description = "How workers ship gradients: float32 (exact) or bfloat16 (half the bytes, rounded with "
-                    + "error feedback) (default: ${DEFAULT-VALUE}).")
+                    + "error feedback) (default: float32).")
     private String gradientEncoding;
 
     @Option(
             names = "--pipeline-depth",
-            defaultValue = "0",
             description = "BSP only: compute clock c on model version c - D (pipelined BSP), at most "
-                    + JobSpecs.MAX_PIPELINE_DEPTH + " (default: ${DEFAULT-VALUE}, plain BSP).")
-    private int pipelineDepth;
+                    + JobSpecs.MAX_PIPELINE_DEPTH + " (default: 0, plain BSP).")
+    private Integer pipelineDepth;
+
+    @Option(
+            names = "--stages",
+            description = "Pipeline stages per data-parallel replica (hybrid data and model parallel, BSP, mlp and "
+                    + "cnn): --workers must be a multiple (default: 1).")
+    private Integer stages;
+
+    @Option(
+            names = "--micro-batches",
+            description = "With --stages > 1: at most how many micro-batches a replica cuts its share of each batch "
+                    + "into (default: " + JobRecipe.DEFAULT_MICRO_BATCHES + ").")
+    private Integer microBatches;
+
+    @Mixin
+    private TopicCreationOptions topicCreation;
 
     @Override
     public Integer call() {
+        if (jobFile != null) {
+            applyJobFile();
+        }
+        // what the options alone can tell is refused before Kafka is asked anything
         SettingException.requireOption(job, "--job");
         SettingException.requireOption(workers, "--workers");
-        final boolean fromTopic = topicMode();
+        topicMode();
         final Properties settings = kafka.properties(Map.of());
-        final Properties props = ClientProperties.withoutRegistrySettings(settings);
-        final JobSpec spec;
-        if (fromTopic) {
+        final JobSpec spec = spec(settings);
+        final TopicCatalog topics = TopicCatalog.create(kafka.topicPrefix(), SerdeFactory.fromSettings(settings));
+        createTopics(topics, settings);
+        JobSubmitter.submit(topics.jobs(), ClientProperties.withoutRegistrySettings(settings), spec);
+        command.commandLine()
+                .getOut()
+                .println("submitted job " + spec.getJob() + ": " + spec.getModel() + " on " + spec.getDataset()
+                        + ", " + spec.getExpectedWorkers() + " workers, " + spec.getSyncMode() + ", "
+                        + spec.getOptimizer() + " lr " + spec.getLearningRate() + " " + spec.getLearningRateSchedule()
+                        + ", " + (spec.getEpochs() == 1 ? "1 epoch" : spec.getEpochs() + " epochs"));
+        command.commandLine().getOut().flush();
+        return 0;
+    }
+
+    /**
+     * Sets every option the job file gives and the command line does not: the file's keys are parsed as these
+     * options (so checked and converted the same), and an option given beside the file overrides its key.
+     */
+    void applyJobFile() {
+        final CommandLine file = new CommandLine(new SubmitJobApp());
+        final ParseResult fromFile =
+                file.parseArgs(JobFile.arguments(jobFile, file.getCommandSpec()).toArray(String[]::new));
+        final ParseResult given = command.commandLine().getParseResult();
+        for (final OptionSpec option : fromFile.matchedOptions()) {
+            if (!given.hasMatchedOption(option.longestName())) {
+                command.findOption(option.longestName()).setValue(option.getValue());
+            }
+        }
+    }
+
+    /** The job the options describe, checked; a job from a topic is resolved against the topic first. */
+    JobSpec spec(final Properties settings) {
+        SettingException.requireOption(job, "--job");
+        SettingException.requireOption(workers, "--workers");
+        if (topicMode()) {
             final TopicProbe probe = new TopicProbe(
-                    props,
+                    ClientProperties.withoutRegistrySettings(settings),
                     SchemaRegistryClients.fromConfig(
                             SerdeFactory.fromSettings(settings).config()),
                     TopicProbe.TIMEOUT);
             final TopicJobOptions.Resolved topic = resolve(probe.probe(topicJob.topic(), topicJob.fields()));
             topic.report().forEach(command.commandLine().getOut()::println);
-            spec = JobSpecs.requireValid(spec(topic));
-        } else {
-            final String resolved = DataSources.resolve(
-                    dataset == null ? DEFAULT_DATASET : dataset, Path.of("").toAbsolutePath());
-            spec = JobSpecs.requireValid(spec(resolved, DataSources.load(resolved)));
+            return JobSpecs.requireValid(spec(topic));
         }
-        JobSubmitter.submit(
-                TopicCatalog.create(kafka.topicPrefix(), SerdeFactory.fromSettings(settings))
-                        .jobs(),
-                props,
-                spec);
-        command.commandLine()
-                .getOut()
-                .println("submitted job " + spec.getJob() + ": " + spec.getModel() + " on " + spec.getDataset()
-                        + ", " + spec.getExpectedWorkers() + " workers, " + spec.getSyncMode() + ", "
-                        + (spec.getEpochs() == 1 ? "1 epoch" : spec.getEpochs() + " epochs"));
-        command.commandLine().getOut().flush();
-        return 0;
+        final String resolved = DataSources.resolve(
+                dataset == null ? DEFAULT_DATASET : dataset, Path.of("").toAbsolutePath());
+        return JobSpecs.requireValid(spec(resolved, DataSources.load(resolved)));
+    }
+
+    /** Creates ParamHub's missing topics, as the apps do when they start, unless told not to. */
+    private void createTopics(final TopicCatalog topics, final Properties settings) {
+        final TopicSetup setup = topicCreation.topicSetup(false);
+        if (!setup.create()) {
+            return;
+        }
+        try (Admin admin = Admin.create(StreamsAppLauncher.connection(settings))) {
+            new TopicProvisioner(admin)
+                    .ensure(
+                            topics.layouts(
+                                    setup.shardPartitions(), setup.otherPartitions(), TopicRetentions.from(settings)),
+                            setup.replication());
+        }
     }
 
     /** Whether the job trains from a topic; fails when both a topic and a data set are given. */
@@ -198,120 +270,73 @@ public final class SubmitJobApp implements Callable<Integer> {
 
     /** The job spec the options describe, for the data spec {@code resolved} and its training set {@code data}. */
     JobSpec spec(final String resolved, final TrainTest data) {
-        final int epochs = or(jobSpec.epochs(), JobSpecOptions.DEFAULT_EPOCHS);
-        final Dataset train = data.train();
-        return spec(
-                TrainingRecipe.withSchedule(
-                        modelFields(train.features(), train.isClassification() ? train.classes() : 1),
-                        scheduleKind(),
-                        epochs,
-                        train.size(),
-                        jobSpec.batch()),
-                resolved,
-                epochs);
+        return spec(JobData.ofFile(resolved, data.train()));
     }
 
     /** The job spec the options describe for the job from a topic {@code topic}: one pass, as long as it lasts. */
     JobSpec spec(final TopicJobOptions.Resolved topic) {
-        final LearningRateScheduleKind kind = scheduleKind();
-        if (kind == LearningRateScheduleKind.COSINE && topic.bound() < 0) {
-            throw new SettingException(
-                    "--lr-schedule",
-                    "--lr-schedule cosine decays the rate to 0 by the end of the job, and a job from a topic without "
-                            + "--max-examples or --until-end has no end: give one of them, or --lr-schedule constant");
-        }
-        if (externalModel == null
-                && LinearRegression.KIND.equals(model.trim().toLowerCase(Locale.ROOT))
-                && topic.outputs() > 1) {
+        if (externalModel == null && "linear".equals(model) && topic.outputs() > 1) {
             throw new SettingException(
                     "--model",
                     "--model linear has 1 output, and the job's labels make " + topic.outputs() + " classes: give "
                             + "--model softmax or mlp, or --task regression");
         }
-        return spec(
-                modelFields(topic.inputs(), topic.outputs())
-                        .setLearningRateSchedule(kind)
-                        .setDecayClocks(
-                                kind == LearningRateScheduleKind.COSINE
-                                        ? Math.max(1, topic.bound() / jobSpec.batch())
-                                        : 0),
-                topic.spec().toString(),
-                1);
+        return spec(JobData.ofTopic(topic.spec().toString(), topic.inputs(), topic.outputs(), topic.bound()));
     }
 
-    /** The job of {@code model} (its model and schedule set) on {@code dataset}, with the other options. */
-    private JobSpec spec(final JobSpec.Builder model, final String dataset, final int epochs) {
-        final SyncMode mode;
+    /** The job of these options on {@code data}, through the one job recipe. */
+    private JobSpec spec(final JobData data) {
         try {
-            mode = SyncMode.valueOf(sync.toUpperCase(Locale.ROOT));
+            final JobSettings chosen = settings(data);
+            if (externalModel == null && !ExternalModels.KIND.equals(model)) {
+                return JobRecipe.spec(chosen, data);
+            }
+            SettingException.requireOption(externalModel, "--external-model");
+            final ExternalModelFile.ExternalModel external = ExternalModelFile.read(externalModel);
+            return JobRecipe.spec(
+                    chosen,
+                    data,
+                    JobSpec.newBuilder()
+                            .setModel(ExternalModels.KIND)
+                            .setInputs(data.inputs())
+                            .setOutputs(data.outputs())
+                            .setParameters(external.parameters())
+                            .setTensors(external.tensors())
+                            .setInitialParameters(external.initialParameters()));
+        } catch (final SettingException e) {
+            throw e;
         } catch (final IllegalArgumentException e) {
-            throw new SettingException("--sync", "--sync must be bsp, ssp or asp, not " + sync);
-        }
-        return model.setJob(job)
-                .setDataset(dataset)
-                .setSyncMode(mode)
-                .setStaleness(mode == SyncMode.SSP ? jobSpec.staleness() : 0)
-                .setSessionTimeoutMs(sessionTimeoutMs)
-                .setGradientEncoding(encoding())
-                .setPipelineDepth(pipelineDepth)
-                .setOptimizer(optimizerKind())
-                .setLearningRate(or(jobSpec.learningRate(), JobSpecOptions.DEFAULT_LEARNING_RATE))
-                .setMomentum(or(jobSpec.momentum(), JobSpecOptions.DEFAULT_MOMENTUM))
-                .setGlobalBatch(jobSpec.batch())
-                .setExpectedWorkers(workers)
-                .setEpochs(epochs)
-                .setSeed(jobSpec.seed())
-                .setCreatedAt(Instant.now())
-                .build();
-    }
-
-    /** The builder with the model's fields: a built-in model's, or the external model's file. */
-    private JobSpec.Builder modelFields(final int inputs, final int outputs) {
-        final int shards = or(jobSpec.shards(), JobSpecOptions.DEFAULT_SHARDS);
-        if (externalModel == null && !ExternalModels.KIND.equals(model)) {
-            return JobSpecs.forModel(Models.create(model, inputs, outputs), shards);
-        }
-        SettingException.requireOption(externalModel, "--external-model");
-        final ExternalModelFile.ExternalModel external = ExternalModelFile.read(externalModel);
-        return JobSpec.newBuilder()
-                .setModel(ExternalModels.KIND)
-                .setInputs(inputs)
-                .setOutputs(outputs)
-                .setParameters(external.parameters())
-                .setShards(ShardSizing.shards(external.parameters(), shards))
-                .setTensors(external.tensors())
-                .setInitialParameters(external.initialParameters());
-    }
-
-    private OptimizerKind optimizerKind() {
-        try {
-            return OptimizerKind.valueOf(optimizer.toUpperCase(Locale.ROOT));
-        } catch (final IllegalArgumentException e) {
-            throw new SettingException("--optimizer", "--optimizer must be sgd or adam, not " + optimizer);
+            throw new SettingException(option(e.getMessage()), e.getMessage());
         }
     }
 
-    private LearningRateScheduleKind scheduleKind() {
-        try {
-            return LearningRateScheduleKind.valueOf(schedule.toUpperCase(Locale.ROOT));
-        } catch (final IllegalArgumentException e) {
-            throw new SettingException("--lr-schedule", "--lr-schedule must be constant or cosine, not " + schedule);
-        }
+    /** What these options chose, for {@link JobRecipe}; the model, when none is given, from the data. */
+    private JobSettings settings(final JobData data) {
+        return jobSpec.settings()
+                .job(job)
+                .workers(workers)
+                .model(model != null ? model : data.outputs() == 1 ? "linear" : "softmax")
+                .optimizer(JobSettings.optimizer(optimizer))
+                .schedule(JobSettings.schedule(schedule))
+                .sync(JobSettings.sync(sync))
+                .maxStaleness(maxStaleness)
+                .sessionTimeoutMs(sessionTimeoutMs)
+                .encoding(JobSettings.encoding(gradientEncoding))
+                .pipelineDepth(pipelineDepth)
+                .stages(stages)
+                .microBatches(microBatches);
     }
 
-    private static <T> T or(final T given, final T otherwise) {
-        return given != null ? given : otherwise;
+    /** The option a recipe's message starts with ("--shards must be ..."), or "--job" when none does. */
+    private static String option(final String message) {
+        if (message != null && message.startsWith("--")) {
+            final int end = message.replaceAll("[ :(]", " ").indexOf(' ');
+            return end > 0 ? message.substring(0, end) : message;
+        }
+        return "--job";
     }
 
     public static void main(final String[] args) {
         System.exit(AppCommandLine.run(new SubmitJobApp(), args));
-    }
-
-    private GradientEncoding encoding() {
-        try {
-            return JobSpecs.gradientEncoding(gradientEncoding);
-        } catch (final IllegalArgumentException e) {
-            throw new SettingException("--gradient-encoding", "--" + e.getMessage());
-        }
     }
 }

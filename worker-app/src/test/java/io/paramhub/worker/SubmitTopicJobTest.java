@@ -237,8 +237,8 @@ class SubmitTopicJobTest {
 
     @Test
     void shouldRefuseTheLinearModelWhenTheLabelsMakeClasses() {
-        // given: the default model
-        final SubmitJobApp app = parsed();
+        // given
+        final SubmitJobApp app = parsed("--model", "linear");
         final TopicJobOptions.Resolved topic = app.resolve(probe(seen(8, Map.of("0", 1, "2", 1), List.of())));
 
         // when / then
