@@ -288,7 +288,6 @@ class AggregatorCrashIT extends ClusterTestBase {
         final List<String> command = new ArrayList<>(List.of(
                 java,
                 "-Xmx512m",
-                "-Dorg.slf4j.simpleLogger.log.io.paramhub=info",
                 "-cp",
                 System.getProperty("java.class.path"),
                 AggregatorApp.class.getName(),
