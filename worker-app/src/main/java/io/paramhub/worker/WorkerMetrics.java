@@ -12,9 +12,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A worker's own meters, from the telemetry of each iteration it finishes (tags {@code job}, {@code worker}):
- * iterations, samples, compute and barrier-wait time per iteration, and gauges of its clock, threads, batch
- * share and mean loss of the last iteration. Also tells {@code /health/ready}: ready once the worker has
- * computed on a model (so it has joined and holds one), until it has finished.
+ * iterations, samples, compute and barrier-wait time per iteration, gauges of its clock, threads, batch share
+ * and mean loss of the last iteration, and {@code paramhub.worker.finished} (1 once it has finished its job, 0
+ * while it trains: an alert on a model that stops advancing fires only for a job still training). Also tells
+ * {@code /health/ready}: ready once the worker has computed on a model (so it has joined and holds one), until
+ * it has finished.
  */
 public final class WorkerMetrics implements IterationListener {
 
@@ -67,6 +69,10 @@ public final class WorkerMetrics implements IterationListener {
         Gauge.builder("paramhub.worker.loss", this, metrics -> metrics.loss)
                 .tags(tags)
                 .description("Mean loss over the samples of the last iteration")
+                .register(registry);
+        Gauge.builder("paramhub.worker.finished", this, metrics -> metrics.finished ? 1 : 0)
+                .tags(tags)
+                .description("1 once the worker has finished its job's last clock, 0 while it trains")
                 .register(registry);
     }
 
