@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.paramhub.avro.JobSpec;
 import io.paramhub.integration.apps.AppProcess;
+import io.paramhub.integration.apps.ObservabilityFiles;
+import io.paramhub.integration.apps.PromQlNames;
 import io.paramhub.integration.apps.PrometheusText;
 import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.ml.BatchPlan;
@@ -17,24 +19,31 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The runnable jars of the aggregator and two workers, configured only through KAFKA_* and PARAMHUB_*
- * variables, train a job on the in-process broker; their {@code /metrics} show our meters with the values the
- * run implies, Kafka's client and Streams meters, and each app shuts down cleanly on SIGTERM.
+ * The runnable jars of the aggregator, the orchestrator and two workers, configured only through KAFKA_* and
+ * PARAMHUB_* variables, train a job on the in-process broker; their {@code /metrics} show our meters with the
+ * values the run implies, Kafka's client and Streams meters, and every metric that {@code docker/}'s Grafana
+ * dashboard and Prometheus alert rules query; and each app shuts down cleanly on SIGTERM.
  */
 @Tag("integration")
 class AppMetricsIT extends ClusterTestBase {
 
     private static final int WORKERS = 2;
     private static final int SHARDS = 4;
+    /** Series that Prometheus itself adds to every target's. */
+    private static final Set<String> PROMETHEUS_OWN = Set.of("up");
 
     @Test
     void shouldServeMetersConsistentWithTheRunWhenTheAggregatorAndWorkersRunAsJars(@TempDir final Path dir)
@@ -62,6 +71,19 @@ class AppMetricsIT extends ClusterTestBase {
             await().alias("aggregator ready")
                     .atMost(Duration.ofSeconds(240))
                     .until(() -> aggregator.status("/health/ready") == 200);
+            final Map<String, String> orchestratorEnv = new HashMap<>(kafkaEnv);
+            orchestratorEnv.put(
+                    "KAFKA_STATE_DIR", dir.resolve("orchestrator-state").toString());
+            orchestratorEnv.put("PARAMHUB_HTTP_PORT", Integer.toString(AppProcess.freePort()));
+            final AppProcess orchestrator = AppProcess.start(
+                    "paramhub-orchestrator",
+                    orchestratorEnv,
+                    Integer.parseInt(orchestratorEnv.get("PARAMHUB_HTTP_PORT")),
+                    Path.of("target", "metrics-it-orchestrator.log"));
+            apps.add(orchestrator);
+            await().alias("orchestrator ready")
+                    .atMost(Duration.ofSeconds(240))
+                    .until(() -> orchestrator.status("/health/ready") == 200);
 
             // when
             JobSubmitter.submit(
@@ -90,10 +112,14 @@ class AppMetricsIT extends ClusterTestBase {
                 apps.add(worker);
             }
             // a worker's own Kafka clients report while it trains (they close, and their meters go, at the end)
+            final AtomicReference<String> trainingScrape = new AtomicReference<>("");
             await().alias("worker-000's producer meters")
                     .atMost(Duration.ofSeconds(240))
                     .until(() -> {
                         final var scraped = workers.get(0).get("/metrics");
+                        if (scraped != null) {
+                            trainingScrape.set(scraped.body());
+                        }
                         return scraped != null
                                 && PrometheusText.parse(scraped.body()).sum("kafka_producer_record_send", Map.of())
                                         >= SHARDS;
@@ -149,8 +175,7 @@ class AppMetricsIT extends ClusterTestBase {
                         Map.of("job", spec.getJob(), "worker", String.format("worker-%03d", index));
                 assertThat(meters.sum("paramhub_worker_iterations_total", worker))
                         .isEqualTo(clocks);
-                assertThat(meters.sum("paramhub_worker_samples_total", worker))
-                        .isEqualTo((double) clocks * spec.getGlobalBatch() / WORKERS);
+                assertThat(meters.sum("paramhub_worker_samples_total", worker)).isPositive();
                 assertThat(meters.sum("paramhub_worker_iteration_compute_seconds_count", worker))
                         .isEqualTo(clocks);
                 assertThat(meters.sum("paramhub_worker_iteration_compute_seconds_sum", worker))
@@ -158,12 +183,46 @@ class AppMetricsIT extends ClusterTestBase {
                 assertThat(meters.sum("paramhub_worker_iteration_wait_seconds_count", worker))
                         .isEqualTo(clocks);
                 assertThat(meters.sum("paramhub_worker_clock", worker)).isEqualTo(clocks - 1);
-                assertThat(meters.sum("paramhub_worker_batch_share", worker)).isEqualTo(1.0 / WORKERS);
+                assertThat(meters.sum("paramhub_worker_batch_share", worker)).isBetween(0.0, 1.0);
                 assertThat(meters.sum("paramhub_worker_loss", worker)).isPositive();
                 assertThat(meters.hasPrefix("jvm_memory_used_bytes"))
                         .as("JVM meters")
                         .isTrue();
             }
+            // the orchestrator moves batch shares between the workers, but every clock covers the whole global batch
+            assertThat(workerMeters.stream()
+                            .mapToDouble(meters -> meters.sum("paramhub_worker_samples_total", Map.of()))
+                            .sum())
+                    .isEqualTo((double) clocks * spec.getGlobalBatch());
+            // and every metric the dashboard and the alert rules query is served by some app
+            await().alias("the orchestrator's straggler gauge of the job")
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> PrometheusText.parse(
+                                    orchestrator.get("/metrics").body())
+                            .hasPrefix("paramhub_orchestrator_stragglers"));
+            final String orchestratorScrape = orchestrator.get("/metrics").body();
+            Files.writeString(Path.of("target", "metrics-it-orchestrator.prom"), orchestratorScrape);
+            final Set<String> served = new TreeSet<>(PROMETHEUS_OWN);
+            for (final String scrape : List.of(aggregatorScrape, orchestratorScrape, trainingScrape.get())) {
+                PrometheusText.parse(scrape).samples().forEach(sample -> served.add(sample.name()));
+            }
+            workerMeters.forEach(meters -> meters.samples().forEach(sample -> served.add(sample.name())));
+            final Map<String, String> queries = new LinkedHashMap<>(ObservabilityFiles.dashboardQueries());
+            queries.putAll(ObservabilityFiles.ruleQueries());
+            assertThat(queries).as("dashboard and rule queries").hasSizeGreaterThan(20);
+            final List<String> unserved = new ArrayList<>();
+            queries.forEach((where, expr) -> {
+                final Set<String> names = PromQlNames.of(expr);
+                if (names.isEmpty()) {
+                    unserved.add(where + " queries no metric: " + expr);
+                }
+                names.stream()
+                        .filter(name -> !served.contains(name))
+                        .forEach(name -> unserved.add(where + " queries " + name + ", which no app serves"));
+            });
+            assertThat(unserved).isEmpty();
+            assertThat(ObservabilityFiles.ruleProblems()).isEmpty();
+
             // and every app stops cleanly on SIGTERM (a JVM stopped by SIGTERM exits with 128 + 15)
             for (final AppProcess app : apps) {
                 assertThat(app.terminate(Duration.ofSeconds(60)))
