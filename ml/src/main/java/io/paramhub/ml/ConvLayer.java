@@ -1,6 +1,7 @@
 package io.paramhub.ml;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 
 /**
@@ -95,6 +96,16 @@ final class ConvLayer {
     /** Values of the input image, all channels. */
     int inputSize() {
         return inChannels * side * side;
+    }
+
+    /**
+     * Its tensors {@code PREFIX.weight [out channels, in channels, kernel, kernel]} and {@code PREFIX.bias [out
+     * channels]}, as a torch.nn.Conv2d's.
+     */
+    List<NamedTensor> tensors(final String prefix) {
+        return List.of(
+                NamedTensor.of(prefix + ".weight", outChannels, inChannels, kernel, kernel),
+                NamedTensor.of(prefix + ".bias", outChannels));
     }
 
     int parameterCount() {

@@ -1,5 +1,6 @@
 package io.paramhub.ml;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -10,7 +11,10 @@ import java.util.SplittableRandom;
  * A small convolutional classifier for square one-channel images: two blocks of convolution
  * (K x K, stride 1, zero padding PAD), ReLU and 2 x 2 max pooling, then a dense ReLU layer with
  * dropout and a dense softmax cross-entropy layer; He initialisation. The parameter vector holds the
- * layers in that order, each as weights then biases.
+ * layers in that order, each as weights then biases: as tensors {@code conv1.weight [C1, 1, K, K]},
+ * {@code conv1.bias}, {@code conv2.weight [C2, C1, K, K]}, {@code conv2.bias}, {@code fc1.weight [H, C2 x S x S]}
+ * (the pooled images flattened channel-major, as {@code torch.flatten} does), {@code fc1.bias},
+ * {@code fc2.weight [classes, H]}, {@code fc2.bias}.
  *
  * <p>The kind is {@code cnn} for {@link ConvShape#DEFAULT}, or {@code cnn:K,C1,C2,H[,PAD][,dropout=R][,flip]}
  * (kernel, channels of the two convolutions, hidden units, padding, dropout rate of the hidden layer;
@@ -118,6 +122,15 @@ public final class ConvNet implements PipelineModel {
     @Override
     public int parameterCount() {
         return dense2.end();
+    }
+
+    @Override
+    public List<NamedTensor> tensors() {
+        final List<NamedTensor> tensors = new ArrayList<>(conv1.tensors("conv1"));
+        tensors.addAll(conv2.tensors("conv2"));
+        tensors.addAll(dense1.tensors("fc1"));
+        tensors.addAll(dense2.tensors("fc2"));
+        return tensors;
     }
 
     @Override

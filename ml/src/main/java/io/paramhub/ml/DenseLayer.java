@@ -1,6 +1,7 @@
 package io.paramhub.ml;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 
 /**
@@ -52,6 +53,11 @@ final class DenseLayer {
     /** Where the biases lie in the parameter vector. */
     ParameterRange biasRange() {
         return new ParameterRange(biasOffset, biasOffset + outputs);
+    }
+
+    /** Its tensors {@code PREFIX.weight [outputs, inputs]} and {@code PREFIX.bias [outputs]}, as a torch.nn.Linear's. */
+    List<NamedTensor> tensors(final String prefix) {
+        return List.of(NamedTensor.of(prefix + ".weight", outputs, inputs), NamedTensor.of(prefix + ".bias", outputs));
     }
 
     int inputs() {

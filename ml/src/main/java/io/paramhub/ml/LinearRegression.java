@@ -1,8 +1,11 @@
 package io.paramhub.ml;
 
+import java.util.List;
+
 /**
  * Linear regression with squared loss: parameters {@code [w_0 .. w_{d-1}, b]}, prediction
- * {@code w·x + b}, per-sample loss {@code 0.5 (w·x + b - y)^2}.
+ * {@code w·x + b}, per-sample loss {@code 0.5 (w·x + b - y)^2}. As tensors: {@code weight [1, d]} and
+ * {@code bias [1]}, those of a {@code torch.nn.Linear(d, 1)}.
  */
 public final class LinearRegression implements Model {
 
@@ -39,6 +42,11 @@ public final class LinearRegression implements Model {
     @Override
     public int parameterCount() {
         return inputs + 1;
+    }
+
+    @Override
+    public List<NamedTensor> tensors() {
+        return List.of(NamedTensor.of("weight", 1, inputs), NamedTensor.of("bias", 1));
     }
 
     @Override

@@ -9,7 +9,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * A multi-layer perceptron for classification: dense layers with ReLU between them, softmax
  * cross-entropy on the last, He initialisation. The parameter vector holds each layer's weights
- * (row-major, one row of inputs per unit) then its biases, first layer first.
+ * (row-major, one row of inputs per unit) then its biases, first layer first: as tensors
+ * {@code layers.I.weight [units, inputs]} and {@code layers.I.bias [units]}, those of a
+ * {@code torch.nn.ModuleList} of {@code torch.nn.Linear} named {@code layers}.
  *
  * <p>The kind is {@code mlp} for hidden layers of 256 and 128 units, or {@code mlp:H1,H2,...} for
  * others, {@code mlp:H1,H2,...,dropout=R} with dropout of rate R after every hidden layer (masks
@@ -110,6 +112,15 @@ public final class Mlp implements PipelineModel {
     @Override
     public int parameterCount() {
         return layers[layers.length - 1].end();
+    }
+
+    @Override
+    public List<NamedTensor> tensors() {
+        final List<NamedTensor> tensors = new ArrayList<>();
+        for (int i = 0; i < layers.length; i++) {
+            tensors.addAll(layers[i].tensors("layers." + i));
+        }
+        return tensors;
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.paramhub.ml;
 
+import java.util.List;
+
 /**
  * A differentiable model whose parameters live in one flat float vector, so that they can be
  * cut into shards, shipped as float32 and updated elementwise by an {@link Optimizer}.
@@ -19,6 +21,15 @@ public interface Model {
 
     /** The length of the parameter vector. */
     int parameterCount();
+
+    /**
+     * The named tensors of the parameter vector, in order, each row-major right after the one before, their
+     * sizes adding up to {@link #parameterCount()}: the layout an exported model has. A model that does not
+     * say is one tensor {@code parameters}.
+     */
+    default List<NamedTensor> tensors() {
+        return List.of(NamedTensor.of("parameters", parameterCount()));
+    }
 
     /**
      * Fresh parameters, the same for the same seed on every JVM.

@@ -1,9 +1,12 @@
 package io.paramhub.ml;
 
+import java.util.List;
+
 /**
  * Multinomial logistic regression with cross-entropy loss: parameters are the weights
  * {@code W} (one row of {@code inputs} per class, class-major) followed by the biases {@code b}
- * (one per class); the label of a sample is {@code (int) y}.
+ * (one per class); the label of a sample is {@code (int) y}. As tensors: {@code weight [classes, inputs]} and
+ * {@code bias [classes]}, those of a {@code torch.nn.Linear(inputs, classes)}.
  *
  * <p>{@link #accumulateGradient} is a worker's hot path: plain arrays, double accumulation and
  * one logits buffer per call.
@@ -51,6 +54,11 @@ public final class SoftmaxRegression implements Model {
     @Override
     public int parameterCount() {
         return (inputs + 1) * classes;
+    }
+
+    @Override
+    public List<NamedTensor> tensors() {
+        return List.of(NamedTensor.of("weight", classes, inputs), NamedTensor.of("bias", classes));
     }
 
     @Override
