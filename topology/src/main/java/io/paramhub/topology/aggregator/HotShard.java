@@ -7,7 +7,6 @@ import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ResourceCommand;
 import io.paramhub.avro.ShardMembers;
 import io.paramhub.avro.ShardState;
-import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.ml.GradientSum;
 import io.paramhub.ml.ShardLayout;
@@ -180,18 +179,12 @@ final class HotShard {
         return Admission.accepted(checked.values(), version - gradient.getBaseVersion());
     }
 
-    /**
-     * A gradient shows its worker is alive; says whether that moved the worker's last-seen time by a tenth
-     * of the session timeout (the store is written then, not on every gradient).
-     */
+    /** A gradient shows its worker is alive; says whether that moved its last-seen time by a tenth of the session timeout. */
     boolean noteSender(final String worker, final long now) {
         return members.noteSender(worker, now, spec.getSessionTimeoutMs());
     }
 
-    /**
-     * SSP and ASP: one optimizer step with an admitted gradient, divided by the global batch (so the updates
-     * of one clock's gradients add up to one BSP step).
-     */
+    /** SSP and ASP: one optimizer step with an admitted gradient, divided by the global batch (one clock's add up to a BSP step). */
     void applyOnArrival(final GradientShard gradient, final float[] values, final long now) {
         final float[] mean = new float[values.length];
         for (int i = 0; i < mean.length; i++) {
@@ -313,8 +306,13 @@ final class HotShard {
      * clock, and workers silent for a session timeout by that clock leave the live set; returns those.
      */
     Set<String> memberEvent(final WorkerStatus status, final long timestamp) {
-        members.membershipEvent(status.getWorker(), timestamp, status.getState() == WorkerState.LEFT);
+        members.membershipEvent(status, timestamp);
         return members.expire(spec.getSessionTimeoutMs());
+    }
+
+    /** Whether this is the job's final version: every worker has left finished and its clocks are all in. */
+    boolean finished() {
+        return members.allFinished(clocks::of, worker -> stages.contributesTo(worker, shard));
     }
 
     ShardMembers membersAvro() {

@@ -7,7 +7,6 @@ import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ResourceCommand;
 import io.paramhub.avro.ShardMembers;
 import io.paramhub.avro.ShardState;
-import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.ml.TopicSpec;
 import io.paramhub.topology.sync.SyncPolicy;
@@ -50,6 +49,10 @@ import org.slf4j.LoggerFactory;
  * after an outage the {@code gradients} partition can run far ahead of the heartbeats still coming
  * through the membership fan-out, and stream time would then find every worker but the first
  * sender silent and apply a BSP clock without them.
+ *
+ * <p>Every version says the job's model kind and tensor layout, and whether it is the job's final one
+ * ({@link HotShard#finished}); when an event makes the end known without a new version, the current version is
+ * published again with the mark, so that the compacted {@code model} topic's newest record of the shard says it.
  */
 final class ShardEngine {
 
@@ -64,6 +67,7 @@ final class ShardEngine {
     private final AggregatorMetrics metrics;
     private final LineageHistory history;
     private final Map<String, HotShard> shards = new HashMap<>();
+    private final ModelDescriptions descriptions = new ModelDescriptions();
     /** The offset of the next record of this task's {@code gradients} partition, or -1 before the first is known. */
     private long gradientPosition = -1;
 
@@ -166,7 +170,7 @@ final class ShardEngine {
     void requireReplayed() {
         for (final HotShard hot : shards.values()) {
             hot.requireReplayed();
-            final ModelShard restored = hot.restoredModel();
+            final ModelShard restored = descriptions.describe(hot, hot.restoredModel());
             newest.put(hot.key(), restored);
             if (hot.shard() == 0) {
                 history.restart(
@@ -251,6 +255,7 @@ final class ShardEngine {
         final HotShard hot = HotShard.initial(key, spec, shardOf(key), membership);
         jobs.put(key, spec);
         shards.put(key, hot);
+        descriptions.forget(key);
         return List.of(publish(hot, now));
     }
 
@@ -260,6 +265,7 @@ final class ShardEngine {
      */
     boolean deleteJob(final String key) {
         final HotShard dropped = shards.remove(key);
+        descriptions.forget(key);
         if (dropped != null && dropped.shard() == 0) {
             history.forget(dropped.spec().getJob());
         }
@@ -281,10 +287,11 @@ final class ShardEngine {
         final HotShard hot = shards.get(key);
         if (hot == null) {
             final ShardMembership membership = ShardMembership.of(members.get(key));
-            membership.membershipEvent(status.getWorker(), timestamp, status.getState() == WorkerState.LEFT);
+            membership.membershipEvent(status, timestamp);
             members.put(key, membership.toAvro());
             return List.of();
         }
+        final boolean wasFinished = hot.finished();
         final Set<String> gone = hot.memberEvent(status, timestamp);
         if (!gone.isEmpty()) {
             log.warn(
@@ -300,7 +307,7 @@ final class ShardEngine {
             snapshot(hot, hot.packedParams());
             store(hot, null);
         }
-        return progress(hot, timestamp);
+        return markFinal(hot, wasFinished, progress(hot, timestamp), timestamp);
     }
 
     /**
@@ -327,12 +334,13 @@ final class ShardEngine {
                     DeadLetterReason.UNKNOWN_JOB,
                     "no job '" + gradient.getJob() + "' with shard " + gradient.getShard() + " is known");
         }
+        final boolean wasFinished = hot.finished();
         final Admission admission = hot.admit(gradient);
         if (admission.refused()) {
             if (admission.changed()) {
                 store(hot, null);
             }
-            return new Outcome(List.of(), Optional.of(admission.rejection()));
+            return new Outcome(markFinal(hot, wasFinished, List.of(), now), Optional.of(admission.rejection()));
         }
         metrics.staleness(Math.max(0, admission.lag()));
         if (hot.noteSender(gradient.getWorker(), now)) {
@@ -348,7 +356,20 @@ final class ShardEngine {
         if (firstGradient && published.isEmpty()) {
             store(hot, null);
         }
-        return new Outcome(published, Optional.empty());
+        return new Outcome(markFinal(hot, wasFinished, published, now), Optional.empty());
+    }
+
+    /** {@code published}, and the current version again marked final if the event made the job's end known without it. */
+    private List<ModelShard> markFinal(
+            final HotShard hot, final boolean wasFinished, final List<ModelShard> published, final long now) {
+        if (wasFinished
+                || !hot.finished()
+                || !published.isEmpty() && published.get(published.size() - 1).getFinalVersion()) {
+            return published;
+        }
+        final List<ModelShard> withFinal = new ArrayList<>(published);
+        withFinal.add(publish(hot, now));
+        return withFinal;
     }
 
     /** BSP: applies every complete clock. SSP/ASP: republishes when the live set moved {@code minClock}. */
@@ -377,7 +398,7 @@ final class ShardEngine {
             snapshot(hot, packed);
         }
         store(hot, packed);
-        final ModelShard model = hot.toModel(packed, Instant.ofEpochMilli(now));
+        final ModelShard model = descriptions.describe(hot, hot.toModel(packed, Instant.ofEpochMilli(now)));
         newest.put(hot.key(), model);
         if (hot.shard() == 0) {
             history.published(

@@ -1,31 +1,44 @@
 package io.paramhub.topology.aggregator;
 
 import io.paramhub.avro.ShardMembers;
+import io.paramhub.avro.WorkerState;
+import io.paramhub.avro.WorkerStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 
 /**
  * The workers of a job as one shard sees them, in memory: when each live worker was last seen, every
- * worker ever heard from, and the shard's heartbeat clock (the newest membership timestamp it has
- * read), by which it judges liveness. Stored as {@link ShardMembers} in {@code shard-member-store}.
+ * worker ever heard from, those that left finished (with the clocks they sent), and the shard's
+ * heartbeat clock (the newest membership timestamp it has read), by which it judges liveness. Stored
+ * as {@link ShardMembers} in {@code shard-member-store}.
  */
 final class ShardMembership {
 
     private final Map<String, Long> lastSeen;
     private final Set<String> everSeen;
+    /** Per worker whose last membership record was a finished LEFT, the clock count it announced. */
+    private final Map<String, Long> finished;
+
     private long heartbeatTime;
 
-    private ShardMembership(final Map<String, Long> lastSeen, final Set<String> everSeen, final long heartbeatTime) {
+    private ShardMembership(
+            final Map<String, Long> lastSeen,
+            final Set<String> everSeen,
+            final Map<String, Long> finished,
+            final long heartbeatTime) {
         this.lastSeen = lastSeen;
         this.everSeen = everSeen;
+        this.finished = finished;
         this.heartbeatTime = heartbeatTime;
     }
 
     static ShardMembership empty() {
-        return new ShardMembership(new HashMap<>(), new TreeSet<>(), 0);
+        return new ShardMembership(new HashMap<>(), new TreeSet<>(), new HashMap<>(), 0);
     }
 
     static ShardMembership of(final ShardMembers stored) {
@@ -34,17 +47,43 @@ final class ShardMembership {
                 : new ShardMembership(
                         new HashMap<>(stored.getLastSeen()),
                         new TreeSet<>(stored.getEverSeen()),
+                        new HashMap<>(stored.getFinished()),
                         stored.getHeartbeatTime());
     }
 
     ShardMembers toAvro() {
-        return new ShardMembers(new HashMap<>(lastSeen), new ArrayList<>(everSeen), heartbeatTime);
+        return new ShardMembers(
+                new HashMap<>(lastSeen), new ArrayList<>(everSeen), heartbeatTime, new HashMap<>(finished));
     }
 
-    /** A join, heartbeat or departure read from {@code membership}: it also advances the heartbeat clock. */
-    void membershipEvent(final String worker, final long timestamp, final boolean left) {
-        seen(worker, timestamp, left);
+    /**
+     * A join, heartbeat or departure read from {@code membership} at {@code timestamp}: it also advances the
+     * heartbeat clock. A finished departure is kept with its clock count; any other record of the worker drops it.
+     */
+    void membershipEvent(final WorkerStatus status, final long timestamp) {
+        final boolean left = status.getState() == WorkerState.LEFT;
+        seen(status.getWorker(), timestamp, left);
+        if (left && status.getFinished()) {
+            finished.put(status.getWorker(), status.getClock());
+        } else {
+            finished.remove(status.getWorker());
+        }
         heartbeatTime = Math.max(heartbeatTime, timestamp);
+    }
+
+    /**
+     * Whether the job is over for this shard: some worker was heard from, every one has left finished, and each
+     * that {@code contributes} has had all the clocks it announced applied or passed ({@code appliedClocks}). A
+     * worker's last gradients may be read after its departure (another topic): they are waited for, not its
+     * liveness.
+     */
+    boolean allFinished(final ToLongFunction<String> appliedClocks, final Predicate<String> contributes) {
+        if (everSeen.isEmpty() || !finished.keySet().containsAll(everSeen)) {
+            return false;
+        }
+        return finished.entrySet().stream()
+                .allMatch(worker -> !contributes.test(worker.getKey())
+                        || appliedClocks.applyAsLong(worker.getKey()) >= worker.getValue());
     }
 
     /** A worker heard from otherwise (a gradient): the heartbeat clock stays. */

@@ -179,6 +179,21 @@ final class AggregatorTestBed implements AutoCloseable {
                 recordTime);
     }
 
+    /** A LEFT after {@code clocks} clocks, {@code finished} or stopped, at {@code timestamp}. */
+    void left(final String job, final String worker, final long clocks, final boolean finished, final long timestamp) {
+        membership.pipeInput(
+                ShardKeys.worker(job, worker),
+                WorkerStatus.newBuilder()
+                        .setJob(job)
+                        .setWorker(worker)
+                        .setState(WorkerState.LEFT)
+                        .setClock(clocks)
+                        .setFinished(finished)
+                        .setTimestamp(Instant.ofEpochMilli(timestamp))
+                        .build(),
+                timestamp);
+    }
+
     void sendRaw(final String key, final byte[] value) {
         gradients.pipeInput(key, value);
     }
