@@ -61,6 +61,9 @@ public final class Worker implements Runnable, AutoCloseable {
     private final Function<JobSpec, TrainTest> dataLoader;
     private final IterationListener listener;
     private final AtomicBoolean stopping = new AtomicBoolean();
+    /** A topic-mode job's input is over: the job is over for this worker, which leaves finished. */
+    private final AtomicBoolean inputOver = new AtomicBoolean();
+
     private final AtomicLong currentClock = new AtomicLong();
     private final AtomicLong firstClock = new AtomicLong();
     /** Whether the job streams its examples from a topic, where waiting for the others' data is no failure. */
@@ -131,7 +134,7 @@ public final class Worker implements Runnable, AutoCloseable {
                             transport,
                             // a topic-mode worker may wait long for examples: it looks for the job's deletion meanwhile
                             job.streamed() ? () -> deletedWhileWaiting(models, view) : stopping::get,
-                            this::close)) {
+                            this::endOfInput)) {
                 train(
                         new Session(
                                 job,
@@ -166,7 +169,10 @@ public final class Worker implements Runnable, AutoCloseable {
         } finally {
             heartbeats.shutdownNow();
         }
-        announce(session.transport(), WorkerState.LEFT, currentClock.get());
+        final boolean finished = session.job().streamed()
+                ? inputOver.get()
+                : currentClock.get() >= session.job().clocks();
+        announce(session.transport(), WorkerState.LEFT, currentClock.get(), finished);
         session.transport().flush();
         session.transport().failIfSendFailed();
     }
@@ -230,6 +236,12 @@ public final class Worker implements Runnable, AutoCloseable {
     @Override
     public void close() {
         stopping.set(true);
+    }
+
+    /** A topic-mode job's input is over: stops, and leaves finished. */
+    private void endOfInput() {
+        inputOver.set(true);
+        close();
     }
 
     /** The clock to start from: the model's minClock once the reader has caught up with {@code model}. */
@@ -306,11 +318,18 @@ public final class Worker implements Runnable, AutoCloseable {
     }
 
     private void announce(final WorkerTransport transport, final WorkerState state, final long clock) {
+        announce(transport, state, clock, false);
+    }
+
+    /** A membership record; {@code finished}: a LEFT because the job is over for this worker, not a stop. */
+    private void announce(
+            final WorkerTransport transport, final WorkerState state, final long clock, final boolean finished) {
         transport.announce(WorkerStatus.newBuilder()
                 .setJob(settings.job())
                 .setWorker(settings.workerId())
                 .setState(state)
                 .setClock(clock)
+                .setFinished(finished)
                 .setTimestamp(Instant.now())
                 .build());
     }
