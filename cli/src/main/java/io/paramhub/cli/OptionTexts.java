@@ -69,6 +69,12 @@ public final class OptionTexts extends ListResourceBundle {
                 "Kafka cluster (default: " + RecordCommand.UP_BOOTSTRAP_SERVERS + ", the broker of `paramhub up`)."
             },
             {"paramhub.jobs.delete.registry-url", "Schema registry; not contacted, a tombstone has no schema."},
+            // paramhub model export
+            {
+                "paramhub.model.export.bootstrap-servers",
+                "Kafka cluster (default: " + RecordCommand.UP_BOOTSTRAP_SERVERS + ", the broker of `paramhub up`)."
+            },
+            {"paramhub.model.export.registry-url", "Schema registry (default: " + RecordCommand.UP_REGISTRY_URL + ")."},
             // paramhub stream
             {
                 "paramhub.stream.bootstrap-servers",

@@ -4,14 +4,15 @@ import io.paramhub.bench.BenchCommand;
 import io.paramhub.bench.ScenarioOption;
 import io.paramhub.bench.replay.RecordCommand;
 import io.paramhub.bench.replay.ReplayCommand;
+import io.paramhub.cli.model.ModelCommand;
 import io.paramhub.ml.DataFileException;
 import io.paramhub.ml.DatasetUnavailableException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code paramhub} command: {@code demo}, {@code up}, {@code bench}, {@code record}, {@code replay}, {@code jobs}
- * and {@code stream}.
+ * The {@code paramhub} command: {@code demo}, {@code up}, {@code bench}, {@code record}, {@code replay}, {@code jobs},
+ * {@code model} and {@code stream}.
  */
 @Command(
         name = "paramhub",
@@ -26,6 +27,7 @@ import picocli.CommandLine.Command;
             RecordCommand.class,
             ReplayCommand.class,
             JobsCommand.class,
+            ModelCommand.class,
             StreamCommand.class
         })
 public final class ParamHubCli implements Runnable {
