@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
         mixinStandardHelpOptions = true,
         description = "Manages the jobs of a running cluster.",
         modelTransformer = JobsCommand.Submit.class,
-        subcommands = {JobsCommand.Delete.class})
+        subcommands = {JobsListCommand.class, JobsStatusCommand.class, JobsCommand.Delete.class})
 public final class JobsCommand implements Runnable {
 
     /** Adds {@code submit}: the worker jar's submitter, with every option it has there. */
