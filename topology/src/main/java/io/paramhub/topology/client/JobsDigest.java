@@ -49,7 +49,8 @@ public final class JobsDigest {
             Map<String, Long> clocks,
             long planEpoch,
             long exampleOffsets,
-            Instant updatedAt) {
+            Instant updatedAt,
+            boolean finalVersion) {
 
         static ShardProgress of(final ModelShard shard) {
             long offsets = -1;
@@ -65,7 +66,8 @@ public final class JobsDigest {
                     new TreeMap<>(shard.getClocks()),
                     shard.getPlanEpoch(),
                     offsets,
-                    shard.getUpdatedAt());
+                    shard.getUpdatedAt(),
+                    shard.getFinalVersion());
         }
     }
 
@@ -167,8 +169,10 @@ public final class JobsDigest {
         final Map<Integer, ShardProgress> held = shards.getOrDefault(job, Map.of());
         final List<Long> versions = new ArrayList<>();
         long minClock = Long.MAX_VALUE;
+        boolean finished = !held.isEmpty();
         for (int s = 0; s < spec.getShards(); s++) {
             final ShardProgress shard = held.get(s);
+            finished &= shard != null && shard.finalVersion();
             versions.add(shard == null ? -1 : shard.version());
             minClock = shard == null || minClock < 0 ? -1 : Math.min(minClock, shard.minClock());
         }
@@ -185,7 +189,7 @@ public final class JobsDigest {
                 spec.getExpectedWorkers(),
                 spec.getSyncMode().name(),
                 spec.getShards(),
-                state(held.isEmpty(), minClock, totalClocks, workers),
+                finished ? JobStatus.State.DONE : state(held.isEmpty(), minClock, totalClocks, workers),
                 List.copyOf(versions),
                 versions.isEmpty() ? -1 : minClock,
                 totalClocks,
@@ -198,8 +202,8 @@ public final class JobsDigest {
     }
 
     /**
-     * What the job is doing. {@code DONE} needs the job's end, which only a cosine spec tells today: the place to
-     * read {@code ModelShard}'s final-version mark once the model records carry one.
+     * What the job is doing when not every shard's newest record carries the final-version mark (which makes it
+     * {@code DONE}): {@code DONE} also once a cosine spec's clocks are all applied, the only spec that tells its end.
      */
     static JobStatus.State state(
             final boolean noModel, final long minClock, final long totalClocks, final List<JobStatus.Member> workers) {

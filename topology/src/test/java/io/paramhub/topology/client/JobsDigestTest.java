@@ -177,6 +177,31 @@ class JobsDigestTest {
     }
 
     @Test
+    void shouldSayDoneOnlyWhenEveryShardsNewestRecordCarriesTheFinalMark() {
+        // given: a constant-rate job of 2 shards, whose end only the aggregator's final-version mark tells
+        final JobsDigest digest = new JobsDigest();
+        digest.job("a", spec("a", 2));
+        digest.membership("a/worker-000", member("a", "worker-000", WorkerState.HEARTBEAT, 7, NOW));
+
+        // when
+        digest.model("a/0", finalShard("a", 0, 8));
+        digest.model("a/1", shard("a", 1, 8, 8, Map.of()));
+        final JobStatus oneMarked = digest.status("a", NOW).orElseThrow();
+        digest.model("a/1", finalShard("a", 1, 8));
+        final JobStatus bothMarked = digest.status("a", NOW).orElseThrow();
+
+        // then
+        assertThat(oneMarked.state()).isEqualTo(State.TRAINING);
+        assertThat(bothMarked.state()).isEqualTo(State.DONE);
+    }
+
+    private static ModelShard finalShard(final String job, final int shard, final long version) {
+        return ModelShard.newBuilder(shard(job, shard, version, version, Map.of()))
+                .setFinalVersion(true)
+                .build();
+    }
+
+    @Test
     void shouldTakeTheNewestPlanAndItsStragglers() {
         // given
         final JobsDigest digest = new JobsDigest();
@@ -300,7 +325,7 @@ class JobsDigestTest {
 
     private static WorkerStatus member(
             final String job, final String worker, final WorkerState state, final long clock, final Instant at) {
-        return new WorkerStatus(job, worker, state, clock, at);
+        return new WorkerStatus(job, worker, state, clock, at, false);
     }
 
     private static ResourceCommand command(
