@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * Replication factor 1 everywhere (a transaction log that cannot reach its replication factor keeps
  * Streams in REBALANCING), no initial rebalance delay (Streams starts in 0.2–0.8 s instead of 3.2–3.9 s),
  * 5 partitions for the offsets and transaction topics (~0.9 s less on the first start); measured in
- * docs/kafka-on-two-cores.md.
+ * docs/kafka-on-two-cores.md. Those and the other settings it shares with {@link BrokerProcesses} are in
+ * {@link BrokerSettings}.
  */
 public final class EmbeddedKafka implements AutoCloseable {
 
@@ -80,7 +81,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             final boolean deleteOnClose,
             final BrokerSecurity security) {
         final long started = System.nanoTime();
-        final Properties props = new Properties();
+        final Properties props = BrokerSettings.shared();
         props.put("process.roles", "broker,controller");
         props.put("node.id", "1");
         props.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort);
@@ -90,38 +91,12 @@ public final class EmbeddedKafka implements AutoCloseable {
         props.put("controller.listener.names", "CONTROLLER");
         props.put("inter.broker.listener.name", "PLAINTEXT");
         props.put("log.dirs", dataDir.resolve("logs").toString());
-        props.put("num.partitions", "1");
         props.put("default.replication.factor", "1");
         props.put("offsets.topic.replication.factor", "1");
-        props.put("offsets.topic.num.partitions", "5");
         props.put("transaction.state.log.replication.factor", "1");
         props.put("transaction.state.log.min.isr", "1");
-        props.put("transaction.state.log.num.partitions", "5");
         props.put("share.coordinator.state.topic.replication.factor", "1");
         props.put("share.coordinator.state.topic.min.isr", "1");
-        props.put("group.initial.rebalance.delay.ms", "0");
-        // a transaction's first write waits while the previous one's markers are written; the broker
-        // retries adding the partition after this backoff (default 20 ms, once per exactly-once round)
-        props.put("add.partitions.to.txn.retry.backoff.ms", "1");
-        props.put("auto.create.topics.enable", "false");
-        props.put("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));
-        props.put("message.max.bytes", String.valueOf(8 * 1024 * 1024));
-        // a long run of a big model writes tens of GB (20 epochs of the CNN: 55 GB of gradients): keep
-        // at most ~1 GiB a partition of the delete-policy topics, and roll 64 MiB segments so that both
-        // that retention and compaction (model, changelogs) can drop old ones while the run goes on
-        props.put("log.segment.bytes", String.valueOf(64 * 1024 * 1024));
-        props.put("log.retention.bytes", String.valueOf(1024L * 1024 * 1024));
-        props.put("log.retention.check.interval.ms", "30000");
-        // request threads for the machine's cores, not Kafka's 3 network and 8 I/O threads whatever the machine:
-        // on 2 cores the embedded broker shares with the run's every other thread, the one-epoch MLP demo took
-        // 0.93 of the time with 2 and 2 (docs/benchmarks.md); from 8 cores up these are Kafka's defaults
-        final int cores = Runtime.getRuntime().availableProcessors();
-        props.put("num.network.threads", String.valueOf(Math.min(3, Math.max(2, cores))));
-        props.put("num.io.threads", String.valueOf(Math.max(2, cores)));
-        // socket buffers sized by the kernel (TCP autotuning) rather than 100 KiB, as for ParamHub's clients
-        // (ClientProperties.withKernelSocketBuffers): shard records are a few hundred KiB
-        props.put("socket.send.buffer.bytes", "-1");
-        props.put("socket.receive.buffer.bytes", "-1");
         if (security != null) {
             props.putAll(security.brokerSettings(brokerPort, controllerPort));
         }

@@ -8,9 +8,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The schema registry of an {@link EmbeddedKafka}, in the same JVM, keeping its schemas in the broker's
- * {@code _schemas} topic: plain HTTP, or with {@link LocalSecrets} HTTPS and basic auth, reaching the broker as its
- * admin.
+ * The schema registry of an {@link EmbeddedKafka} or of {@link BrokerProcesses}, in the same JVM, keeping its
+ * schemas in the brokers' {@code _schemas} topic: plain HTTP, or with {@link LocalSecrets} HTTPS and basic auth,
+ * reaching the broker as its admin.
  */
 public final class EmbeddedRegistry {
 
@@ -18,6 +18,11 @@ public final class EmbeddedRegistry {
     private static final String HOST = "127.0.0.1";
 
     private EmbeddedRegistry() {}
+
+    /** A plain-HTTP registry on {@code port} (0: any free one) for the brokers at {@code bootstrapServers}. */
+    public static SchemaRegistryServer start(final String bootstrapServers, final int port) {
+        return SchemaRegistryServer.start(bootstrapServers, HOST, port);
+    }
 
     /** A registry on {@code port} (0: any free one) for {@code kafka}; secured when {@code secrets} is not null. */
     public static SchemaRegistryServer start(final EmbeddedKafka kafka, final LocalSecrets secrets, final int port) {
