@@ -18,7 +18,7 @@ import java.util.ServiceLoader;
  *       {@code avro:PATH,features=...} ({@link AvroProvider}): files of your own;</li>
  *   <li>{@code topic:NAME,features=...} ({@link TopicSpec}): a Kafka topic the workers stream, never loaded;</li>
  * </ul>
- * and the kinds of every {@link DatasetProvider} on the classpath.
+ * and the kinds of every {@link DatasetProvider} on the classpath or in a plugin jar ({@link Plugins}).
  */
 public final class DataSources {
 
@@ -112,10 +112,13 @@ public final class DataSources {
         throw new IllegalArgumentException("unknown data spec '" + spec + "', expected one of: " + forms());
     }
 
-    /** The built-in providers, then those on the classpath ({@link ServiceLoader}), which cannot override them. */
+    /**
+     * The built-in providers, then those on the classpath and in plugin jars ({@link ServiceLoader} over
+     * {@link Plugins#classLoader}), which cannot override them.
+     */
     private static List<DatasetProvider> providers() {
         final List<DatasetProvider> providers = new ArrayList<>(BUILT_IN);
-        for (final DatasetProvider provider : ServiceLoader.load(DatasetProvider.class)) {
+        for (final DatasetProvider provider : ServiceLoader.load(DatasetProvider.class, Plugins.classLoader())) {
             providers.add(provider);
         }
         return providers;

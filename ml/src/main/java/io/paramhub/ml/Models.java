@@ -17,7 +17,10 @@ public final class Models {
 
     private Models() {}
 
-    /** The built-in kinds; {@link #create} also knows those of every {@link ModelProvider} on the classpath. */
+    /**
+     * The built-in kinds; {@link #create} also knows those of every {@link ModelProvider} on the classpath or in a
+     * plugin jar ({@link Plugins}).
+     */
     public static List<String> kinds() {
         return KINDS;
     }
@@ -56,11 +59,11 @@ public final class Models {
         };
     }
 
-    /** A model from a {@link ModelProvider} on the classpath. */
+    /** A model from a {@link ModelProvider} on the classpath or in a plugin jar. */
     private static Model provided(final String kind, final int inputs, final int outputs) {
         final String base = ModelKinds.base(kind);
         final List<String> known = new ArrayList<>(KINDS);
-        for (final ModelProvider provider : ServiceLoader.load(ModelProvider.class)) {
+        for (final ModelProvider provider : ServiceLoader.load(ModelProvider.class, Plugins.classLoader())) {
             if (provider.kinds().contains(base)) {
                 return provider.create(kind, inputs, outputs);
             }
