@@ -6,6 +6,7 @@ import io.paramhub.launcher.AppMetrics;
 import io.paramhub.launcher.HttpOptions;
 import io.paramhub.launcher.KafkaOptions;
 import io.paramhub.launcher.OpsEndpoints;
+import io.paramhub.launcher.PluginOptions;
 import io.paramhub.launcher.Readiness;
 import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.launcher.StreamsAppOptions;
@@ -33,6 +34,9 @@ public final class AggregatorApp implements Callable<Integer> {
     private KafkaOptions kafka;
 
     @Mixin
+    private PluginOptions plugins;
+
+    @Mixin
     private StreamsAppOptions options;
 
     @Mixin
@@ -40,6 +44,7 @@ public final class AggregatorApp implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        plugins.install();
         final Properties props = options.properties(kafka, AggregatorRunner.DEFAULT_APPLICATION_ID);
         final HttpOptions.Endpoint endpoint = http.endpoint(AggregatorRunner.DEFAULT_HTTP_PORT);
         endpoint.advertise(props);

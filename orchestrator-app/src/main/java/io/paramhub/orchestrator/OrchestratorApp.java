@@ -5,6 +5,7 @@ import io.paramhub.launcher.AppMetrics;
 import io.paramhub.launcher.HttpOptions;
 import io.paramhub.launcher.KafkaOptions;
 import io.paramhub.launcher.OpsEndpoints;
+import io.paramhub.launcher.PluginOptions;
 import io.paramhub.launcher.Readiness;
 import io.paramhub.launcher.SettingException;
 import io.paramhub.launcher.StreamsAppLauncher;
@@ -36,6 +37,9 @@ public final class OrchestratorApp implements Callable<Integer> {
 
     @Mixin
     private KafkaOptions kafka;
+
+    @Mixin
+    private PluginOptions plugins;
 
     @Mixin
     private StreamsAppOptions options;
@@ -94,6 +98,7 @@ public final class OrchestratorApp implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException, InterruptedException {
+        plugins.install();
         final OrchestratorSettings settings = OrchestratorSettings.defaults()
                 .withWindow(window)
                 .withStragglerThreshold(threshold)

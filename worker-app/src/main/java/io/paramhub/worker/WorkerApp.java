@@ -8,6 +8,7 @@ import io.paramhub.launcher.HttpOptions;
 import io.paramhub.launcher.KafkaOptions;
 import io.paramhub.launcher.OpsEndpoints;
 import io.paramhub.launcher.OpsHttpServer;
+import io.paramhub.launcher.PluginOptions;
 import io.paramhub.launcher.SettingException;
 import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.topology.ClientProperties;
@@ -45,6 +46,9 @@ public final class WorkerApp implements Callable<Integer> {
 
     @Mixin
     private KafkaOptions kafka;
+
+    @Mixin
+    private PluginOptions plugins;
 
     @Option(names = "--job", description = "Name of the job on the jobs topic. Required.")
     private String job;
@@ -99,6 +103,7 @@ public final class WorkerApp implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        plugins.install();
         final WorkerSettings settings = settings();
         final Properties given = kafka.properties(Map.of());
         final Properties props = ClientProperties.withoutRegistrySettings(given);
