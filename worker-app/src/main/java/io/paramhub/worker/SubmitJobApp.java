@@ -5,6 +5,7 @@ import io.paramhub.launcher.AppCommandLine;
 import io.paramhub.launcher.JobFile;
 import io.paramhub.launcher.JobSpecOptions;
 import io.paramhub.launcher.KafkaOptions;
+import io.paramhub.launcher.PluginOptions;
 import io.paramhub.launcher.SettingException;
 import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.launcher.TopicCreationOptions;
@@ -73,6 +74,9 @@ public final class SubmitJobApp implements Callable<Integer> {
 
     @Mixin
     private KafkaOptions kafka;
+
+    @Mixin
+    private PluginOptions plugins;
 
     @Option(names = "--job", description = "Job name, unique per run. Required.")
     private String job;
@@ -169,6 +173,7 @@ public final class SubmitJobApp implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        plugins.install();
         if (jobFile != null) {
             applyJobFile();
         }
