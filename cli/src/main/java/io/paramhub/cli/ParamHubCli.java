@@ -5,14 +5,22 @@ import io.paramhub.bench.ScenarioOption;
 import io.paramhub.bench.replay.RecordCommand;
 import io.paramhub.bench.replay.ReplayCommand;
 import io.paramhub.cli.model.ModelCommand;
+import io.paramhub.launcher.PluginOptions;
+import io.paramhub.launcher.Settings;
 import io.paramhub.ml.DataFileException;
 import io.paramhub.ml.DatasetUnavailableException;
+import java.util.Map;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ExecutionException;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.RunLast;
 
 /**
  * The {@code paramhub} command: {@code demo}, {@code up}, {@code bench}, {@code record}, {@code replay}, {@code jobs},
- * {@code model} and {@code stream}.
+ * {@code model} and {@code stream}, each with the global {@code --plugins} ({@code PARAMHUB_PLUGINS}), whose jars
+ * are loaded before the subcommand runs.
  */
 @Command(
         name = "paramhub",
@@ -46,7 +54,21 @@ public final class ParamHubCli implements Runnable {
      * 1 for the others.
      */
     public static int execute(final String... args) {
+        return execute(System.getenv(), args);
+    }
+
+    /** As {@link #execute(String...)}, with {@code env} as the environment ({@code PARAMHUB_PLUGINS}). */
+    static int execute(final Map<String, String> env, final String... args) {
         final CommandLine cli = new CommandLine(new ParamHubCli());
+        addPluginsOption(cli);
+        cli.setExecutionStrategy(parsed -> {
+            final Integer help = CommandLine.executeHelpRequest(parsed);
+            if (help != null) {
+                return help;
+            }
+            installPlugins(parsed, env);
+            return new RunLast().execute(parsed);
+        });
         cli.setExecutionExceptionHandler((error, line, parsed) -> {
             if (error instanceof DataFileException) {
                 line.getErr().println("paramhub: " + error.getMessage());
@@ -61,6 +83,37 @@ public final class ParamHubCli implements Runnable {
             throw error;
         });
         return cli.execute(ScenarioOption.asSubcommand(args));
+    }
+
+    /**
+     * Gives {@code command} and every subcommand that has none of its own (as {@code jobs submit} has) the
+     * {@code --plugins} option; picocli's inherited options would refuse a subcommand that has one.
+     */
+    private static void addPluginsOption(final CommandLine command) {
+        if (command.getCommandSpec().findOption(PluginOptions.OPTION) == null) {
+            command.getCommandSpec()
+                    .addOption(OptionSpec.builder(PluginOptions.OPTION)
+                            .paramLabel("DIR[:DIR...]")
+                            .type(String.class)
+                            .description(PluginOptions.DESCRIPTION)
+                            .build());
+        }
+        command.getSubcommands().values().forEach(ParamHubCli::addPluginsOption);
+    }
+
+    /** Loads the jars of {@code --plugins}, else of {@code PARAMHUB_PLUGINS}; a failure is one line, exit code 1. */
+    private static void installPlugins(final ParseResult parsed, final Map<String, String> env) {
+        String dirs = null;
+        for (ParseResult level = parsed; level != null; level = level.subcommand()) {
+            dirs = level.matchedOptionValue(PluginOptions.OPTION, dirs);
+        }
+        final String variable = Settings.optionEnv(PluginOptions.OPTION);
+        final String source = dirs != null ? PluginOptions.OPTION : variable;
+        try {
+            PluginOptions.install(dirs != null ? dirs : env.get(variable), source);
+        } catch (final IllegalArgumentException e) {
+            throw new ExecutionException(parsed.commandSpec().commandLine(), e.getMessage(), e);
+        }
     }
 
     public static void main(final String[] args) {
