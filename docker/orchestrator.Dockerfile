@@ -1,5 +1,7 @@
 # syntax=docker/dockerfile:1
 # The ParamHub orchestrator: java -jar paramhub-orchestrator.jar, configured by KAFKA_* and PARAMHUB_* variables.
+# Model and data set provider jars mounted at /opt/paramhub/plugins are loaded at start-up (PARAMHUB_PLUGINS;
+# docs/models.md, "Deploying your own model without rebuilding an image"); the directory is empty in the image.
 # Build from the repository root: docker build -f docker/orchestrator.Dockerfile -t paramhub/orchestrator:0.1.0 .
 
 FROM maven:3.9-eclipse-temurin-17 AS build
@@ -11,13 +13,14 @@ RUN --mount=type=cache,target=/root/.m2 \
 FROM eclipse-temurin:17-jre
 RUN groupadd --system --gid 10001 paramhub \
  && useradd --system --uid 10001 --gid paramhub --home-dir /app --shell /usr/sbin/nologin paramhub \
- && mkdir -p /var/lib/paramhub \
+ && mkdir -p /var/lib/paramhub /opt/paramhub/plugins \
  && chown paramhub:paramhub /var/lib/paramhub
 WORKDIR /app
 COPY --from=build /src/orchestrator-app/target/lib/ /app/lib/
 COPY --from=build /src/orchestrator-app/target/paramhub-orchestrator.jar /app/paramhub-orchestrator.jar
 USER 10001:10001
 ENV PARAMHUB_HTTP_PORT=8091 \
+    PARAMHUB_PLUGINS=/opt/paramhub/plugins \
     KAFKA_STATE_DIR=/var/lib/paramhub/state
 EXPOSE 8091
 ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/app/paramhub-orchestrator.jar"]

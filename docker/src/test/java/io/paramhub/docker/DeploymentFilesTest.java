@@ -377,6 +377,45 @@ class DeploymentFilesTest {
         assertThat(problems).isEmpty();
     }
 
+    @Test
+    void shouldLoadPluginJarsFromOneDirectoryInEveryAppWhenDeploymentFilesAreRead() throws IOException {
+        // given
+        final String plugins = "/opt/paramhub/plugins";
+        final List<String> problems = new ArrayList<>();
+
+        // when: the images set the variable and create the directory
+        for (final AppSettings app : List.of(AppSettings.AGGREGATOR, AppSettings.ORCHESTRATOR, AppSettings.WORKER)) {
+            final List<String> lines = Files.readAllLines(DOCKER.resolve(dockerName(app) + ".Dockerfile"));
+            if (!plugins.equals(dockerfileEnv(lines).get(Settings.optionEnv("--plugins")))
+                    || lines.stream().noneMatch(line -> line.contains("mkdir -p") && line.contains(plugins))) {
+                problems.add(app.name() + ".Dockerfile: no " + Settings.optionEnv("--plugins") + "=" + plugins);
+            }
+        }
+        // every app's compose service and pod mounts something there
+        composeServices().forEach((name, service) -> {
+            if (appOf(service) != null
+                    && stringList(service.get("volumes")).stream()
+                            .noneMatch(volume -> volume.contains(":" + plugins))) {
+                problems.add("compose service " + name + ": nothing mounted at " + plugins);
+            }
+        });
+        for (final Map<String, Object> doc : manifests()) {
+            final Map<String, Object> template = podTemplate(doc);
+            if (template == null) {
+                continue;
+            }
+            for (final Object container : list(map(template.get("spec")).get("containers"))) {
+                if (list(map(container).get("volumeMounts")).stream()
+                        .noneMatch(mount -> plugins.equals(map(mount).get("mountPath")))) {
+                    problems.add(doc.get("kind") + " " + name(doc) + ": nothing mounted at " + plugins);
+                }
+            }
+        }
+
+        // then
+        assertThat(problems).isEmpty();
+    }
+
     private static List<String> portAndProbeProblems(
             final String where,
             final AppSettings app,
