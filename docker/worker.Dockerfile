@@ -18,6 +18,8 @@ RUN groupadd --system --gid 10001 paramhub \
 WORKDIR /app
 COPY --from=build /src/worker-app/target/lib/ /app/lib/
 COPY --from=build /src/worker-app/target/paramhub-worker.jar /app/paramhub-worker.jar
+# the example job files, for the submitter in this jar: --entrypoint java ... SubmitJobApp /opt/paramhub/jobs/mlp.yaml
+COPY examples/jobs/ /opt/paramhub/jobs/
 USER 10001:10001
 ENV PARAMHUB_HTTP_PORT=8092 \
     PARAMHUB_PLUGINS=/opt/paramhub/plugins

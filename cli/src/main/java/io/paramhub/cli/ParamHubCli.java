@@ -5,6 +5,7 @@ import io.paramhub.bench.ScenarioOption;
 import io.paramhub.bench.replay.RecordCommand;
 import io.paramhub.bench.replay.ReplayCommand;
 import io.paramhub.cli.model.ModelCommand;
+import io.paramhub.launcher.LogFormat;
 import io.paramhub.launcher.PluginOptions;
 import io.paramhub.launcher.Settings;
 import io.paramhub.ml.DataFileException;
@@ -59,6 +60,11 @@ public final class ParamHubCli implements Runnable {
 
     /** As {@link #execute(String...)}, with {@code env} as the environment ({@code PARAMHUB_PLUGINS}). */
     static int execute(final Map<String, String> env, final String... args) {
+        final String logFormat = LogFormat.problem(env);
+        if (logFormat != null) {
+            System.err.println("paramhub: " + logFormat);
+            return 1;
+        }
         final CommandLine cli = new CommandLine(new ParamHubCli());
         addPluginsOption(cli);
         cli.setExecutionStrategy(parsed -> {

@@ -66,6 +66,11 @@ public final class AppCommandLine {
         cli.setOut(out);
         cli.setErr(err);
         final String name = cli.getCommandName();
+        final String logFormat = LogFormat.problem(env);
+        if (logFormat != null) {
+            err.println(name + ": " + logFormat);
+            return BAD_SETTING;
+        }
         final Path configFile = configFile(args, env);
         final Properties file;
         try {

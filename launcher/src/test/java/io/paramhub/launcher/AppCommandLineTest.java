@@ -91,6 +91,21 @@ class AppCommandLineTest {
     }
 
     @Test
+    void shouldRefuseALogFormatThatIsNeitherTextNorJson() {
+        // given: a value the logging configuration has no appender for
+        final Probe probe = new Probe();
+
+        // when
+        final int json = LogFormat.problem(Map.of(LogFormat.ENV, "json")) == null ? 0 : 1;
+        final int code = run(probe, Map.of(LogFormat.ENV, "xml"), "--bootstrap-servers", "b:9092", "--job", "j");
+
+        // then
+        assertThat(json).isZero();
+        assertThat(code).isEqualTo(AppCommandLine.BAD_SETTING);
+        assertThat(errLines()).containsExactly("probe: PARAMHUB_LOG_FORMAT must be text or json, not 'xml'");
+    }
+
+    @Test
     void shouldExitWithOneLineNamingTheSettingWhenBootstrapServersIsMissing() {
         // given
         final Probe probe = new Probe();
