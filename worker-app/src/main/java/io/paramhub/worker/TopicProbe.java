@@ -31,6 +31,10 @@ final class TopicProbe {
     static final int MAX_RECORDS = 10_000;
     /** How long the probe reads at most, and waits for Kafka's answers. */
     static final Duration TIMEOUT = Duration.ofSeconds(10);
+    /** How long a topic that no broker knows yet is looked up again before it counts as missing. */
+    static final Duration METADATA_GRACE = Duration.ofSeconds(3);
+
+    private static final Duration METADATA_RETRY = Duration.ofMillis(100);
 
     private static final Duration POLL = Duration.ofMillis(100);
 
@@ -82,6 +86,25 @@ final class TopicProbe {
     }
 
     /**
+     * The partitions of {@code topic}; none when it does not exist. A topic created a moment ago may not be in a
+     * broker's metadata yet, so an unknown topic is asked for again for up to {@link #METADATA_GRACE}.
+     */
+    private List<PartitionInfo> partitions(final KafkaConsumer<byte[], byte[]> consumer, final String topic) {
+        final long deadline = System.nanoTime() + Math.min(timeout.toNanos(), METADATA_GRACE.toNanos());
+        List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
+        while ((infos == null || infos.isEmpty()) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(METADATA_RETRY.toMillis());
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while looking up data topic " + topic, e);
+            }
+            infos = consumer.partitionsFor(topic, timeout);
+        }
+        return infos == null ? List.of() : infos;
+    }
+
+    /**
      * Probes {@code topic}, its records read with {@code fields}.
      *
      * @throws IllegalStateException when Kafka or the registry does not answer in time
@@ -93,8 +116,8 @@ final class TopicProbe {
         props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "paramhub-submit-probe");
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            final List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
-            if (infos == null || infos.isEmpty()) {
+            final List<PartitionInfo> infos = partitions(consumer, topic);
+            if (infos.isEmpty()) {
                 return Result.missing(topic);
             }
             final List<TopicPartition> partitions = infos.stream()
