@@ -2,7 +2,6 @@ package io.paramhub.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paramhub.avro.JobSpec;
-import io.paramhub.avro.SyncMode;
 import io.paramhub.embedded.ConnectionOptions;
 import io.paramhub.embedded.Directories;
 import io.paramhub.embedded.LocalCluster;
@@ -14,6 +13,7 @@ import io.paramhub.embedded.ServerReport;
 import io.paramhub.embedded.ServerRounds;
 import io.paramhub.embedded.TrainingRun;
 import io.paramhub.embedded.WorkerTally;
+import io.paramhub.launcher.JobRecipeOptions;
 import io.paramhub.launcher.JobSpecOptions;
 import io.paramhub.launcher.TopicSetup;
 import io.paramhub.ml.ShardSizing;
@@ -22,7 +22,6 @@ import io.paramhub.topology.client.SchemaRegistration;
 import io.paramhub.topology.jobs.JobData;
 import io.paramhub.topology.jobs.JobRecipe;
 import io.paramhub.topology.jobs.JobSettings;
-import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.topology.placement.PlacementSettings;
 import io.paramhub.worker.ComputeEmulation;
@@ -61,24 +60,8 @@ final class DemoCommand implements Callable<Integer> {
     @Mixin
     private JobSpecOptions jobSpec;
 
-    @Option(
-            names = "--stages",
-            defaultValue = "1",
-            description = "Pipeline stages per data-parallel replica (hybrid data and model parallel, BSP only): "
-                    + "--workers must be a multiple; worker w computes stage w %% S of replica w / S and holds only "
-                    + "that stage's parameters; activations travel on their own topics. mlp is cut between layers, "
-                    + "cnn through its dense hidden layer (docs/models.md) (default: ${DEFAULT-VALUE}, every worker "
-                    + "computes the whole model).")
-    private int stages;
-
-    @Option(
-            names = "--micro-batches",
-            defaultValue = "2",
-            description = "With --stages > 1: at most how many micro-batches a replica cuts its share of each batch "
-                    + "into, pipelined through the stages; each a whole number of the model's blocks (32 samples for mlp "
-                    + "and cnn), so that the gradients are the data-parallel ones (bit for bit for mlp, to float "
-                    + "rounding for cnn) (default: ${DEFAULT-VALUE}).")
-    private int microBatches;
+    @Mixin
+    private JobRecipeOptions recipe;
 
     @Option(
             names = "--model",
@@ -95,53 +78,6 @@ final class DemoCommand implements Callable<Integer> {
             description = "Data set: fashion-mnist[:DIR], linear[:n=..,d=..], csv:FILE[,..], idx:IMAGES,LABELS[,..], "
                     + "avro:FILE,features=..[,..] (docs/data.md); default: linear for linear, fashion-mnist otherwise.")
     private String dataset;
-
-    @Option(
-            names = "--optimizer",
-            description = "sgd or adam (default: sgd for softmax and linear, adam for mlp " + "and cnn).")
-    private String optimizer;
-
-    @Option(
-            names = "--lr-schedule",
-            description =
-                    "constant, or cosine: the rate falls from --lr to 0 over the "
-                            + "job's iterations along half a cosine (default: cosine for mlp and cnn, constant for the others).")
-    private String schedule;
-
-    @Option(
-            names = "--sync",
-            defaultValue = "bsp",
-            description = "bsp, ssp (bounded staleness, see --staleness) or asp (default: ${DEFAULT-VALUE}).")
-    private String sync;
-
-    @Option(
-            names = "--max-staleness",
-            defaultValue = "" + JobRecipe.DEFAULT_MAX_STALENESS,
-            description = "Server-side bound in model versions; staler gradients go to dead-letters as STALE. "
-                    + "-1: 0 for bsp, (2s+2) x workers for ssp, none for asp (default: ${DEFAULT-VALUE}).")
-    private long maxStaleness;
-
-    @Option(
-            names = "--session-timeout-ms",
-            defaultValue = "" + JobRecipe.DEFAULT_SESSION_TIMEOUT_MS,
-            description = "A worker silent this long leaves the live set (default: ${DEFAULT-VALUE}).")
-    private long sessionTimeoutMs;
-
-    @Option(
-            names = "--gradient-encoding",
-            defaultValue = "float32",
-            description = "How workers ship gradients: float32 (exact) or bfloat16 (half the bytes, rounded with "
-                    + "error feedback; the model is no longer bit-identical to the in-process run) "
-                    + "(default: ${DEFAULT-VALUE}).")
-    private String gradientEncoding;
-
-    @Option(
-            names = "--pipeline-depth",
-            defaultValue = "0",
-            description = "BSP only: compute clock c on model version c - D, so that the next clock's compute overlaps "
-                    + "this one's round trip; deterministic, but a different model from plain BSP's (default: "
-                    + "${DEFAULT-VALUE}, plain BSP; at most " + JobSpecs.MAX_PIPELINE_DEPTH + ").")
-    private int pipelineDepth;
 
     @Option(
             names = "--policy",
@@ -213,7 +149,6 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        final SyncMode syncMode = parseSync();
         checkOptions();
         final boolean orchestrated = "paramhub".equals(policy);
         final Map<Integer, ComputeEmulation> emulations = computeEmulation.byWorker(workers);
@@ -227,7 +162,7 @@ final class DemoCommand implements Callable<Integer> {
         final PrintStream out = System.out;
         final DemoData demo = DemoData.load(dataset, model, out);
         final TrainTest data = demo.data();
-        final JobSpec spec = demo.requireValid(jobSpec(demo.spec(), data, syncMode));
+        final JobSpec spec = demo.requireValid(jobSpec(demo.spec(), data));
         final Path stateDir = Files.createTempDirectory("paramhub-streams-");
         try (DemoData.Allowance allowed = demo.allowFiles();
                 LocalCluster cluster = LocalCluster.startOrConnect(connectionOptions.settings())) {
@@ -304,10 +239,10 @@ final class DemoCommand implements Callable<Integer> {
         if (online.problem() != null) {
             throw new ParameterException(command.commandLine(), online.problem());
         }
-        if (stages < 1 || microBatches < 1) {
-            throw new ParameterException(
-                    command.commandLine(),
-                    "--stages and --micro-batches must be >= 1, not " + stages + " and " + microBatches);
+        try {
+            recipe.addTo(JobSettings.none());
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), e.getMessage());
         }
     }
 
@@ -329,45 +264,28 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private SyncMode parseSync() {
-        try {
-            return SyncMode.valueOf(sync.toUpperCase(Locale.ROOT));
-        } catch (final IllegalArgumentException e) {
-            throw new ParameterException(command.commandLine(), "--sync must be bsp, ssp or asp, not " + sync);
-        }
-    }
-
     /**
      * The job these options describe, through the one job recipe: what the user chose, and the demo's own choice of
      * shards where they chose none (one per aggregator; as many as partitions with a slow aggregator, fine-grained
      * enough to move load off it).
      */
-    private JobSpec jobSpec(final String datasetSpec, final TrainTest data, final SyncMode syncMode) {
+    private JobSpec jobSpec(final String datasetSpec, final TrainTest data) {
         final int defaultShards = servers.slowed() ? TopicSetup.DEFAULT_SHARD_PARTITIONS : Math.max(1, aggregators);
         final JobSettings settings;
         final JobSpec spec;
         try {
-            settings = jobSpec.settings()
+            settings = recipe.addTo(jobSpec.settings())
                     .job(job != null ? job : "demo-" + System.currentTimeMillis())
                     .model(model)
                     .workers(workers)
                     .epochs(epochs())
-                    .shards(jobSpec.shards() != null ? jobSpec.shards() : defaultShards)
-                    .optimizer(JobSettings.optimizer(optimizer))
-                    .schedule(JobSettings.schedule(schedule))
-                    .sync(syncMode)
-                    .maxStaleness(maxStaleness)
-                    .sessionTimeoutMs(sessionTimeoutMs)
-                    .encoding(JobSettings.encoding(gradientEncoding))
-                    .pipelineDepth(pipelineDepth)
-                    .stages(stages)
-                    .microBatches(microBatches);
+                    .shards(jobSpec.shards() != null ? jobSpec.shards() : defaultShards);
             spec = JobRecipe.spec(settings, JobData.ofFile(datasetSpec, data.train()));
         } catch (final IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), e.getMessage());
         }
         final int requested = JobRecipe.requestedShards(settings);
-        if (spec.getShards() > requested && stages == 1) {
+        if (spec.getShards() > requested && recipe.stages() == 1) {
             System.out.printf(
                     Locale.ROOT,
                     "%s has %d parameters (%.1f MiB): %d shards instead of %d, so that each carries at most %d KiB%n",

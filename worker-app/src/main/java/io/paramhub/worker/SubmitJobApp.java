@@ -3,6 +3,7 @@ package io.paramhub.worker;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.launcher.AppCommandLine;
 import io.paramhub.launcher.JobFile;
+import io.paramhub.launcher.JobRecipeOptions;
 import io.paramhub.launcher.JobSpecOptions;
 import io.paramhub.launcher.KafkaOptions;
 import io.paramhub.launcher.PluginOptions;
@@ -100,21 +101,6 @@ public final class SubmitJobApp implements Callable<Integer> {
     private Path externalModel;
 
     @Option(
-            names = "--optimizer",
-            description = "sgd (with --momentum) or adam (beta1 0.9, beta2 0.999, epsilon 1e-8) (default: adam for "
-                    + "mlp and cnn, sgd for the others).")
-    private String optimizer;
-
-    @Option(
-            names = "--lr-schedule",
-            description = "constant, or cosine: the rate falls as (1 + cos(pi c / T)) / 2 to 0 over the job's T = "
-                    + "epochs x floor(training samples / batch) clocks; from a topic, T = floor(E / batch) for the E "
-                    + "examples of --max-examples or, with --until-end, before the end offsets (the fewer of the "
-                    + "two); refused for a job from a topic without either, which has no end (default: cosine for "
-                    + "mlp and cnn, constant for the others).")
-    private String schedule;
-
-    @Option(
             names = "--dataset",
             description = "fashion-mnist[:DIR], linear[:n=..,d=..,noise=..,seed=..], csv:FILE,.., idx:IMAGES,LABELS,.. "
                     + "or avro:FILE,features=.. (docs/data.md); a relative path is made absolute here; every worker "
@@ -128,55 +114,18 @@ public final class SubmitJobApp implements Callable<Integer> {
     @Mixin
     private JobSpecOptions jobSpec;
 
-    @Option(names = "--sync", description = "bsp, ssp or asp (default: bsp).")
-    private String sync;
-
-    @Option(
-            names = "--max-staleness",
-            description = "Server-side bound in model versions; staler gradients go to dead-letters as STALE; -1: 0 "
-                    + "for bsp, (2s+2) x workers for ssp, none for asp (default: "
-                    + JobRecipe.DEFAULT_MAX_STALENESS + ").")
-    private Long maxStaleness;
-
-    @Option(
-            names = "--session-timeout-ms",
-            description = "A worker silent this long leaves the live set (default: "
-                    + JobRecipe.DEFAULT_SESSION_TIMEOUT_MS + ").")
-    private Long sessionTimeoutMs;
-
-    @Option(
-            names = "--gradient-encoding",
-            description = "How workers ship gradients: float32 (exact) or bfloat16 (half the bytes, rounded with "
-                    + "error feedback) (default: float32).")
-    private String gradientEncoding;
-
-    @Option(
-            names = "--pipeline-depth",
-            description = "BSP only: compute clock c on model version c - D (pipelined BSP), at most "
-                    + JobSpecs.MAX_PIPELINE_DEPTH + " (default: 0, plain BSP).")
-    private Integer pipelineDepth;
-
-    @Option(
-            names = "--stages",
-            description = "Pipeline stages per data-parallel replica (hybrid data and model parallel, BSP, mlp and "
-                    + "cnn): --workers must be a multiple (default: 1).")
-    private Integer stages;
-
-    @Option(
-            names = "--micro-batches",
-            description = "With --stages > 1: at most how many micro-batches a replica cuts its share of each batch "
-                    + "into (default: " + JobRecipe.DEFAULT_MICRO_BATCHES + ").")
-    private Integer microBatches;
+    @Mixin
+    private JobRecipeOptions recipe;
 
     @Mixin
     private TopicCreationOptions topicCreation;
 
     @Override
     public Integer call() {
-        plugins.install();
         if (jobFile != null) {
             applyJobFile();
         }
+        plugins.install();
         // what the options alone can tell is refused before Kafka is asked anything
         SettingException.requireOption(job, "--job");
         SettingException.requireOption(workers, "--workers");
@@ -317,19 +266,10 @@ public final class SubmitJobApp implements Callable<Integer> {
 
     /** What these options chose, for {@link JobRecipe}; the model, when none is given, from the data. */
     private JobSettings settings(final JobData data) {
-        return jobSpec.settings()
+        return recipe.addTo(jobSpec.settings())
                 .job(job)
                 .workers(workers)
-                .model(model != null ? model : data.outputs() == 1 ? "linear" : "softmax")
-                .optimizer(JobSettings.optimizer(optimizer))
-                .schedule(JobSettings.schedule(schedule))
-                .sync(JobSettings.sync(sync))
-                .maxStaleness(maxStaleness)
-                .sessionTimeoutMs(sessionTimeoutMs)
-                .encoding(JobSettings.encoding(gradientEncoding))
-                .pipelineDepth(pipelineDepth)
-                .stages(stages)
-                .microBatches(microBatches);
+                .model(model != null ? model : data.outputs() == 1 ? "linear" : "softmax");
     }
 
     /** The option a recipe's message starts with ("--shards must be ..."), or "--job" when none does. */

@@ -108,7 +108,7 @@ public final class JobRecipe {
                 .setGradientEncoding(or(settings.encoding(), GradientEncoding.FLOAT32))
                 .setPipelineDepth(pipelineDepth)
                 .setStages(or(settings.stages(), 1))
-                .setMicroBatches(or(settings.microBatches(), DEFAULT_MICRO_BATCHES))
+                .setMicroBatches(microBatches(settings))
                 .setOptimizer(optimizer)
                 .setLearningRate(or(settings.learningRate(), recipe.learningRate(optimizer)))
                 .setMomentum(or(
@@ -122,6 +122,14 @@ public final class JobRecipe {
                 .setSeed(or(settings.seed(), DEFAULT_SEED))
                 .setCreatedAt(Instant.now())
                 .build();
+    }
+
+    private static int microBatches(final JobSettings settings) {
+        final int microBatches = or(settings.microBatches(), DEFAULT_MICRO_BATCHES);
+        if (microBatches < 1) {
+            throw new IllegalArgumentException("--micro-batches must be >= 1, not " + microBatches);
+        }
+        return microBatches;
     }
 
     /** {@code --epochs}, or its default; a job from a topic makes one pass. */
