@@ -100,10 +100,11 @@ class DashboardRoutesTest {
         board.publish(new JobBoard.Published(
                 1, new JsonObject().put("job", "j").put("seq", 1).encode()));
         final StringBuilder received = new StringBuilder();
+        // held until the stream is read: Vert.x closes a client nobody references when it is garbage collected
+        final HttpClient client = vertx.createHttpClient(new HttpClientOptions());
 
         // when
-        vertx.createHttpClient(new HttpClientOptions())
-                .request(new RequestOptions()
+        client.request(new RequestOptions()
                         .setMethod(HttpMethod.GET)
                         .setHost(HOST)
                         .setPort(endpoint.port())
@@ -129,6 +130,7 @@ class DashboardRoutesTest {
                             ctx.verify(() -> assertThat(received.toString())
                                     .contains("event: snapshot\ndata: {\"job\":\"j\",\"seq\":1}\n\n")
                                     .contains("event: snapshot\ndata: {\"job\":\"j\",\"seq\":2}\n\n"));
+                            client.close();
                             ctx.completeNow();
                         }
                     });
