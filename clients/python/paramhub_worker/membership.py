@@ -24,9 +24,10 @@ class Membership:
         self._stop = threading.Event()
         self._thread = None
 
-    def announce(self, state):
+    def announce(self, state, finished=False):
         self.publisher.send(self.topic, "%s/%s" % (self.job, self.worker), {
-            "job": self.job, "worker": self.worker, "state": state, "clock": self.clock, "timestamp": now_utc()})
+            "job": self.job, "worker": self.worker, "state": state, "clock": self.clock, "timestamp": now_utc(),
+            "finished": finished})
 
     def join(self, clock):
         """Announces JOINED at ``clock`` and starts the heartbeats."""
@@ -43,10 +44,11 @@ class Membership:
             except Exception:  # a missed heartbeat is retried at the next; the main thread sees send failures
                 log.exception("%s could not send a heartbeat", self.worker)
 
-    def leave(self):
-        """Stops the heartbeats and announces LEFT (the caller flushes)."""
+    def leave(self, finished):
+        """Stops the heartbeats and announces LEFT (the caller flushes); ``finished``: the job is over for this
+        worker, which sent the gradients of its ``clock`` clocks (the aggregator then marks the job's final version)."""
         self.stop()
-        self.announce("LEFT")
+        self.announce("LEFT", finished)
 
     def stop(self):
         self._stop.set()

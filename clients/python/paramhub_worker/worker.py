@@ -262,11 +262,13 @@ class Worker:
     # --------------------------------------------------------------------------------------------- leaving
 
     def leave(self):
-        """Announces LEFT, stops the heartbeats and closes the producer (the model stays readable)."""
+        """Announces LEFT, stops the heartbeats and closes the producer (the model stays readable). LEFT says
+        ``finished`` once this worker has sent every clock of the job, so that the aggregator marks the final
+        version (docs/protocol.md, "Leave")."""
         if self._left or self._membership is None:
             return
         self._left = True
-        self._membership.leave()
+        self._membership.leave(self._membership.clock >= self.total_clocks)
         self._publisher.flush()
 
     def final_parameters(self, timeout_s=None):

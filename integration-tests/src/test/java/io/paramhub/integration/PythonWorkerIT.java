@@ -2,10 +2,12 @@ package io.paramhub.integration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.awaitility.Awaitility.await;
 
 import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ModelShard;
 import io.paramhub.launcher.TopicSetup;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.client.ModelView;
@@ -16,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -74,6 +77,19 @@ class PythonWorkerIT extends AggregatedClusterTestBase {
         final List<IterationTelemetry> telemetry = telemetryOf(spec);
         assertThat(telemetry).hasSize((int) (2 * PythonJobs.clocks(spec)));
         assertThat(telemetry).allSatisfy(t -> assertThat(t.getSamples()).isEqualTo(PythonJobs.GLOBAL_BATCH / 2));
+        // both left finished, so every shard's newest record marks the job's final version
+        await().alias("every shard's newest record of " + spec.getJob() + " marked final")
+                .atMost(TIMEOUT)
+                .until(() -> finalMarks(spec) == spec.getShards());
+    }
+
+    /** How many shards of {@code spec}'s job have the final-version mark on their newest record. */
+    private static long finalMarks(final JobSpec spec) {
+        final Map<Integer, ModelShard> newest = new HashMap<>();
+        TopicContents.values(kafka.bootstrapServers(), topics.model()).stream()
+                .filter(shard -> shard != null && shard.getJob().equals(spec.getJob()))
+                .forEach(shard -> newest.put(shard.getShard(), shard));
+        return newest.values().stream().filter(ModelShard::getFinalVersion).count();
     }
 
     @Test
