@@ -6,6 +6,7 @@ import io.paramhub.embedded.KafkaConnection;
 import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.client.JobDeleter;
 import io.paramhub.worker.SubmitJobApp;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -18,7 +19,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code paramhub jobs}: manages the jobs on a cluster's {@code jobs} topic; {@code submit} publishes one (the
- * worker jar's {@code paramhub-submit}, {@link SubmitJobApp}), {@code delete} tombstones one.
+ * worker jar's {@code paramhub-submit}, {@link SubmitJobApp}, on the cluster of {@code paramhub up} unless told
+ * otherwise), {@code list} and {@code status} read them and their progress, {@code delete} tombstones one.
  */
 @Command(
         name = "jobs",
@@ -33,7 +35,13 @@ public final class JobsCommand implements Runnable {
 
         @Override
         public CommandSpec transform(final CommandSpec jobs) {
-            final CommandLine submit = new CommandLine(new SubmitJobApp()).setCommandName("submit");
+            // as the other jobs subcommands, the cluster of `paramhub up` when nothing names one
+            final CommandLine submit = new CommandLine(new SubmitJobApp(Map.of(
+                            CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
+                            RecordCommand.UP_BOOTSTRAP_SERVERS,
+                            StreamsProperties.SCHEMA_REGISTRY_URL,
+                            RecordCommand.UP_REGISTRY_URL)))
+                    .setCommandName("submit");
             submit.getCommandSpec()
                     .usageMessage()
                     .header("Submits a job: its JobSpec on the jobs topic, from a data set or a data topic.");

@@ -69,6 +69,17 @@ public final class OptionTexts extends ListResourceBundle {
                 "Kafka cluster (default: " + RecordCommand.UP_BOOTSTRAP_SERVERS + ", the broker of `paramhub up`)."
             },
             {"paramhub.jobs.delete.registry-url", "Schema registry; not contacted, a tombstone has no schema."},
+            // paramhub jobs submit
+            {
+                "paramhub.jobs.submit.bootstrap-servers",
+                "Kafka cluster: bootstrap.servers, env KAFKA_BOOTSTRAP_SERVERS (default: "
+                        + RecordCommand.UP_BOOTSTRAP_SERVERS + ", the broker of `paramhub up`)."
+            },
+            {
+                "paramhub.jobs.submit.registry-url",
+                "Schema registry: schema.registry.url, env KAFKA_SCHEMA_REGISTRY_URL (default: "
+                        + RecordCommand.UP_REGISTRY_URL + ")."
+            },
             // paramhub model export
             {
                 "paramhub.model.export.bootstrap-servers",

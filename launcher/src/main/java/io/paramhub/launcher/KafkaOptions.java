@@ -61,6 +61,14 @@ public final class KafkaOptions {
      * {@code bootstrap.servers} or {@code schema.registry.url} when either is missing.
      */
     public Properties properties(final Map<String, String> settingOptions) {
+        return properties(settingOptions, Map.of());
+    }
+
+    /**
+     * As {@link #properties(Map)}, with {@code fallbacks} (Kafka settings by name) below every layer: what a command
+     * assumes when nothing names a setting, such as the cluster of {@code paramhub up}.
+     */
+    public Properties properties(final Map<String, String> settingOptions, final Map<String, String> fallbacks) {
         final SettingsProvider provider = provider();
         final Map<String, String> options = new LinkedHashMap<>();
         options.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
@@ -68,6 +76,7 @@ public final class KafkaOptions {
         options.putAll(settingOptions);
         final Properties props = Settings.kafka(
                 provider.file(), provider.env(), overrides, options, SettingsProvider.optionKeys(mixee.options()));
+        fallbacks.forEach(props::putIfAbsent);
         require(props, "--bootstrap-servers", CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
         require(props, "--registry-url", StreamsProperties.SCHEMA_REGISTRY_URL);
         return props;

@@ -63,6 +63,19 @@ public final class SubmitJobApp implements Callable<Integer> {
 
     private static final String DEFAULT_DATASET = "linear";
 
+    /** Kafka settings assumed when nothing names them: none for this app, the local cluster for {@code paramhub}. */
+    private final Map<String, String> clusterFallbacks;
+
+    /** The worker jar's submitter: the cluster must be named. */
+    public SubmitJobApp() {
+        this(Map.of());
+    }
+
+    /** A submitter that assumes {@code clusterFallbacks} (Kafka settings by name) where nothing names them. */
+    public SubmitJobApp(final Map<String, String> clusterFallbacks) {
+        this.clusterFallbacks = Map.copyOf(clusterFallbacks);
+    }
+
     @Spec
     private CommandSpec command;
 
@@ -130,7 +143,7 @@ public final class SubmitJobApp implements Callable<Integer> {
         SettingException.requireOption(job, "--job");
         SettingException.requireOption(workers, "--workers");
         topicMode();
-        final Properties settings = kafka.properties(Map.of());
+        final Properties settings = kafka.properties(Map.of(), clusterFallbacks);
         final JobSpec spec = spec(settings);
         final TopicCatalog topics = TopicCatalog.create(kafka.topicPrefix(), SerdeFactory.fromSettings(settings));
         createTopics(topics, settings);
