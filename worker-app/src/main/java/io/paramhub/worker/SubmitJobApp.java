@@ -163,7 +163,8 @@ public final class SubmitJobApp implements Callable<Integer> {
      * options (so checked and converted the same), and an option given beside the file overrides its key.
      */
     void applyJobFile() {
-        final CommandLine file = new CommandLine(new SubmitJobApp());
+        // named as this command, for the file's errors
+        final CommandLine file = new CommandLine(new SubmitJobApp()).setCommandName(command.qualifiedName());
         final ParseResult fromFile =
                 file.parseArgs(JobFile.arguments(jobFile, file.getCommandSpec()).toArray(String[]::new));
         final ParseResult given = command.commandLine().getParseResult();
