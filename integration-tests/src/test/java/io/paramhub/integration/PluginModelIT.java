@@ -7,9 +7,9 @@ import static org.awaitility.Awaitility.await;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.integration.apps.AppProcess;
-import io.paramhub.integration.apps.PluginJar;
 import io.paramhub.ml.BatchPlan;
 import io.paramhub.ml.LinearProblem;
+import io.paramhub.ml.ShiftedModelPlugin;
 import io.paramhub.schemas.FloatPacking;
 import io.paramhub.testing.ClusterTestBase;
 import io.paramhub.topology.SerdeFactory;
@@ -38,43 +38,13 @@ import org.junit.jupiter.api.io.TempDir;
 @Tag("integration")
 class PluginModelIT extends ClusterTestBase {
 
-    private static final String PROVIDER = "plugin.example.ShiftedProvider";
-
-    /** Kind {@code shifted}: linear regression under a name ParamHub does not know. */
-    private static final String SOURCE = """
-            package plugin.example;
-
-            import io.paramhub.ml.Dataset;
-            import io.paramhub.ml.LinearRegression;
-            import io.paramhub.ml.Model;
-            import io.paramhub.ml.ModelProvider;
-            import java.util.Set;
-
-            public final class ShiftedProvider implements ModelProvider {
-                public Set<String> kinds() { return Set.of("shifted"); }
-                public Model create(String kind, int inputs, int outputs) { return new Shifted(inputs); }
-
-                static final class Shifted implements Model {
-                    private final LinearRegression inner;
-                    Shifted(int inputs) { inner = new LinearRegression(inputs); }
-                    public String kind() { return "shifted"; }
-                    public int inputs() { return inner.inputs(); }
-                    public int outputs() { return 1; }
-                    public int parameterCount() { return inner.parameterCount(); }
-                    public float[] initialParameters(long seed) { return inner.initialParameters(seed); }
-                    public double accumulateGradient(float[] p, Dataset d, int[] s, double[] g) {
-                        return inner.accumulateGradient(p, d, s, g);
-                    }
-                    public float predict(float[] p, Dataset d, int s) { return inner.predict(p, d, s); }
-                }
-            }
-            """;
+    private static final String PROVIDER = ShiftedModelPlugin.PROVIDER;
 
     @Test
     void shouldTrainAPluginsModelKindWhenTheAppsAreGivenItsJar(@TempDir final Path dir) throws Exception {
         // given: the jar in a directory of its own, and the job's options
         final Path plugins = Files.createDirectory(dir.resolve("plugins"));
-        PluginJar.modelProvider(plugins.resolve("shifted.jar"), PROVIDER, SOURCE);
+        ShiftedModelPlugin.write(plugins.resolve("shifted.jar"));
         final Map<String, String> kafkaEnv = Map.of(
                 "KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers(),
                 "KAFKA_SCHEMA_REGISTRY_URL", registry.url());

@@ -24,7 +24,7 @@ import javax.tools.ToolProvider;
  * that its classes are on no classpath of the tests: the compiled classes and a {@code META-INF/services} file per
  * service.
  */
-final class PluginJarWriter {
+public final class PluginJarWriter {
 
     private PluginJarWriter() {}
 
@@ -32,7 +32,8 @@ final class PluginJarWriter {
      * Compiles {@code sources} (fully qualified class name to source) and writes them to {@code jar}, with
      * {@code services} (service interface to the implementing classes) as its service files.
      */
-    static Path write(final Path jar, final Map<String, String> sources, final Map<Class<?>, List<String>> services)
+    public static Path write(
+            final Path jar, final Map<String, String> sources, final Map<Class<?>, List<String>> services)
             throws IOException {
         final Path classes = Files.createTempDirectory(jar.getParent(), "classes");
         compile(sources, classes);

@@ -18,38 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PluginJarsTest {
 
-    static final String MODEL_PROVIDER = "plugin.example.ShiftedProvider";
+    static final String MODEL_PROVIDER = ShiftedModelPlugin.PROVIDER;
+    static final String MODEL_SOURCE = ShiftedModelPlugin.SOURCE;
     static final String DATA_PROVIDER = "plugin.example.PointsProvider";
-
-    /** A provider of kind {@code shifted}: linear regression under another name. */
-    static final String MODEL_SOURCE = """
-            package plugin.example;
-
-            import io.paramhub.ml.Dataset;
-            import io.paramhub.ml.LinearRegression;
-            import io.paramhub.ml.Model;
-            import io.paramhub.ml.ModelProvider;
-            import java.util.Set;
-
-            public final class ShiftedProvider implements ModelProvider {
-                public Set<String> kinds() { return Set.of("shifted"); }
-                public Model create(String kind, int inputs, int outputs) { return new Shifted(inputs); }
-
-                static final class Shifted implements Model {
-                    private final LinearRegression inner;
-                    Shifted(int inputs) { inner = new LinearRegression(inputs); }
-                    public String kind() { return "shifted"; }
-                    public int inputs() { return inner.inputs(); }
-                    public int outputs() { return 1; }
-                    public int parameterCount() { return inner.parameterCount(); }
-                    public float[] initialParameters(long seed) { return inner.initialParameters(seed); }
-                    public double accumulateGradient(float[] p, Dataset d, int[] s, double[] g) {
-                        return inner.accumulateGradient(p, d, s, g);
-                    }
-                    public float predict(float[] p, Dataset d, int s) { return inner.predict(p, d, s); }
-                }
-            }
-            """;
 
     /** A provider of kind {@code points}: a small generated linear problem. */
     static final String DATA_SOURCE = """
