@@ -124,28 +124,19 @@ class ModelExportIT extends AggregatedClusterTestBase {
     }
 
     private static CliRun export(final String job, final String format, final Path out) {
-        return CliRun.of(
-                "model",
-                "export",
-                job,
-                "--format",
-                format,
-                "--out",
-                out.toString(),
-                "--bootstrap-servers",
-                kafka.bootstrapServers(),
-                "--registry-url",
-                registry.url());
+        return export(job, format, out, new String[0]);
     }
 
     private static CliRun export(
             final String job, final String versionOption, final String version, final String format, final Path out) {
-        return CliRun.of(
+        return export(job, format, out, versionOption, version);
+    }
+
+    private static CliRun export(final String job, final String format, final Path out, final String... more) {
+        final List<String> args = new ArrayList<>(List.of(
                 "model",
                 "export",
                 job,
-                versionOption,
-                version,
                 "--format",
                 format,
                 "--out",
@@ -153,7 +144,9 @@ class ModelExportIT extends AggregatedClusterTestBase {
                 "--bootstrap-servers",
                 kafka.bootstrapServers(),
                 "--registry-url",
-                registry.url());
+                registry.url()));
+        args.addAll(List.of(more));
+        return CliRun.of(args.toArray(String[]::new));
     }
 
     /** The newest record of each of {@code job}'s shards on the model topic, read here, not by the command. */
