@@ -8,6 +8,7 @@ import io.paramhub.registry.SchemaRegistryServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -27,6 +28,9 @@ import picocli.CommandLine.Spec;
                 + "and runs until interrupted (Ctrl-C). Data is kept in --data-dir, so topics and schema ids survive a restart. "
                 + "With --brokers 3: three brokers, each in its own process so that one can be killed.")
 final class UpCommand implements Callable<Integer> {
+
+    /** The variable whose words are added to each broker JVM's options, e.g. a collector or JIT settings. */
+    static final String BROKER_JAVA_OPTS = "PARAMHUB_BROKER_JAVA_OPTS";
 
     /** The controller port of the single broker when {@code --controller-port} is not given. */
     private static final int SINGLE_CONTROLLER_PORT = 9093;
@@ -71,8 +75,8 @@ final class UpCommand implements Callable<Integer> {
     @Option(
             names = "--broker-heap",
             defaultValue = "512m",
-            description = "With --brokers 3: each broker JVM's maximum heap, as java's -Xmx takes it "
-                    + "(default: ${DEFAULT-VALUE}).")
+            description = "With --brokers 3: each broker JVM's maximum heap, as java's -Xmx takes it; more options of "
+                    + "the brokers' java command come from " + BROKER_JAVA_OPTS + " (default: ${DEFAULT-VALUE}).")
     private String brokerHeap;
 
     @Option(
@@ -139,6 +143,7 @@ final class UpCommand implements Callable<Integer> {
                 port,
                 controllerPort != null ? controllerPort : port + brokers,
                 brokerHeap,
+                brokerJvmOptions(),
                 System.out::println);
         final SchemaRegistryServer registry;
         try {
@@ -178,5 +183,13 @@ final class UpCommand implements Callable<Integer> {
                         },
                         "paramhub-up-shutdown"));
         return stopped;
+    }
+
+    /** The words of {@value #BROKER_JAVA_OPTS}; none when it is unset or blank. */
+    private static List<String> brokerJvmOptions() {
+        final String options = System.getenv(BROKER_JAVA_OPTS);
+        return options == null || options.isBlank()
+                ? List.of()
+                : List.of(options.trim().split("\\s+"));
     }
 }

@@ -63,7 +63,8 @@ public final class BrokerProcesses implements AutoCloseable {
     }
 
     /**
-     * Starts {@code count} nodes with {@code heap} each ({@code -Xmx}), waits until all are registered and the
+     * Starts {@code count} nodes with {@code heap} each ({@code -Xmx}) and {@code jvmOptions} (more options of their
+     * {@code java} command), waits until all are registered and the
      * offsets and transaction topics exist; {@code onExit} hears of a node that exits before {@link #close()}.
      * Fails, stopping what it started, when a port is taken or a node does not come up.
      */
@@ -73,6 +74,7 @@ public final class BrokerProcesses implements AutoCloseable {
             final int firstPort,
             final int firstControllerPort,
             final String heap,
+            final List<String> jvmOptions,
             final Consumer<String> onExit) {
         checkFree(ports(count, firstPort, firstControllerPort));
         final String clusterId = clusterId(dataDir);
@@ -87,7 +89,7 @@ public final class BrokerProcesses implements AutoCloseable {
                 final int port = firstPort + id - 1;
                 final int controllerPort = firstControllerPort + id - 1;
                 final Path config = writeConfig(dir, settings(id, count, port, controllerPort, voters, dir));
-                started.add(new Node(id, port, controllerPort, dir, launch(config, clusterId, heap, dir)));
+                started.add(new Node(id, port, controllerPort, dir, launch(config, clusterId, heap, jvmOptions, dir)));
             }
             for (final Node node : started) {
                 node.process().onExit().thenAccept(process -> cluster.reportExit(node, onExit));
@@ -229,15 +231,18 @@ public final class BrokerProcesses implements AutoCloseable {
         }
     }
 
-    private static Process launch(final Path config, final String clusterId, final String heap, final Path dir) {
-        final List<String> command = List.of(
-                Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + heap,
-                "-cp",
-                System.getProperty("java.class.path"),
-                KafkaNode.class.getName(),
-                config.toString(),
-                clusterId);
+    private static Process launch(
+            final Path config,
+            final String clusterId,
+            final String heap,
+            final List<String> jvmOptions,
+            final Path dir) {
+        final List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-Xmx" + heap);
+        command.addAll(jvmOptions);
+        command.addAll(List.of(
+                "-cp", System.getProperty("java.class.path"), KafkaNode.class.getName(), config.toString(), clusterId));
         try {
             return new ProcessBuilder(command)
                     .redirectErrorStream(true)
