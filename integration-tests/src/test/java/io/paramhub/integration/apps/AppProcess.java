@@ -89,6 +89,10 @@ public final class AppProcess implements AutoCloseable {
         final List<String> command = new ArrayList<>(List.of(
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m",
+                // several apps start at once on two cores: C1 alone and the serial collector bring them up sooner,
+                // and Java's floating point is the same under either compiler, so every model is the same bit for bit
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
                 "-jar",
                 jar.toString()));
         command.addAll(List.of(args));
