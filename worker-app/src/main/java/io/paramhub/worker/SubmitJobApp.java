@@ -229,10 +229,7 @@ public final class SubmitJobApp implements Callable<Integer> {
         if (!topicMode()) {
             throw new SettingException("--data-topic", "--data-topic is not given");
         }
-        if (jobSpec.epochs() != null && jobSpec.epochs() != 1) {
-            throw new SettingException(
-                    "--epochs", "a job from a topic makes one pass over it: --epochs does not apply");
-        }
+        // --epochs other than 1 is refused by the recipe, which builds every job from a topic with one pass
         return topicJob.resolve(probe, workers);
     }
 
