@@ -2,15 +2,14 @@ package io.paramhub.integration.apps;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
-import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.yaml.snakeyaml.Yaml;
 
 /**
  * The PromQL that {@code docker/} deploys: the expressions of the Grafana dashboard's panels and variables
@@ -89,10 +88,7 @@ public final class ObservabilityFiles {
 
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> rules() throws IOException {
-        final Map<String, Object> file;
-        try (Reader reader = Files.newBufferedReader(ALERTS)) {
-            file = new Yaml().load(reader);
-        }
+        final Map<String, Object> file = new ObjectMapper(new YAMLFactory()).readValue(ALERTS.toFile(), Map.class);
         final List<Map<String, Object>> rules = new ArrayList<>();
         for (final Object group : (List<Object>) file.getOrDefault("groups", List.of())) {
             rules.addAll((List<Map<String, Object>>) ((Map<String, Object>) group).getOrDefault("rules", List.of()));
