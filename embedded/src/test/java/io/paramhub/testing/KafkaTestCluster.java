@@ -1,5 +1,6 @@
 package io.paramhub.testing;
 
+import io.paramhub.topology.PartitionLeaders;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -182,12 +183,16 @@ public final class KafkaTestCluster implements AutoCloseable {
         createTopic(name, partitions, Map.of());
     }
 
-    /** Creates {@code name} with {@code partitions} partitions, replication factor 1 and topic {@code configs}. */
+    /**
+     * Creates {@code name} with {@code partitions} partitions, replication factor 1 and topic {@code configs};
+     * returns once its leaders serve it, so that a producer's first batch is not refused.
+     */
     public void createTopic(final String name, final int partitions, final Map<String, String> configs) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
             admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs)))
                     .all()
                     .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            PartitionLeaders.awaitServing(admin, List.of(name), ADMIN_TIMEOUT);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted creating topic " + name, e);

@@ -1,5 +1,6 @@
 package io.paramhub.topology;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -34,8 +35,9 @@ public final class TopicProvisioner {
     }
 
     /**
-     * Creates what is missing, each with its layout's configs under {@code replication}; returns the names it
-     * created. Existing topics are left as they are.
+     * Creates what is missing, each with its layout's configs under {@code replication}, and waits until their
+     * leaders serve them ({@link PartitionLeaders}); returns the names it created. Existing topics are left as
+     * they are.
      */
     public List<String> ensure(final List<TopicLayout> layouts, final TopicReplication replication) {
         final Set<String> existing = AdminCalls.call(
@@ -80,6 +82,7 @@ public final class TopicProvisioner {
                         "timed out creating topic " + topic.name() + ": is the Kafka cluster reachable?", e);
             }
         }
+        PartitionLeaders.awaitServing(admin, created, Duration.ofSeconds(TIMEOUT_SECONDS));
         return created;
     }
 

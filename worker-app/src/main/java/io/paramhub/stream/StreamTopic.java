@@ -1,5 +1,6 @@
 package io.paramhub.stream;
 
+import io.paramhub.topology.PartitionLeaders;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +23,6 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * producers' timestamps ({@code CreateTime}); an existing topic is used with the partitions it has.
  */
 public record StreamTopic(String name, int partitions, boolean created) {
-
-    private static final long METADATA_POLL_MS = 100;
 
     /**
      * {@code topic}, created with {@code partitions} when missing.
@@ -49,19 +48,16 @@ public record StreamTopic(String name, int partitions, boolean created) {
         } catch (final InterruptedException | TimeoutException e) {
             throw failed("creating topic " + topic, e, timeout);
         }
-        // a topic just created shows up in the metadata a moment later
-        final long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            final Optional<TopicDescription> described = describe(admin, topic, timeout);
-            if (described.isPresent()) {
-                return new StreamTopic(topic, described.get().partitions().size(), created);
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("topic " + topic + " was created but is not in the metadata after "
-                        + StreamSettings.seconds(timeout));
-            }
-            sleep(topic);
+        // a topic just created is in the metadata, and served by its leaders, a moment later
+        try {
+            PartitionLeaders.awaitServing(admin, List.of(topic), timeout);
+        } catch (final IllegalStateException e) {
+            throw new IllegalStateException("topic " + topic + " was created but " + e.getMessage(), e);
         }
+        return new StreamTopic(
+                topic,
+                describe(admin, topic, timeout).orElseThrow().partitions().size(),
+                created);
     }
 
     /** What the streamer writes to, as a line for the user: says so when the partitions are not those asked for. */
@@ -107,14 +103,5 @@ public record StreamTopic(String name, int partitions, boolean created) {
                     cause);
         }
         return new IllegalStateException("Kafka failed " + what + ": " + cause.getMessage(), cause);
-    }
-
-    private static void sleep(final String topic) {
-        try {
-            TimeUnit.MILLISECONDS.sleep(METADATA_POLL_MS);
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for topic " + topic + " in the metadata", e);
-        }
     }
 }

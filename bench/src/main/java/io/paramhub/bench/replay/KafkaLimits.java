@@ -2,6 +2,7 @@ package io.paramhub.bench.replay;
 
 import io.paramhub.embedded.KafkaConnection;
 import io.paramhub.topology.ClientProperties;
+import io.paramhub.topology.PartitionLeaders;
 import io.paramhub.topology.StreamsProperties;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -70,6 +71,7 @@ public final class KafkaLimits {
             admin.createTopics(List.of(new NewTopic(topic, 8, (short) -1), new NewTopic(topic + "-out", 8, (short) -1)))
                     .all()
                     .get(60, TimeUnit.SECONDS);
+            PartitionLeaders.awaitServing(admin, List.of(topic, topic + "-out"), Duration.ofSeconds(60));
         } catch (final ExecutionException | TimeoutException e) {
             throw new IllegalStateException("could not create " + topic + ": " + e.getMessage(), e);
         }

@@ -7,6 +7,7 @@ import io.paramhub.avro.WorkerStatus;
 import io.paramhub.embedded.KafkaConnection;
 import io.paramhub.launcher.TopicSetup;
 import io.paramhub.ml.TopicSpec;
+import io.paramhub.topology.PartitionLeaders;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.client.TopicReader;
@@ -149,6 +150,7 @@ public final class OnlineRun {
             admin.createTopics(List.of(new NewTopic(topic, Optional.of(partitions), Optional.empty())))
                     .all()
                     .get(30, TimeUnit.SECONDS);
+            PartitionLeaders.awaitServing(admin, List.of(topic), Duration.ofSeconds(30));
         } catch (final ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
                 throw new IllegalStateException("cannot create data topic " + topic + ": " + e.getCause(), e);
