@@ -48,16 +48,13 @@ public final class Holdout {
         for (final boolean row : test) {
             count += row == wanted ? 1 : 0;
         }
-        final int features = data.features();
-        final float[] x = new float[count * features];
-        final float[] y = new float[count];
+        final int[] rows = new int[count];
         int at = 0;
         for (int i = 0; i < test.length; i++) {
             if (test[i] == wanted) {
-                System.arraycopy(data.x(), i * features, x, at * features, features);
-                y[at++] = data.y()[i];
+                rows[at++] = i;
             }
         }
-        return new Dataset(name, features, x, y, data.classes());
+        return data.rows(rows, name);
     }
 }
