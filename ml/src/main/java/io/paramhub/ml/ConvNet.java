@@ -169,7 +169,8 @@ public final class ConvNet implements PipelineModel {
             final int block = Math.min(BLOCK, samples.length - start);
             for (int j = 0; j < block; j++) {
                 s.flipped[j] = shape.flip() && flipped(seed, clock, samples[start + j]);
-                forwardConvolutions(params, data.x(), samples[start + j] * inputs, s, j, s.flipped[j]);
+                data.copyRow(samples[start + j], s.image, 0);
+                forwardConvolutions(params, s.image, 0, s, j, s.flipped[j]);
             }
             dense1.forward(params, s.dense1Columns, s.flat, s.hidden, block, s.gather);
             for (int j = 0; j < block; j++) {
@@ -193,7 +194,8 @@ public final class ConvNet implements PipelineModel {
             dense1.accumulateGradient(s.flat, s.hiddenDelta, s.dense1Gradient, s.dense1BiasGradient, block, s.gather);
             dense1.backpropagate(s.dense1Rows, s.hiddenDelta, s.flatDelta, block, s.gather);
             for (int j = 0; j < block; j++) {
-                backwardConvolutions(data.x(), samples[start + j] * inputs, s, j);
+                data.copyRow(samples[start + j], s.image, 0);
+                backwardConvolutions(s.image, 0, s, j);
             }
         }
         conv1.addTo(s.conv1Gradient, s.conv1BiasGradient, gradientSum);
@@ -208,7 +210,8 @@ public final class ConvNet implements PipelineModel {
         ModelChecks.requireParams(this, params);
         ModelChecks.requireData(this, data);
         final Scratch s = scratch.get();
-        forwardConvolutions(params, data.x(), sample * inputs, s, 0, false);
+        data.copyRow(sample, s.image, 0);
+        forwardConvolutions(params, s.image, 0, s, 0, false);
         final float[] hidden = new float[shape.hidden()];
         dense1.forwardOne(params, s.flat[0], hidden);
         Relu.apply(hidden, hidden.length);
@@ -359,6 +362,9 @@ public final class ConvNet implements PipelineModel {
 
     /** One thread's activations, gradients and weight copies; refilled by every call. */
     final class Scratch {
+        /** One sample's features ({@link Dataset#copyRow}), the input of the convolutions. */
+        final float[] image = new float[inputs];
+
         final float[] padded1 = new float[conv1.paddedSize()];
         final float[][] cols1T = RowOps.matrix(conv1.patch(), conv1.positions());
         final float[][] conv1Out = RowOps.matrix(shape.channels1(), conv1.positions());

@@ -223,8 +223,8 @@ final class ConvNetStage implements PipelineStage {
                 for (int j = 0; j < n; j++) {
                     convs[j] = model.convRows();
                     final boolean mirrored = model.shape().flip() && ConvNet.flipped(seed, clock, samples[j]);
-                    model.forwardConvolutions(
-                            params, data.x(), samples[j] * model.inputs(), scratch, convs[j], mirrored);
+                    data.copyRow(samples[j], scratch.image, 0);
+                    model.forwardConvolutions(params, scratch.image, 0, scratch, convs[j], mirrored);
                     flat[j] = convs[j].flat();
                 }
             } else {
@@ -339,13 +339,8 @@ final class ConvNetStage implements PipelineStage {
                 if (first()) {
                     for (int j = start; j < start + count; j++) {
                         final boolean mirrored = model.shape().flip() && ConvNet.flipped(seed, clock, m.samples()[j]);
-                        model.backwardConvolutions(
-                                m.data().x(),
-                                m.samples()[j] * model.inputs(),
-                                scratch,
-                                m.convs()[j],
-                                featureDelta[j],
-                                mirrored);
+                        m.data().copyRow(m.samples()[j], scratch.image, 0);
+                        model.backwardConvolutions(scratch.image, 0, scratch, m.convs()[j], featureDelta[j], mirrored);
                     }
                 }
             }

@@ -60,18 +60,18 @@ public final class LinearRegression implements Model {
         ModelChecks.requireParams(this, params);
         ModelChecks.requireData(this, data);
         ModelChecks.requireGradient(this, gradientSum);
-        final float[] x = data.x();
         final float[] y = data.y();
         final int d = inputs;
+        final float[] x = new float[d];
         double loss = 0;
         double biasGradient = 0;
         for (final int sample : samples) {
-            final int offset = sample * d;
-            final double residual = output(params, x, offset) - y[sample];
+            data.copyRow(sample, x, 0);
+            final double residual = output(params, x, 0) - y[sample];
             loss += 0.5 * residual * residual;
             biasGradient += residual;
             for (int j = 0; j < d; j++) {
-                gradientSum[j] += residual * x[offset + j];
+                gradientSum[j] += residual * x[j];
             }
         }
         gradientSum[d] += biasGradient;
@@ -82,7 +82,9 @@ public final class LinearRegression implements Model {
     public float predict(final float[] params, final Dataset data, final int sample) {
         ModelChecks.requireParams(this, params);
         ModelChecks.requireData(this, data);
-        return (float) output(params, data.x(), sample * inputs);
+        final float[] x = new float[inputs];
+        data.copyRow(sample, x, 0);
+        return (float) output(params, x, 0);
     }
 
     private double output(final float[] params, final float[] x, final int offset) {

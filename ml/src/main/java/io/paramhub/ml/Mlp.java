@@ -187,7 +187,7 @@ public final class Mlp implements PipelineModel {
         for (int start = 0; start < samples.length; start += block) {
             final int count = Math.min(block, samples.length - start);
             for (int s = 0; s < count; s++) {
-                System.arraycopy(data.x(), samples[start + s] * inputs, activations[0][s], 0, inputs);
+                data.copyRow(samples[start + s], activations[0][s], 0);
             }
             for (int l = 0; l < layers.length; l++) {
                 layers[l].forward(params, columns[l], activations[l], activations[l + 1], count, gather);
@@ -281,7 +281,7 @@ public final class Mlp implements PipelineModel {
         }
 
         float predict(final Dataset data, final int sample) {
-            System.arraycopy(data.x(), sample * inputs, activations[0][0], 0, inputs);
+            data.copyRow(sample, activations[0][0], 0);
             for (int l = 0; l < layers.length; l++) {
                 layers[l].forward(params, columns[l], activations[l], activations[l + 1], 1, gather);
                 if (l < layers.length - 1) {

@@ -147,7 +147,7 @@ final class MlpStage implements PipelineStage {
                 MicroBatchStates.requireNoInput(in);
                 activations[0] = new float[n][inputs];
                 for (int s = 0; s < n; s++) {
-                    System.arraycopy(data.x(), samples[s] * inputs, activations[0][s], 0, inputs);
+                    data.copyRow(samples[s], activations[0][s], 0);
                 }
             } else {
                 MicroBatchStates.requireRows(in, n, inputWidth(), "input activations");

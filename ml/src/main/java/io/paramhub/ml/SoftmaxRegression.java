@@ -9,7 +9,7 @@ import java.util.List;
  * {@code bias [classes]}, those of a {@code torch.nn.Linear(inputs, classes)}.
  *
  * <p>{@link #accumulateGradient} is a worker's hot path: plain arrays, double accumulation and
- * one logits buffer per call.
+ * one logits buffer and one row buffer (each sample's features, {@link Dataset#copyRow}) per call.
  */
 public final class SoftmaxRegression implements Model {
 
@@ -72,19 +72,19 @@ public final class SoftmaxRegression implements Model {
         ModelChecks.requireParams(this, params);
         requireClassification(data);
         ModelChecks.requireGradient(this, gradientSum);
-        final float[] x = data.x();
         final float[] y = data.y();
         final int d = inputs;
         final int k = classes;
         final int biasOffset = k * d;
         final double[] logits = new double[k];
+        final float[] x = new float[d];
         double loss = 0;
         for (final int sample : samples) {
-            final int offset = sample * d;
+            data.copyRow(sample, x, 0);
             final int label = (int) y[sample];
             double max = Double.NEGATIVE_INFINITY;
             for (int c = 0; c < k; c++) {
-                final double z = params[biasOffset + c] + dot(params, c * d, x, offset, d);
+                final double z = params[biasOffset + c] + dot(params, c * d, x, 0, d);
                 logits[c] = z;
                 if (z > max) {
                     max = z;
@@ -102,7 +102,7 @@ public final class SoftmaxRegression implements Model {
             for (int c = 0; c < k; c++) {
                 final double delta = logits[c] * inverse - (c == label ? 1.0 : 0.0);
                 gradientSum[biasOffset + c] += delta;
-                axpy(delta, x, offset, gradientSum, c * d, d);
+                axpy(delta, x, 0, gradientSum, c * d, d);
             }
         }
         return loss;
@@ -112,12 +112,31 @@ public final class SoftmaxRegression implements Model {
     public float predict(final float[] params, final Dataset data, final int sample) {
         ModelChecks.requireParams(this, params);
         ModelChecks.requireData(this, data);
-        final int offset = sample * inputs;
+        final float[] row = new float[inputs];
+        data.copyRow(sample, row, 0);
+        return predict(params, row);
+    }
+
+    /** As {@link #predict(float[], Dataset, int)} predicts each, with one row buffer for the range. */
+    @Override
+    public void predict(
+            final float[] params, final Dataset data, final int from, final int to, final float[] predictions) {
+        ModelChecks.requireParams(this, params);
+        ModelChecks.requireData(this, data);
+        final float[] row = new float[inputs];
+        for (int sample = from; sample < to; sample++) {
+            data.copyRow(sample, row, 0);
+            predictions[sample] = predict(params, row);
+        }
+    }
+
+    /** The class of largest logit for the features {@code row[0 .. inputs)}. */
+    private float predict(final float[] params, final float[] row) {
         final int biasOffset = classes * inputs;
         int best = 0;
         double bestLogit = Double.NEGATIVE_INFINITY;
         for (int c = 0; c < classes; c++) {
-            final double z = params[biasOffset + c] + dot(params, c * inputs, data.x(), offset, inputs);
+            final double z = params[biasOffset + c] + dot(params, c * inputs, row, 0, inputs);
             if (z > bestLogit) {
                 bestLogit = z;
                 best = c;

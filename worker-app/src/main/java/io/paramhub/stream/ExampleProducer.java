@@ -28,6 +28,9 @@ final class ExampleProducer {
     private final Dataset data;
     private final ExampleRecords records;
     private final LabelDrift drift;
+    /** The row being sent ({@link Dataset#copyRow}); one thread sends. */
+    private final float[] row;
+
     private final AtomicLong acknowledged = new AtomicLong();
     private final AtomicReference<Exception> failure = new AtomicReference<>();
     private final Callback callback = (metadata, error) -> {
@@ -51,6 +54,7 @@ final class ExampleProducer {
         this.data = data;
         this.records = new ExampleRecords(schemaId, data.isClassification());
         this.drift = drift;
+        this.row = new float[data.features()];
     }
 
     /**
@@ -73,11 +77,11 @@ final class ExampleProducer {
      */
     void send(final long id) {
         check();
-        final int row = (int) (id % data.size());
-        final int features = data.features();
-        final float target = data.y()[row];
+        final int sample = (int) (id % data.size());
+        final float target = data.y()[sample];
         final double label = data.isClassification() ? drift.label(id, (int) target) : target;
-        final byte[] value = records.encode(id, data.x(), row * features, features, label);
+        data.copyRow(sample, row, 0);
+        final byte[] value = records.encode(id, row, 0, row.length, label);
         final int partition = (int) (id % topic.partitions());
         try {
             producer.send(
