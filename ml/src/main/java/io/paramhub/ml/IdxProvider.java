@@ -8,7 +8,8 @@ import java.util.Set;
 /**
  * {@code idx:IMAGES,LABELS[,test-images=PATH,test-labels=PATH|holdout=F][,seed=N]}: IDX files (gzip'd or not) of
  * any shape and type, as MNIST's (docs/data.md). An item of the images file, of any number of dimensions, is
- * one sample's features, row-major (unsigned bytes divided by 255, other types as they are); the labels file
+ * one sample's features, row-major (unsigned bytes divided by 255, held as one byte each, see
+ * {@link Dataset#ofCodes}; other types as they are, as floats); the labels file
  * holds one whole number {@code >= 0} per item, and the classes are 0 to the largest training label. The test
  * set is the pair {@code test-images=}/{@code test-labels=} name, or a {@link Holdout} of {@code holdout=F}
  * (default 0.2) with {@code seed=N} (default 0). Fashion-MNIST ({@link FashionMnist}) is one such pair.
@@ -85,8 +86,8 @@ public final class IdxProvider implements DatasetProvider {
      *     number {@code >= 0}, or a label is outside the classes given
      */
     static Dataset pair(final String name, final Path imagesFile, final Path labelsFile, final int classes) {
-        final IdxArray images = read(imagesFile, true);
-        final IdxArray labels = read(labelsFile, false);
+        final IdxArray images = readImages(imagesFile);
+        final IdxArray labels = readLabels(labelsFile);
         if (labels.width() != 1) {
             throw new DataFileException(
                     labelsFile, "", "holds items of " + labels.itemShape() + " values, a labels file one each");
@@ -120,12 +121,21 @@ public final class IdxProvider implements DatasetProvider {
         if (images.width() < 1) {
             throw new DataFileException(imagesFile, "", "holds items of no values");
         }
-        return new Dataset(name, images.width(), images.values(), y, count);
+        return images.dataset(name, y, count);
     }
 
-    private static IdxArray read(final Path file, final boolean scaleBytes) {
+    /** Unsigned-byte images stay one byte a pixel. */
+    private static IdxArray readImages(final Path file) {
         try {
-            return IdxReader.read(file, scaleBytes);
+            return IdxReader.readFeatures(file);
+        } catch (final IOException e) {
+            throw DataFileException.of(file, e);
+        }
+    }
+
+    private static IdxArray readLabels(final Path file) {
+        try {
+            return IdxReader.read(file, false);
         } catch (final IOException e) {
             throw DataFileException.of(file, e);
         }

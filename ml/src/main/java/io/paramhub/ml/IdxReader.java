@@ -34,6 +34,15 @@ public final class IdxReader {
     public static final int DOUBLE = 0x0E;
 
     private static final int BUFFER_BYTES = 1 << 16;
+    /** The float of each unsigned byte read as a pixel: the byte divided by 255. */
+    private static final float[] PIXEL_LEVELS = new float[Dataset.LEVELS];
+
+    static {
+        for (int b = 0; b < PIXEL_LEVELS.length; b++) {
+            PIXEL_LEVELS[b] = (b & 0xFF) / 255f;
+        }
+    }
+
     private static final int GZIP_MAGIC = 0x1f8b;
 
     private IdxReader() {}
@@ -45,14 +54,14 @@ public final class IdxReader {
 
     /** All images with their dimensions, each byte divided by 255. */
     public static IdxImages readImageFile(final Path file) throws IOException {
-        final IdxArray array = read(file, IMAGES_MAGIC, true);
+        final IdxArray array = read(file, IMAGES_MAGIC, true, false);
         final int[] dimensions = array.dimensions();
         return new IdxImages(dimensions[0], dimensions[1], dimensions[2], array.values());
     }
 
     /** The labels, each unsigned byte as a float. */
     public static float[] readLabels(final Path file) throws IOException {
-        return read(file, LABELS_MAGIC, false).values();
+        return read(file, LABELS_MAGIC, false, false).values();
     }
 
     /**
@@ -62,10 +71,26 @@ public final class IdxReader {
      * @throws IOException naming the file, if it cannot be read, is not an IDX file or is truncated
      */
     public static IdxArray read(final Path file, final boolean scaleBytes) throws IOException {
-        return read(file, 0, scaleBytes);
+        return read(file, 0, scaleBytes, false);
     }
 
-    private static IdxArray read(final Path file, final int expectedMagic, final boolean scaleBytes)
+    /**
+     * As {@code read(file, true)}, but an unsigned-byte file keeps its bytes as {@link IdxArray#codes} (a quarter
+     * of the memory) with {@link #pixelLevels} as what they stand for; a file of another type is read as floats.
+     *
+     * @throws IOException naming the file, if it cannot be read, is not an IDX file or is truncated
+     */
+    public static IdxArray readFeatures(final Path file) throws IOException {
+        return read(file, 0, true, true);
+    }
+
+    /** The float each unsigned byte code stands for as a pixel, {@code levels[b] = b / 255f}; not a copy. */
+    static float[] pixelLevels() {
+        return PIXEL_LEVELS;
+    }
+
+    private static IdxArray read(
+            final Path file, final int expectedMagic, final boolean scaleBytes, final boolean keepBytes)
             throws IOException {
         try (DataInputStream in = open(file)) {
             final int magic = in.readInt();
@@ -88,6 +113,11 @@ public final class IdxReader {
                 if (total > Integer.MAX_VALUE - 8) {
                     throw new IOException(file + ": more than " + (Integer.MAX_VALUE - 8) + " values");
                 }
+            }
+            if (keepBytes && type == UNSIGNED_BYTE) {
+                final byte[] codes = new byte[(int) total];
+                in.readFully(codes);
+                return IdxArray.ofCodes(dimensions, codes);
             }
             return new IdxArray(type, dimensions, values(in, type, (int) total, scaleBytes));
         } catch (final EOFException e) {

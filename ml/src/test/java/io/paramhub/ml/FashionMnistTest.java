@@ -76,4 +76,15 @@ class FashionMnistTest {
         }
         assertThat(max).isEqualTo(1f);
     }
+
+    @Test
+    void shouldHoldTheSameFloatsAsBytesWhenPackageIsInstalled() throws IOException {
+        // when
+        final Dataset test = FashionMnist.load(FashionMnist.DEFAULT_DIR).test();
+
+        // then: one byte a pixel, each standing for the float the float reader gives
+        assertThat(test.hasCodes()).isTrue();
+        assertThat(test.x())
+                .isEqualTo(IdxReader.readImages(FashionMnist.DEFAULT_DIR.resolve(FashionMnist.TEST_IMAGES)));
+    }
 }

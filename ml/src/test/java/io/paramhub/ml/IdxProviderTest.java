@@ -7,6 +7,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,7 +51,53 @@ class IdxProviderTest {
         assertThat(data.train().classes()).isEqualTo(3);
         assertThat(data.train().y()).containsExactly(0, 2, 1, 2);
         assertThat(data.test().x()).containsExactly(0, 1, 0.2f, 0, 0, 0);
+        assertThat(data.test().hasCodes()).isTrue();
+        assertThat(data.train().hasCodes()).isFalse();
         assertThat(data.preprocessing()).isEqualTo(Preprocessing.NONE);
+    }
+
+    @Test
+    void shouldHoldExactlyTheFloatsOfTheFloatReaderWhenImagesAreUnsignedBytes() throws IOException {
+        // given: 8 images of 4x8 pixels, the 256 byte values between them; a holdout split
+        final int[] pixels = new int[256];
+        final int[] labels = new int[8];
+        for (int i = 0; i < 256; i++) {
+            pixels[i] = (i * 37) % 256;
+        }
+        for (int i = 0; i < 8; i++) {
+            labels[i] = i % 3;
+        }
+        final Path images = dir.resolve("images.gz");
+        final Path labelFile = dir.resolve("labels.gz");
+        IdxReaderTest.writeIdx(images, 0x0803, new int[] {8, 4, 8}, pixels);
+        IdxReaderTest.writeIdx(labelFile, 0x0801, new int[] {8}, labels);
+        final float[] floats = IdxReader.readImages(images);
+
+        // when
+        final TrainTest all = DataSources.load(
+                "idx:" + images + "," + labelFile + ",test-images=" + images + ",test-labels=" + labelFile);
+        final TrainTest split = DataSources.load("idx:" + images + "," + labelFile + ",holdout=0.25,seed=3");
+
+        // then: every row of either storage, held out or not, is the float reader's row
+        final Dataset train = all.train();
+        assertThat(train.hasCodes()).isTrue();
+        final float[] row = new float[32];
+        for (int i = 0; i < 8; i++) {
+            train.copyRow(i, row, 0);
+            assertThat(row).isEqualTo(Arrays.copyOfRange(floats, i * 32, (i + 1) * 32));
+        }
+        assertThat(train.x()).isEqualTo(floats);
+        assertThat(split.train().hasCodes()).isTrue();
+        assertThat(split.test().hasCodes()).isTrue();
+        final boolean[] held = Holdout.testRows(8, 0.25, 3);
+        int test = 0;
+        for (int i = 0; i < 8; i++) {
+            if (held[i]) {
+                split.test().copyRow(test++, row, 0);
+                assertThat(row).isEqualTo(Arrays.copyOfRange(floats, i * 32, (i + 1) * 32));
+            }
+        }
+        assertThat(test).isEqualTo(split.test().size());
     }
 
     @Test

@@ -53,6 +53,41 @@ class IdxReaderTest {
     }
 
     @Test
+    void shouldKeepBytesStandingForTheScaledPixelsWhenReadingFeatures() throws IOException {
+        // given: every byte once, as 256 items of 1x1
+        final int[] bytes = new int[256];
+        final float[] scaled = new float[256];
+        for (int b = 0; b < 256; b++) {
+            bytes[b] = b;
+            scaled[b] = (b & 0xFF) / 255f;
+        }
+        final Path file = dir.resolve("all.gz");
+        writeIdx(file, 2051, new int[] {256, 1, 1}, bytes);
+
+        // when
+        final IdxArray features = IdxReader.readFeatures(file);
+
+        // then: the codes are the bytes, and they stand for exactly the floats of the float reader
+        assertThat(features.codes()).hasSize(256).startsWith((byte) 0, (byte) 1).endsWith((byte) 255);
+        assertThat(features.values()).isEqualTo(IdxReader.readImages(file)).isEqualTo(scaled);
+        assertThat(IdxReader.pixelLevels()).isEqualTo(scaled);
+    }
+
+    @Test
+    void shouldReadFloatsWhenReadingFeaturesOfAnotherType() throws IOException {
+        // given: signed bytes
+        final Path file = dir.resolve("signed.gz");
+        writeIdx(file, 0x0902, new int[] {1, 2}, new int[] {-1, 7});
+
+        // when
+        final IdxArray features = IdxReader.readFeatures(file);
+
+        // then
+        assertThat(features.codes()).isNull();
+        assertThat(features.values()).containsExactly(-1, 7);
+    }
+
+    @Test
     void shouldReadUnsignedBytesWhenReadingLabels() throws IOException {
         // given
         final Path file = dir.resolve("labels.gz");
