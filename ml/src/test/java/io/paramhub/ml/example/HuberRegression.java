@@ -52,16 +52,16 @@ public final class HuberRegression implements Model {
     @Override
     public double accumulateGradient(
             final float[] params, final Dataset data, final int[] samples, final double[] gradientSum) {
-        final float[] x = data.x();
+        final float[] x = new float[inputs]; // one sample's features, read with copyRow
         double loss = 0;
         for (final int sample : samples) {
-            final int offset = sample * inputs;
-            final double residual = output(params, x, offset) - data.y()[sample];
+            data.copyRow(sample, x, 0);
+            final double residual = output(params, x) - data.y()[sample];
             final double magnitude = Math.abs(residual);
             loss += magnitude <= delta ? 0.5 * residual * residual : delta * (magnitude - 0.5 * delta);
             final double slope = magnitude <= delta ? residual : delta * Math.signum(residual);
             for (int j = 0; j < inputs; j++) {
-                gradientSum[j] += slope * x[offset + j];
+                gradientSum[j] += slope * x[j];
             }
             gradientSum[inputs] += slope;
         }
@@ -70,14 +70,16 @@ public final class HuberRegression implements Model {
 
     @Override
     public float predict(final float[] params, final Dataset data, final int sample) {
-        return (float) output(params, data.x(), sample * inputs);
+        final float[] x = new float[inputs];
+        data.copyRow(sample, x, 0);
+        return (float) output(params, x);
     }
 
     /** {@code w . x + b} in double, so that the loss is smooth to finite differences. */
-    private double output(final float[] params, final float[] x, final int offset) {
+    private double output(final float[] params, final float[] x) {
         double sum = params[inputs];
         for (int j = 0; j < inputs; j++) {
-            sum += (double) params[j] * x[offset + j];
+            sum += (double) params[j] * x[j];
         }
         return sum;
     }
