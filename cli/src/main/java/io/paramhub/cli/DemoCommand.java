@@ -31,7 +31,6 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -161,15 +160,12 @@ final class DemoCommand implements Callable<Integer> {
         }
         final OrchestratorSettings orchestration = orchestratorSettings();
         final PrintStream out = System.out;
-        // the data set loads while the cluster starts: about a second of the demo's start-up
-        final CompletableFuture<DemoData> loading = DemoData.loadInBackground(dataset, model);
+        final DemoData demo = DemoData.load(dataset, model, out);
+        final TrainTest data = demo.data();
+        final JobSpec spec = demo.requireValid(jobSpec(demo.spec(), data));
         final Path stateDir = Files.createTempDirectory("paramhub-streams-");
-        try (LocalCluster cluster = LocalCluster.startOrConnect(connectionOptions.settings());
-                DemoData.Allowance allowed = DemoData.await(loading).allowFiles()) {
-            final DemoData demo = loading.join();
-            demo.print(out);
-            final TrainTest data = demo.data();
-            final JobSpec spec = demo.requireValid(jobSpec(demo.spec(), data));
+        try (DemoData.Allowance allowed = demo.allowFiles();
+                LocalCluster cluster = LocalCluster.startOrConnect(connectionOptions.settings())) {
             out.println(cluster.describe());
             // as a deployment does once, before its first job: the run's clients then find the ids in this JVM
             SchemaRegistration.registerValueSchemas(

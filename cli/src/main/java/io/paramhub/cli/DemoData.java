@@ -14,8 +14,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * The data set of {@code paramhub demo}: the spec with its relative paths made absolute (as the job carries it),
@@ -44,40 +42,16 @@ final class DemoData {
 
     /**
      * The data {@code given} names (null: {@code linear} for the linear model, else {@code fashion-mnist}), its
-     * paths resolved against the working directory, loaded in a thread of its own; {@link #await} takes it.
+     * paths resolved against the working directory; says on {@code out} what the provider did to labels and
+     * features, when it did anything ({@link #print}).
      */
-    static CompletableFuture<DemoData> loadInBackground(final String given, final String model) {
+    static DemoData load(final String given, final String model, final PrintStream out) {
         final String named = given != null ? given : "linear".equals(model) ? "linear" : DataSources.FASHION_MNIST;
-        final Path workingDirectory = Path.of("").toAbsolutePath();
-        final CompletableFuture<DemoData> loaded = new CompletableFuture<>();
-        final Thread loader = new Thread(
-                () -> {
-                    try {
-                        final String spec = DataSources.resolve(named, workingDirectory);
-                        loaded.complete(new DemoData(spec, DataSources.load(spec), DataSources.files(spec)));
-                    } catch (final RuntimeException | Error e) {
-                        loaded.completeExceptionally(e);
-                    }
-                },
-                "paramhub-data-loader");
-        loader.setDaemon(true);
-        loader.start();
-        return loaded;
-    }
-
-    /** The data loaded; the loader's own exception (a bad spec, a missing file) as it was thrown. */
-    static DemoData await(final CompletableFuture<DemoData> loading) {
-        try {
-            return loading.join();
-        } catch (final CompletionException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            if (e.getCause() instanceof Error cause) {
-                throw cause;
-            }
-            throw e;
-        }
+        final String spec = DataSources.resolve(named, Path.of("").toAbsolutePath());
+        final List<String> files = DataSources.files(spec);
+        final DemoData data = new DemoData(spec, DataSources.load(spec), files);
+        data.print(out);
+        return data;
     }
 
     String spec() {
@@ -125,9 +99,7 @@ final class DemoData {
         };
     }
 
-    /**
-     * One line on {@code out} on what the provider did to the file's labels and features, when it did anything.
-     */
+    /** One line on what the provider did to the file's labels and features, when it did anything. */
     void print(final PrintStream out) {
         final Preprocessing preprocessing = data.preprocessing();
         if (preprocessing.classLabels().isEmpty() && !preprocessing.standardized()) {
