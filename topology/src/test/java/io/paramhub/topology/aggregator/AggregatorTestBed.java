@@ -14,10 +14,8 @@ import io.paramhub.schemas.registry.SchemaRegistryClients;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.ShardKeys;
 import io.paramhub.topology.StreamsProperties;
+import io.paramhub.topology.TestStateDirs;
 import io.paramhub.topology.TopicCatalog;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -44,6 +42,7 @@ final class AggregatorTestBed implements AutoCloseable {
     final LineageHistory lineage = new LineageHistory();
     final TestOutputTopic<String, ModelShard> model;
     final TestOutputTopic<String, DeadLetter> deadLetters;
+    private final Path stateDir = TestStateDirs.create("aggregator-test-");
     private final String scope = "aggregator-test-" + UUID.randomUUID();
 
     AggregatorTestBed() {
@@ -52,7 +51,7 @@ final class AggregatorTestBed implements AutoCloseable {
         final Properties props = StreamsProperties.withDefaults("aggregator-test", new Properties());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsProperties.SCHEMA_REGISTRY_URL, "mock://" + scope);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir().toString());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         driver = new TopologyTestDriver(AggregatorTopology.build(topics, serdes, metrics, lineage), props);
         jobs = driver.createInputTopic(
                 topics.jobs().name(),
@@ -76,14 +75,6 @@ final class AggregatorTestBed implements AutoCloseable {
                 topics.deadLetters().name(),
                 new StringDeserializer(),
                 topics.deadLetters().valueSerde().deserializer());
-    }
-
-    private static Path stateDir() {
-        try {
-            return Files.createTempDirectory("aggregator-test-");
-        } catch (final IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /** Linear regression on 3 inputs (4 parameters) in 2 shards, plain SGD, BSP over {@code workers}. */
@@ -205,6 +196,7 @@ final class AggregatorTestBed implements AutoCloseable {
     @Override
     public void close() {
         driver.close();
+        TestStateDirs.delete(stateDir);
         SchemaRegistryClients.dropScope(scope);
     }
 }

@@ -9,10 +9,8 @@ import io.paramhub.schemas.registry.SchemaRegistryClients;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.ShardKeys;
 import io.paramhub.topology.StreamsProperties;
+import io.paramhub.topology.TestStateDirs;
 import io.paramhub.topology.TopicCatalog;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,6 +46,7 @@ final class OrchestratorTestBed implements AutoCloseable {
     final List<ResourceCommand> issued = new ArrayList<>();
     final OrchestratorMetrics metrics = OrchestratorMetrics.unregistered();
     private final Map<String, ResourceCommand> applied = new LinkedHashMap<>();
+    private final Path stateDir = TestStateDirs.create("orchestrator-test-");
     private final String scope = "orchestrator-test-" + UUID.randomUUID();
     private long clock;
 
@@ -57,7 +56,7 @@ final class OrchestratorTestBed implements AutoCloseable {
         final Properties props = StreamsProperties.withDefaults("orchestrator-test", new Properties());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsProperties.SCHEMA_REGISTRY_URL, "mock://" + scope);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir().toString());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         driver = new TopologyTestDriver(OrchestratorTopology.build(topics, serdes, settings, metrics), props);
         telemetry = driver.createInputTopic(
                 topics.telemetry().name(),
@@ -71,14 +70,6 @@ final class OrchestratorTestBed implements AutoCloseable {
                 topics.commands().name(),
                 new StringDeserializer(),
                 topics.commands().valueSerde().deserializer());
-    }
-
-    private static Path stateDir() {
-        try {
-            return Files.createTempDirectory("orchestrator-test-");
-        } catch (final IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     static String worker(final int index) {
@@ -208,6 +199,7 @@ final class OrchestratorTestBed implements AutoCloseable {
     @Override
     public void close() {
         driver.close();
+        TestStateDirs.delete(stateDir);
         SchemaRegistryClients.dropScope(scope);
     }
 }

@@ -7,11 +7,10 @@ import io.paramhub.avro.ServerTelemetry;
 import io.paramhub.avro.ShardPlacement;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.StreamsProperties;
+import io.paramhub.topology.TestStateDirs;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.placement.PlacementSettings;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -112,6 +111,8 @@ class PlacementTopologyTest {
     /** A driver around the orchestrator and two aggregator instances reporting shard-rounds. */
     private static final class Bed implements AutoCloseable {
 
+        private final Path stateDir = TestStateDirs.create("placement-test-");
+
         final TopologyTestDriver driver;
         final TestInputTopic<String, ServerTelemetry> telemetry;
         final TestOutputTopic<String, ShardPlacement> placements;
@@ -125,13 +126,7 @@ class PlacementTopologyTest {
             final Properties props = StreamsProperties.withDefaults("placement-test", new Properties());
             props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
             props.put(StreamsProperties.SCHEMA_REGISTRY_URL, "mock://" + scope);
-            try {
-                props.put(
-                        StreamsConfig.STATE_DIR_CONFIG,
-                        Files.createTempDirectory("placement-test-").toString());
-            } catch (final IOException e) {
-                throw new UncheckedIOException(e);
-            }
+            props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
             driver = new TopologyTestDriver(
                     OrchestratorTopology.build(topics, serdes, OrchestratorSettings.defaults(), settings, metrics),
                     props,
@@ -176,6 +171,7 @@ class PlacementTopologyTest {
         @Override
         public void close() {
             driver.close();
+            TestStateDirs.delete(stateDir);
         }
     }
 }
