@@ -51,7 +51,7 @@ class JobDeletionSoakIT extends ClusterTestBase {
     private static final Logger log = LoggerFactory.getLogger(JobDeletionSoakIT.class);
 
     /**
-     * Jobs run and deleted in the suite: 20, about 25 s on a quiet 2-core machine (2 workers, 32 BSP clocks a
+     * Jobs run and deleted in the suite: 20, about 45 s on a 2-core machine (2 workers, 32 BSP clocks a
      * job, with a run's set-up and the deletion of the one before). The soak its issue asked for is 50 jobs:
      * {@code -Dparamhub.soak.jobs=50} (docs/using.md, "Deleting a job").
      */

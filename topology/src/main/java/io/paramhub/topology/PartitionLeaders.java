@@ -31,13 +31,15 @@ public final class PartitionLeaders {
     private PartitionLeaders() {}
 
     /**
-     * Returns once every partition of {@code topics} answers {@code ListOffsets} at its leader.
+     * Returns, once every partition of {@code topics} answers {@code ListOffsets} at its leader, the topics'
+     * descriptions.
      *
      * @throws IllegalStateException when that has not happened within {@code timeout}, or Kafka refuses
      */
-    public static void awaitServing(final Admin admin, final Collection<String> topics, final Duration timeout) {
+    public static Map<String, TopicDescription> awaitServing(
+            final Admin admin, final Collection<String> topics, final Duration timeout) {
         if (topics.isEmpty()) {
-            return;
+            return Map.of();
         }
         final long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
@@ -45,7 +47,7 @@ public final class PartitionLeaders {
                 final Map<String, TopicDescription> described =
                         admin.describeTopics(topics).allTopicNames().get(remainingMs(deadline), TimeUnit.MILLISECONDS);
                 admin.listOffsets(latest(described.values())).all().get(remainingMs(deadline), TimeUnit.MILLISECONDS);
-                return;
+                return described;
             } catch (final ExecutionException e) {
                 if (!(e.getCause() instanceof RetriableException) || System.nanoTime() > deadline) {
                     throw new IllegalStateException(

@@ -4,8 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
+import org.apache.kafka.common.utils.Utils;
 
 /** Temporary state directories of topology test drivers: made under the system's temp directory, deleted whole. */
 public final class TestStateDirs {
@@ -23,17 +22,8 @@ public final class TestStateDirs {
 
     /** Deletes {@code dir} and all it holds; nothing when it is gone already. */
     public static void delete(final Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.deleteIfExists(path);
-                } catch (final IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
+        try {
+            Utils.delete(dir.toFile());
         } catch (final IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -49,15 +49,14 @@ public record StreamTopic(String name, int partitions, boolean created) {
             throw failed("creating topic " + topic, e, timeout);
         }
         // a topic just created is in the metadata, and served by its leaders, a moment later
+        final TopicDescription served;
         try {
-            PartitionLeaders.awaitServing(admin, List.of(topic), timeout);
+            served = PartitionLeaders.awaitServing(admin, List.of(topic), timeout)
+                    .get(topic);
         } catch (final IllegalStateException e) {
             throw new IllegalStateException("topic " + topic + " was created but " + e.getMessage(), e);
         }
-        return new StreamTopic(
-                topic,
-                describe(admin, topic, timeout).orElseThrow().partitions().size(),
-                created);
+        return new StreamTopic(topic, served.partitions().size(), created);
     }
 
     /** What the streamer writes to, as a line for the user: says so when the partitions are not those asked for. */
