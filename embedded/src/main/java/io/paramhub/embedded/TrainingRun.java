@@ -20,6 +20,7 @@ import io.paramhub.topology.placement.PlacementSettings;
 import io.paramhub.topology.placement.PlacementTaskAssignor;
 import io.paramhub.worker.ComputeEmulation;
 import io.paramhub.worker.Worker;
+import io.paramhub.worker.WorkerClients;
 import io.paramhub.worker.WorkerSettings;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -232,6 +233,8 @@ public final class TrainingRun {
             final ExecutorService threads = Executors.newFixedThreadPool(spec.getExpectedWorkers() + 1);
             final AtomicBoolean stop = new AtomicBoolean();
             final EpochEvaluator evaluator = new EpochEvaluator(topics(), client);
+            // the workers of this process share one producer and one reader of the model
+            final WorkerClients workerClients = new WorkerClients(topics(), client);
             try {
                 final Future<EpochEvaluator.Evaluated> evaluation = threads.submit(() -> {
                     try {
@@ -247,7 +250,7 @@ public final class TrainingRun {
                     final WorkerSettings settings = WorkerSettings.of(spec.getJob(), index, spec.getExpectedWorkers())
                             .withEmulation(emulations.getOrDefault(index, ComputeEmulation.NONE))
                             .withThreads(workerThreads);
-                    workers.add(threads.submit(() -> superviseWorker(settings, client, data, losses, listener)));
+                    workers.add(threads.submit(() -> superviseWorker(settings, workerClients, data, losses, listener)));
                 }
                 for (final Future<?> worker : workers) {
                     worker.get();
@@ -275,6 +278,7 @@ public final class TrainingRun {
                 stop.set(true);
                 threads.shutdownNow();
                 threads.awaitTermination(30, TimeUnit.SECONDS);
+                workerClients.close();
             }
         } finally {
             if (http != null) {
@@ -367,13 +371,13 @@ public final class TrainingRun {
     /** Runs one worker to the end; if it fails and restarts are on, starts it again after the delay. */
     private Void superviseWorker(
             final WorkerSettings settings,
-            final Properties client,
+            final WorkerClients clients,
             final TrainTest data,
             final LossTally losses,
             final RunListener listener)
             throws InterruptedException {
         while (true) {
-            final Worker worker = new Worker(settings, topics(), client, ignored -> data, telemetry -> {
+            final Worker worker = new Worker(settings, clients, ignored -> data, telemetry -> {
                 losses.add(telemetry);
                 listener.onIteration(telemetry);
             });

@@ -58,17 +58,30 @@ final class KafkaWorkerTransport implements WorkerTransport {
     private final String workerId;
     private final TopicCatalog topics;
     private final Properties clientProperties;
+    private final WorkerClients clients;
+    private final boolean ownClients;
     private final KafkaProducer<String, byte[]> producer;
     private KafkaProducer<String, byte[]> transactional;
     private final UndecodableRecordHandler deadLetters;
     private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
 
+    /** A transport with Kafka clients of its own. */
     KafkaWorkerTransport(final String workerId, final TopicCatalog topics, final Properties clientProperties) {
+        this(workerId, new WorkerClients(topics, clientProperties), true);
+    }
+
+    /** A transport through {@code clients}, which the workers of this process share and which it leaves open. */
+    KafkaWorkerTransport(final String workerId, final WorkerClients clients) {
+        this(workerId, clients, false);
+    }
+
+    private KafkaWorkerTransport(final String workerId, final WorkerClients clients, final boolean ownClients) {
         this.workerId = workerId;
-        this.topics = topics;
-        this.clientProperties = clientProperties;
-        this.producer = new KafkaProducer<>(
-                ClientProperties.producer(clientProperties), new StringSerializer(), new ByteArraySerializer());
+        this.topics = clients.topics();
+        this.clientProperties = clients.clientProperties();
+        this.clients = clients;
+        this.ownClients = ownClients;
+        this.producer = clients.producer();
         this.deadLetters = this::setAside;
     }
 
@@ -88,14 +101,7 @@ final class KafkaWorkerTransport implements WorkerTransport {
             final Map<TopicPartition, Long> from,
             final boolean wholeVersions,
             final int versionBytes) {
-        return new Feed(new TopicReader<>(
-                topics.model(),
-                wholeVersions
-                        ? ClientProperties.modelReads(clientProperties, versionBytes)
-                        : ClientProperties.uncommittedReads(clientProperties),
-                from,
-                deadLetters,
-                shardKeys));
+        return clients.model(shardKeys, from, wholeVersions, versionBytes, deadLetters);
     }
 
     @Override
@@ -209,7 +215,9 @@ final class KafkaWorkerTransport implements WorkerTransport {
         if (transactional != null) {
             transactional.close();
         }
-        producer.close();
+        if (ownClients) {
+            clients.close();
+        }
     }
 
     private void setAside(final RecordDeserializationException error) {

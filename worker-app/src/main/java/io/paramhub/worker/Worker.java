@@ -82,6 +82,15 @@ public final class Worker implements Runnable, AutoCloseable {
                 listener);
     }
 
+    /** A worker that runs beside others in this process, through the Kafka clients they share. */
+    public Worker(
+            final WorkerSettings settings,
+            final WorkerClients clients,
+            final Function<JobSpec, TrainTest> dataLoader,
+            final IterationListener listener) {
+        this(settings, () -> new KafkaWorkerTransport(settings.workerId(), clients), dataLoader, listener);
+    }
+
     /** A worker that talks to its job through the transport {@code transports} opens when it runs. */
     Worker(
             final WorkerSettings settings,

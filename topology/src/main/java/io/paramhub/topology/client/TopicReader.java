@@ -100,6 +100,11 @@ public final class TopicReader<K, V> implements AutoCloseable {
         return consumer.assignment().stream().collect(Collectors.toMap(partition -> partition, consumer::position));
     }
 
+    /** Goes to {@code offset} of {@code partition}, one of this reader's: the next poll reads from there. */
+    public void seek(final TopicPartition partition, final long offset) {
+        consumer.seek(partition, offset);
+    }
+
     /**
      * Polls once for at most {@code timeout}, handing each record to {@code sink}; returns the count. A record
      * that does not deserialize goes to the {@link UndecodableRecordHandler} and is skipped (not counted).
