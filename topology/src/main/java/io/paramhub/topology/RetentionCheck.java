@@ -6,9 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.Config;
-import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.common.config.ConfigResource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,7 +63,8 @@ public final class RetentionCheck {
                         name, RetentionRequirement.compactedState("a restored store needs each key's newest record"));
             }
         }
-        final Map<String, Map<String, String>> configs = describe(required.keySet());
+        final Map<String, Map<String, String>> configs =
+                TopicConfigs.describe(admin, required.keySet(), TIMEOUT_SECONDS);
         final List<String> problems = new ArrayList<>();
         required.forEach((topic, requirement) -> {
             final Map<String, String> topicConfigs = configs.get(topic);
@@ -75,25 +73,5 @@ public final class RetentionCheck {
             }
         });
         return problems;
-    }
-
-    private Map<String, Map<String, String>> describe(final Iterable<String> names) {
-        final List<ConfigResource> resources = new ArrayList<>();
-        names.forEach(name -> resources.add(new ConfigResource(ConfigResource.Type.TOPIC, name)));
-        final Map<ConfigResource, Config> described = AdminCalls.call(
-                "reading topic configs",
-                TIMEOUT_SECONDS,
-                () -> admin.describeConfigs(resources).all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
-        final Map<String, Map<String, String>> byTopic = new LinkedHashMap<>();
-        described.forEach((resource, config) -> {
-            final Map<String, String> values = new LinkedHashMap<>();
-            for (final ConfigEntry entry : config.entries()) {
-                if (entry.value() != null) {
-                    values.put(entry.name(), entry.value());
-                }
-            }
-            byTopic.put(resource.name(), values);
-        });
-        return byTopic;
     }
 }

@@ -10,7 +10,10 @@ import io.paramhub.avro.ResourceCommand;
 import io.paramhub.avro.ServerTelemetry;
 import io.paramhub.avro.ShardPlacement;
 import io.paramhub.avro.WorkerStatus;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.serialization.Serdes;
 
 /**
@@ -115,6 +118,48 @@ public record TopicCatalog(
                 activationGradients,
                 serverTelemetry,
                 placements);
+    }
+
+    /** The topics the aggregator reads or writes, its Streams handlers' dead letters included. */
+    public List<Topic<String, ?>> aggregatorTopics() {
+        return List.of(
+                jobs,
+                gradients,
+                model,
+                commands,
+                membership,
+                deadLetters,
+                shardJobs,
+                shardMembership,
+                shardCommands,
+                serverTelemetry,
+                placements);
+    }
+
+    /** The topics the orchestrator reads or writes, its Streams handlers' dead letters included. */
+    public List<Topic<String, ?>> orchestratorTopics() {
+        return List.of(jobs, telemetry, commands, serverTelemetry, placements, deadLetters);
+    }
+
+    /** The topics a worker reads or writes (users' data topics are theirs, and not here). */
+    public List<Topic<String, ?>> workerTopics() {
+        return List.of(jobs, gradients, model, telemetry, membership, deadLetters, activations, activationGradients);
+    }
+
+    /**
+     * What ParamHub expects of each of {@code used} when it exists ({@link TopicCheck}): the layout it would create
+     * it with, under {@code replication}; {@code telemetry}, {@code server-telemetry} and {@code dead-letters} are
+     * only observed.
+     */
+    public List<TopicExpectation> expectations(final List<Topic<String, ?>> used, final TopicReplication replication) {
+        // partitions play no part in the check (commonPartitionCount checks those that must agree)
+        final Map<String, TopicLayout> byName = new HashMap<>();
+        layouts(1, 1).forEach(layout -> byName.put(layout.name(), layout));
+        final Set<String> observed = Set.of(telemetry.name(), serverTelemetry.name(), deadLetters.name());
+        return used.stream()
+                .map(topic ->
+                        new TopicExpectation(byName.get(topic.name()), replication, observed.contains(topic.name())))
+                .toList();
     }
 
     /** A topic's name without the prefix: {@code gradients}, {@code dead-letters}, ... */
