@@ -3,6 +3,7 @@ package io.paramhub.aggregator;
 import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.launcher.TopicSetup;
 import io.paramhub.topology.RetentionCheck;
+import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.aggregator.AggregatorInstance;
 import io.paramhub.topology.aggregator.AggregatorMetrics;
 import io.paramhub.topology.aggregator.AggregatorTopology;
@@ -20,8 +21,9 @@ import org.apache.kafka.streams.Topology;
 
 /**
  * Builds and runs the aggregator topology: {@code jobs} and {@code gradients} in, {@code model}
- * and {@code dead-letters} out. Checks the topics first and can create the missing ones, then refuses to start
- * when the retention of {@code gradients}, {@code model} or its changelogs is too short to restore from
+ * and {@code dead-letters} out. Checks the topics first and can create the missing ones, refuses to start when one
+ * of its topics drifted from what ParamHub needs ({@code TopicCheck}; a warning with {@code --accept-topic-drift}),
+ * and when the retention of {@code gradients}, {@code model} or its changelogs is too short to restore from
  * ({@link RetentionCheck}; a warning with {@code --accept-short-retention}).
  *
  * <p>Every instance has an id ({@value AggregatorInstance#INSTANCE_ID_CONFIG}, by default
@@ -90,7 +92,12 @@ public final class AggregatorRunner implements AutoCloseable {
             settings.put(StreamsConfig.TASK_ASSIGNOR_CLASS_CONFIG, PlacementTaskAssignor.class.getName());
         }
         final StreamsAppLauncher.Prepared prepared = StreamsAppLauncher.prepare(
-                DEFAULT_APPLICATION_ID, settings, topicPrefix, topicSetup, (provisioner, topics) -> {
+                DEFAULT_APPLICATION_ID,
+                settings,
+                topicPrefix,
+                topicSetup,
+                TopicCatalog::aggregatorTopics,
+                (provisioner, topics) -> {
                     provisioner.commonPartitionCount(topics.coPartitioned());
                     if (provisioner.commonPartitionCount(topics.control()) != 1) {
                         throw new IllegalStateException("topics " + topics.control() + " must have exactly one "

@@ -2,19 +2,23 @@ package io.paramhub.launcher;
 
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.StreamsProperties;
+import io.paramhub.topology.Topic;
 import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.TopicCheck;
 import io.paramhub.topology.TopicProvisioner;
 import io.paramhub.topology.TopicReplication;
 import io.paramhub.topology.TopicRetentions;
 import io.paramhub.topology.errors.DeadLetterSettings;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -30,9 +34,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What every ParamHub Kafka Streams app does to start, in two steps: {@link #prepare} (ParamHub's
- * Streams defaults under the given settings, the serdes and topic catalog they configure, topics
- * created when asked and checked), then {@link #start} (KafkaStreams with a thread-replacement policy
- * of at most 3 failures in 5 minutes).
+ * Streams defaults under the given settings, the serdes and topic catalog they configure, topics created when
+ * asked and the app's own checked against what ParamHub expects ({@link TopicCheck}), then {@link #start}
+ * (KafkaStreams with a thread-replacement policy of at most 3 failures in 5 minutes).
  */
 public final class StreamsAppLauncher {
 
@@ -51,13 +55,15 @@ public final class StreamsAppLauncher {
 
     /**
      * {@code given} holds at least {@code bootstrap.servers} and {@code schema.registry.url}; anything
-     * else overrides ParamHub's Streams defaults. {@code checks} may refuse the topics as they are.
+     * else overrides ParamHub's Streams defaults. The topics the app {@code uses} are checked with
+     * {@link TopicCheck}, and {@code checks} may refuse the topics as they are.
      */
     public static Prepared prepare(
             final String defaultApplicationId,
             final Properties given,
             final String topicPrefix,
             final TopicSetup topicSetup,
+            final Function<TopicCatalog, List<Topic<String, ?>>> uses,
             final BiConsumer<TopicProvisioner, TopicCatalog> checks) {
         final Properties props = settings(defaultApplicationId, given);
         replicateInternalTopics(props, topicSetup.replication());
@@ -73,6 +79,10 @@ public final class StreamsAppLauncher {
                         topics.layouts(topicSetup.shardPartitions(), topicSetup.otherPartitions(), retentions),
                         topicSetup.replication());
             }
+            new TopicCheck(admin, String.valueOf(props.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG)))
+                    .enforce(
+                            topics.expectations(uses.apply(topics), topicSetup.replication()),
+                            topicSetup.acceptTopicDrift());
             checks.accept(provisioner, topics);
         }
         return new Prepared(props, serdes, topics);

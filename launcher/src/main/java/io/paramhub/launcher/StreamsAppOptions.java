@@ -1,6 +1,7 @@
 package io.paramhub.launcher;
 
 import io.paramhub.topology.RetentionCheck;
+import io.paramhub.topology.TopicCheck;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -34,6 +35,12 @@ public final class StreamsAppOptions {
                     + "too short to restore from: warn instead of refusing.")
     private boolean acceptShortRetention;
 
+    @Option(
+            names = TopicCheck.ACCEPT_OPTION,
+            description = "Start even when a ParamHub topic drifted from what ParamHub needs (cleanup policy, "
+                    + "replication, min.insync.replicas, max.message.bytes): warn instead of refusing.")
+    private boolean acceptTopicDrift;
+
     /** The app's Kafka settings, layered as {@link Settings} says, with {@code defaultApplicationId} below all. */
     public Properties properties(final KafkaOptions kafka, final String defaultApplicationId) {
         final Map<String, String> options = new HashMap<>();
@@ -45,6 +52,6 @@ public final class StreamsAppOptions {
     }
 
     public TopicSetup topicSetup() {
-        return topicCreation.topicSetup(acceptShortRetention);
+        return topicCreation.topicSetup(acceptShortRetention).withAcceptTopicDrift(acceptTopicDrift);
     }
 }

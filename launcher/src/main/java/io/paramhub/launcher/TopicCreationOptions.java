@@ -55,6 +55,7 @@ public final class TopicCreationOptions {
                 shardPartitions,
                 TopicSetup.defaults().otherPartitions(),
                 replication,
-                acceptShortRetention);
+                acceptShortRetention,
+                false);
     }
 }

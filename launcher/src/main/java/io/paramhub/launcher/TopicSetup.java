@@ -6,24 +6,32 @@ import io.paramhub.topology.TopicReplication;
  * Whether an app creates missing topics, and how: partitions of the shard-keyed topics
  * ({@code gradients}, {@code model}, {@code shard-jobs}), of the others, their replication (also that of
  * the Streams app's internal topics), and whether the aggregator only warns about a retention too short to
- * restore from ({@code --accept-short-retention}) instead of refusing to start.
+ * restore from ({@code --accept-short-retention}) instead of refusing to start, and whether an app only warns about
+ * a topic that drifted from what ParamHub expects ({@code --accept-topic-drift}, {@code TopicCheck}).
  */
 public record TopicSetup(
         boolean create,
         int shardPartitions,
         int otherPartitions,
         TopicReplication replication,
-        boolean acceptShortRetention) {
+        boolean acceptShortRetention,
+        boolean acceptTopicDrift) {
 
     public static final int DEFAULT_SHARD_PARTITIONS = 8;
 
-    /** Created when missing, 8 and 4 partitions, the broker's replication, short retention refused. */
+    /** Created when missing, 8 and 4 partitions, the broker's replication, short retention and drift refused. */
     public static TopicSetup defaults() {
-        return new TopicSetup(true, DEFAULT_SHARD_PARTITIONS, 4, TopicReplication.BROKER_DEFAULTS, false);
+        return new TopicSetup(true, DEFAULT_SHARD_PARTITIONS, 4, TopicReplication.BROKER_DEFAULTS, false, false);
     }
 
     /** The same setup with {@code replication}. */
     public TopicSetup withReplication(final TopicReplication replication) {
-        return new TopicSetup(create, shardPartitions, otherPartitions, replication, acceptShortRetention);
+        return new TopicSetup(
+                create, shardPartitions, otherPartitions, replication, acceptShortRetention, acceptTopicDrift);
+    }
+
+    /** The same setup, only warning about topic drift when {@code accept}. */
+    public TopicSetup withAcceptTopicDrift(final boolean accept) {
+        return new TopicSetup(create, shardPartitions, otherPartitions, replication, acceptShortRetention, accept);
     }
 }

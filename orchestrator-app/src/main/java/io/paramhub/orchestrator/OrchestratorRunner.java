@@ -79,6 +79,7 @@ public final class OrchestratorRunner implements AutoCloseable {
                 given,
                 topicPrefix,
                 topicSetup,
+                TopicCatalog::orchestratorTopics,
                 (provisioner, topics) -> provisioner.commonPartitionCount(
                         List.of(topics.telemetry().name())));
         return new OrchestratorRunner(

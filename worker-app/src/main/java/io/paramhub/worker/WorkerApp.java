@@ -14,6 +14,8 @@ import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.topology.ClientProperties;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.TopicCheck;
+import io.paramhub.topology.TopicReplication;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -23,6 +25,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -98,6 +102,12 @@ public final class WorkerApp implements Callable<Integer> {
                     + "(for orchestrators that restart exited containers) (default: ${DEFAULT-VALUE}).")
     private boolean stayUp;
 
+    @Option(
+            names = TopicCheck.ACCEPT_OPTION,
+            description = "Start even when a ParamHub topic drifted from what ParamHub needs (cleanup policy, "
+                    + "replication, min.insync.replicas, max.message.bytes): warn instead of refusing.")
+    private boolean acceptTopicDrift;
+
     @Mixin
     private HttpOptions http;
 
@@ -109,6 +119,7 @@ public final class WorkerApp implements Callable<Integer> {
         final Properties props = ClientProperties.withoutRegistrySettings(given);
         KafkaOptions.validateClientSettings(props);
         final TopicCatalog topics = TopicCatalog.create(kafka.topicPrefix(), SerdeFactory.fromSettings(given));
+        checkTopics(topics, props);
         final HttpOptions.Endpoint endpoint = http.endpoint(DEFAULT_HTTP_PORT);
 
         final AppMetrics metrics = AppMetrics.create("paramhub-worker");
@@ -139,6 +150,18 @@ public final class WorkerApp implements Callable<Integer> {
                 server.close();
             }
             metrics.close();
+        }
+    }
+
+    /** Refuses to start on a fatal drift of the topics a worker uses, as the Streams apps do ({@link TopicCheck}). */
+    private void checkTopics(final TopicCatalog topics, final Properties props) {
+        final Properties connection = StreamsAppLauncher.connection(props);
+        try (Admin admin = Admin.create(connection)) {
+            // a worker is not told the replication asked for: the check holds it to ParamHub's floor
+            new TopicCheck(admin, connection.getProperty(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG))
+                    .enforce(
+                            topics.expectations(topics.workerTopics(), TopicReplication.BROKER_DEFAULTS),
+                            acceptTopicDrift);
         }
     }
 
