@@ -33,10 +33,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What every ParamHub Kafka Streams app does to start, in two steps: {@link #prepare} (ParamHub's
- * Streams defaults under the given settings, the serdes and topic catalog they configure, topics created when
- * asked and the app's own checked against what ParamHub expects ({@link TopicCheck}), then {@link #start}
- * (KafkaStreams with a thread-replacement policy of at most 3 failures in 5 minutes).
+ * What every ParamHub Kafka Streams app does to start, in two steps: {@link #prepare} (ParamHub's Streams
+ * defaults under the given settings, which must keep exactly-once ({@link ExactlyOnce}); the serdes and topic
+ * catalog they configure; topics created when asked; the app's own topics checked by {@link TopicCheck}), then
+ * {@link #start} (KafkaStreams with a thread-replacement policy of at most 3 failures in 5 minutes).
  */
 public final class StreamsAppLauncher {
 
@@ -105,8 +105,9 @@ public final class StreamsAppLauncher {
 
     /**
      * ParamHub's Streams defaults under {@code given}, checked: fails with a {@link SettingException} naming a
-     * missing {@code bootstrap.servers} or {@code schema.registry.url}, and with Kafka's {@code ConfigException}
-     * naming a malformed setting, before anything connects.
+     * missing {@code bootstrap.servers} or {@code schema.registry.url} or a guarantee weaker than exactly-once
+     * ({@link ExactlyOnce}), and with Kafka's {@code ConfigException} naming a malformed setting, before anything
+     * connects.
      */
     public static Properties settings(final String defaultApplicationId, final Properties given) {
         final Properties props = StreamsProperties.withDefaults(defaultApplicationId, given);
@@ -124,6 +125,7 @@ public final class StreamsAppLauncher {
         consumer.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         new ConsumerConfig(consumer);
         new AdminClientConfig(config.getAdminConfigs("validation"));
+        ExactlyOnce.require(props);
         return props;
     }
 
