@@ -22,8 +22,9 @@ public final class AppAcls {
     private AppAcls() {}
 
     /**
-     * A worker or a job submitter: read, write and describe the topics under {@code topicPrefix}. It uses no
-     * consumer group and no transactions; its producer is idempotent, which WRITE on a topic allows.
+     * A worker or a job submitter: read, write and describe the topics under {@code topicPrefix}, and read their
+     * configs (a worker checks them at start-up, {@code TopicCheck}). It uses no consumer group and no
+     * transactions; its producer is idempotent, which WRITE on a topic allows.
      */
     public static List<AclBinding> client(final String principal, final String topicPrefix) {
         return allow(
@@ -32,20 +33,20 @@ public final class AppAcls {
                 topicPrefix,
                 AclOperation.READ,
                 AclOperation.WRITE,
-                AclOperation.DESCRIBE);
+                AclOperation.DESCRIBE,
+                AclOperation.DESCRIBE_CONFIGS);
     }
 
     /**
-     * A Kafka Streams app: as {@link #client}, and CREATE and DESCRIBE_CONFIGS on the topics under
-     * {@code topicPrefix} (it creates them when asked and checks them); ALL on topics starting with
+     * A Kafka Streams app: as {@link #client}, and CREATE on the topics under {@code topicPrefix} (it creates
+     * them when asked); ALL on topics starting with
      * {@code applicationIdPrefix} (changelogs, repartition topics); READ on groups and WRITE on transactional
      * ids starting with it (exactly-once).
      */
     public static List<AclBinding> streamsApp(
             final String principal, final String topicPrefix, final String applicationIdPrefix) {
         final List<AclBinding> acls = new ArrayList<>(client(principal, topicPrefix));
-        acls.addAll(
-                allow(principal, ResourceType.TOPIC, topicPrefix, AclOperation.CREATE, AclOperation.DESCRIBE_CONFIGS));
+        acls.addAll(allow(principal, ResourceType.TOPIC, topicPrefix, AclOperation.CREATE));
         acls.addAll(allow(principal, ResourceType.TOPIC, applicationIdPrefix, AclOperation.ALL));
         acls.addAll(allow(principal, ResourceType.GROUP, applicationIdPrefix, AclOperation.READ));
         acls.addAll(allow(principal, ResourceType.TRANSACTIONAL_ID, applicationIdPrefix, AclOperation.WRITE));
