@@ -9,6 +9,7 @@ import io.paramhub.topology.aggregator.AggregatorMetrics;
 import io.paramhub.topology.aggregator.AggregatorTopology;
 import io.paramhub.topology.aggregator.LineageHistory;
 import io.paramhub.topology.client.SchemaRegistration;
+import io.paramhub.topology.placement.PlacementRebalancer;
 import io.paramhub.topology.placement.PlacementTaskAssignor;
 import io.paramhub.topology.placement.PlacementWatcher;
 import java.time.Duration;
@@ -30,7 +31,8 @@ import org.apache.kafka.streams.Topology;
  * {@link AggregatorInstance#defaultId()}), which it reports in {@code server-telemetry} and carries as a Kafka
  * Streams client tag. With {@value #FOLLOW_PLACEMENT_CONFIG}{@code =true} the instances place shard partitions
  * as the orchestrator's newest {@code placements} record says ({@link PlacementTaskAssignor}, fed by a
- * {@link PlacementWatcher}); without it, Kafka Streams' own assignor places them.
+ * {@link PlacementWatcher}), and a rebalance starts when a newer placement is read ({@link PlacementRebalancer});
+ * without it, Kafka Streams' own assignor places them.
  */
 public final class AggregatorRunner implements AutoCloseable {
 
@@ -116,14 +118,19 @@ public final class AggregatorRunner implements AutoCloseable {
         SchemaRegistration.registerValueSchemas(prepared.topics(), prepared.serdes());
         final Topology topology = AggregatorTopology.build(prepared.topics(), prepared.serdes(), metrics, lineage);
         PlacementWatcher watcher = null;
+        PlacementRebalancer rebalancer = null;
         if (follow) {
+            final PlacementRebalancer clients = new PlacementRebalancer();
+            rebalancer = clients;
             watcher = PlacementWatcher.start(
-                    prepared.topics().placements(), StreamsAppLauncher.connection(prepared.properties()));
+                            prepared.topics().placements(), StreamsAppLauncher.connection(prepared.properties()))
+                    .onNewer(placement -> clients.request("placement version " + placement.getVersion()));
             // Streams hands its original settings, objects included, to each assignor it creates
             prepared.properties().put(PlacementTaskAssignor.SOURCE_CONFIG, watcher);
         }
         try {
-            return new AggregatorRunner(StreamsAppLauncher.start(prepared, topology), instance.id(), lineage, watcher);
+            return new AggregatorRunner(
+                    StreamsAppLauncher.start(prepared, topology, rebalancer), instance.id(), lineage, watcher);
         } catch (final RuntimeException e) {
             if (watcher != null) {
                 watcher.close();

@@ -17,7 +17,6 @@ import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.orchestrator.OrchestratorMetrics;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.topology.placement.PlacementSettings;
-import io.paramhub.topology.placement.PlacementTaskAssignor;
 import io.paramhub.worker.ComputeEmulation;
 import io.paramhub.worker.Worker;
 import io.paramhub.worker.WorkerClients;
@@ -59,7 +58,9 @@ public final class TrainingRun {
     /**
      * What a run did. {@code aggregatorCommits}: the commits of the aggregators this run started (Kafka
      * Streams' {@code commit-total}, see {@link StreamsCommits}), from their start to the end of training;
-     * 0 with {@link #withAggregators} 0.
+     * 0 with {@link #withAggregators} 0. {@code aggregatorRebalances}: the rebalances those aggregators went
+     * through after start-up (every instance holding tasks) to the end of training ({@link StreamsRebalances},
+     * summed over the instances: one rebalance of the group counts once per instance).
      */
     public record Result(
             Job job,
@@ -69,7 +70,8 @@ public final class TrainingRun {
             long deadLetters,
             double stalenessMax,
             double stalenessP99,
-            long aggregatorCommits) {
+            long aggregatorCommits,
+            long aggregatorRebalances) {
 
         public EpochResult last() {
             return epochs.get(epochs.size() - 1);
@@ -213,6 +215,7 @@ public final class TrainingRun {
 
         final AggregatorMetrics metrics = AggregatorMetrics.unregistered();
         final List<AggregatorRunner> runners = startAggregators(metrics);
+        final long rebalancesAtStart = rebalances(runners);
         final OrchestratorRunner planner =
                 orchestrator == null && dashboardPort == NO_DASHBOARD ? null : startOrchestrator();
         OrchestratorEndpoint http = null;
@@ -268,7 +271,8 @@ public final class TrainingRun {
                         evaluator.countDeadLetters(),
                         metrics.maxStaleness(),
                         metrics.p99Staleness(),
-                        commits);
+                        commits,
+                        rebalances(runners) - rebalancesAtStart);
             } catch (final ExecutionException e) {
                 throw new IllegalStateException(
                         "training job " + spec.getJob() + " failed: "
@@ -332,9 +336,6 @@ public final class TrainingRun {
             }
             if (placement != null && orchestrator != null) {
                 props.put(AggregatorRunner.FOLLOW_PLACEMENT_CONFIG, "true");
-                props.putIfAbsent(
-                        PlacementTaskAssignor.CHECK_INTERVAL_CONFIG,
-                        Long.toString(PlacementTaskAssignor.DEFAULT_CHECK_INTERVAL_MS));
             }
             runners.add(AggregatorRunner.start(props, topicPrefix, topicSetup, metrics));
         }
@@ -342,6 +343,12 @@ public final class TrainingRun {
             awaitEveryInstanceHoldingTasks(runners);
         }
         return runners;
+    }
+
+    private static long rebalances(final List<AggregatorRunner> runners) {
+        return runners.stream()
+                .mapToLong(runner -> StreamsRebalances.total(runner.streams()))
+                .sum();
     }
 
     /**

@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  * Elastic parameter servers: two aggregator instances, one slowed 3x; the orchestrator sees it in
  * {@code server-telemetry}, publishes a placement that moves shards off it, the aggregators follow it (their
  * task assignor) and the moved shards restore on their new owner. Compared with the same run without a slow
- * instance: the mean round time after the move is within 1.3x, and the BSP model is bit-identical to the
- * in-process run.
+ * instance: the mean round time after the move is within 1.3x, the group rebalances only for the placement
+ * (never after start-up without a slow instance), and the BSP model is bit-identical to the in-process run.
  *
  * <p>Costs are emulated large next to a loaded machine's noise: a worker computes 60 ms a clock, a shard-round
  * costs 10 ms on a normal instance and 30 ms on the slow one. The job names are chosen so that each of the 4
@@ -61,11 +61,14 @@ class ElasticServersIT extends ClusterTestBase {
         final Outcome moved = train(slowed, problem, dir.resolve("slowed"), Map.of(1, SLOWDOWN));
 
         log.info(
-                "mean round ms: without a slow instance {}; slowed, before the move {}, after it {}; moves {}",
+                "mean round ms: without a slow instance {}; slowed, before the move {}, after it {}; moves {}; "
+                        + "rebalances after start-up {} and {}",
                 baseline.rounds().roundMsBefore(),
                 moved.rounds().roundMsBefore(),
                 moved.rounds().roundMsAfter(),
-                moved.rounds().moves());
+                moved.rounds().moves(),
+                baseline.result().aggregatorRebalances(),
+                moved.result().aggregatorRebalances());
 
         // then the orchestrator moved shards off the slow instance, and only off it
         final String slow = moved.run().aggregatorId(1);
@@ -79,6 +82,9 @@ class ElasticServersIT extends ClusterTestBase {
         assertThat(heldAtTheEnd(moved.rounds(), slow)).isLessThan(SHARDS / 2);
         assertThat(baseline.rounds().placements()).isEmpty();
         assertThat(baseline.rounds().moves()).isZero();
+        // and the group rebalanced only for the placement: never after start-up without a slow instance
+        assertThat(baseline.result().aggregatorRebalances()).isZero();
+        assertThat(moved.result().aggregatorRebalances()).isPositive();
         // and rounds after the move are close to the run without a slow instance
         assertThat(moved.rounds().roundMsAfter())
                 .as(

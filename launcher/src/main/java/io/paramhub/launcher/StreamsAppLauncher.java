@@ -26,6 +26,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaClientSupplier;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -131,11 +132,19 @@ public final class StreamsAppLauncher {
 
     /** Starts {@code topology} with the prepared settings; the caller closes the result. */
     public static KafkaStreams start(final Prepared prepared, final Topology topology) {
+        return start(prepared, topology, null);
+    }
+
+    /** As {@link #start(Prepared, Topology)}, with Kafka clients from {@code clients} (null: Kafka Streams' own). */
+    public static KafkaStreams start(
+            final Prepared prepared, final Topology topology, final KafkaClientSupplier clients) {
         log.debug(
                 "topology of {}:\n{}",
                 prepared.properties().get(StreamsConfig.APPLICATION_ID_CONFIG),
                 topology.describe());
-        final KafkaStreams streams = new KafkaStreams(topology, prepared.properties());
+        final KafkaStreams streams = clients == null
+                ? new KafkaStreams(topology, prepared.properties())
+                : new KafkaStreams(topology, prepared.properties(), clients);
         streams.setUncaughtExceptionHandler(new BoundedThreadReplacement(MAX_THREAD_FAILURES, THREAD_FAILURE_WINDOW));
         streams.start();
         log.info(

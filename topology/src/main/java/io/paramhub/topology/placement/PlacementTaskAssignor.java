@@ -37,11 +37,11 @@ import org.slf4j.LoggerFactory;
  * holds no more than its share (partitions / instances, rounded up), else on the instance holding fewest.
  * Standby replicas, when configured, are placed by Kafka Streams' default.
  *
- * <p>Only the group leader assigns, and only in a rebalance; so that a placement published later takes effect,
- * each assignment asks for a follow-up rebalance after {@value #CHECK_INTERVAL_CONFIG} ms (a rebalance that
- * moves nothing keeps every task running). Kafka Streams creates and configures a new assignor for each
- * rebalance, with the app's original settings: the {@link PlacementSource} arrives as the object under
- * {@value #SOURCE_CONFIG}.
+ * <p>Only the group leader assigns, and only in a rebalance: a placement published later takes effect in the
+ * rebalance its readers start ({@link PlacementRebalancer}); none is asked for otherwise. A periodic follow-up
+ * rebalance every {@value #CHECK_INTERVAL_CONFIG} ms can still be asked for (0, the default: none). Kafka
+ * Streams creates and configures a new assignor for each rebalance, with the app's original settings: the
+ * {@link PlacementSource} arrives as the object under {@value #SOURCE_CONFIG}.
  */
 public final class PlacementTaskAssignor implements TaskAssignor {
 
@@ -49,10 +49,10 @@ public final class PlacementTaskAssignor implements TaskAssignor {
 
     /** Streams setting holding the {@link PlacementSource} object (put there by the aggregator runner). */
     public static final String SOURCE_CONFIG = "paramhub.aggregator.placement.source";
-    /** Streams setting: ms between the rebalances that look for a new placement; 0 = none. */
+    /** Streams setting: ms between periodic rebalances that look for a new placement; 0 (the default) = none. */
     public static final String CHECK_INTERVAL_CONFIG = "paramhub.aggregator.placement.check.ms";
 
-    public static final long DEFAULT_CHECK_INTERVAL_MS = 2_000;
+    public static final long DEFAULT_CHECK_INTERVAL_MS = 0;
 
     private PlacementSource source = Optional::empty;
     private long checkIntervalMs = DEFAULT_CHECK_INTERVAL_MS;
@@ -110,7 +110,7 @@ public final class PlacementTaskAssignor implements TaskAssignor {
         if (state.assignmentConfigs().numStandbyReplicas() > 0) {
             TaskAssignmentUtils.defaultStandbyTaskAssignment(state, assignments);
         }
-        // a rebalance every check interval: say so only when a task changes hands
+        // say so only when a task changes hands
         final boolean moved = tasks.entrySet().stream()
                 .anyMatch(entry ->
                         !clients.get(entry.getKey()).previousActiveTasks().containsAll(entry.getValue()));

@@ -4,17 +4,21 @@ import io.paramhub.avro.ShardPlacement;
 import io.paramhub.topology.Topic;
 import io.paramhub.topology.client.TopicReader;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the newest placement on {@code placements} (committed records, the highest version wins) for the
  * aggregator's {@link PlacementTaskAssignor}: a daemon thread reads the topic from the beginning and then
- * follows it. {@code placements} in, nothing out.
+ * follows it, telling its listeners ({@link #onNewer(Consumer)}) of each newer version. {@code placements} in,
+ * nothing out.
  */
 public final class PlacementWatcher implements PlacementSource, AutoCloseable {
 
@@ -23,6 +27,7 @@ public final class PlacementWatcher implements PlacementSource, AutoCloseable {
 
     private final AtomicReference<ShardPlacement> newest = new AtomicReference<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final List<Consumer<ShardPlacement>> listeners = new CopyOnWriteArrayList<>();
     private final Thread thread;
 
     private PlacementWatcher(final Topic<String, ShardPlacement> topic, final Properties client) {
@@ -35,6 +40,12 @@ public final class PlacementWatcher implements PlacementSource, AutoCloseable {
         final PlacementWatcher watcher = new PlacementWatcher(topic, client);
         watcher.thread.start();
         return watcher;
+    }
+
+    /** Calls {@code listener} (on the watcher's thread) with every placement newer than all read before it. */
+    public PlacementWatcher onNewer(final Consumer<ShardPlacement> listener) {
+        listeners.add(listener);
+        return this;
     }
 
     @Override
@@ -55,6 +66,7 @@ public final class PlacementWatcher implements PlacementSource, AutoCloseable {
                             (old, offered) -> old == null || offered.getVersion() > old.getVersion() ? offered : old);
                     if (before == null || placement.getVersion() > before.getVersion()) {
                         log.info("placement version {} read: {}", placement.getVersion(), placement.getOwners());
+                        listeners.forEach(listener -> listener.accept(placement));
                     }
                 });
             }

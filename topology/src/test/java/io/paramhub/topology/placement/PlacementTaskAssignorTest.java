@@ -136,6 +136,22 @@ class PlacementTaskAssignorTest {
     }
 
     @Test
+    void shouldAskForNoFollowUpByDefault() {
+        // given an assignor configured without a check interval
+        final Map<ProcessId, KafkaStreamsState> clients =
+                Map.of(FIRST, client(FIRST, "a", Set.of()), SECOND, client(SECOND, "b", Set.of()));
+        final PlacementTaskAssignor assignor = new PlacementTaskAssignor();
+        assignor.configure(Map.of(PlacementTaskAssignor.SOURCE_CONFIG, (PlacementSource) Optional::empty));
+
+        // when
+        final TaskAssignor.TaskAssignment assignment = assignor.assign(state(clients));
+
+        // then no rebalance is asked for: the next comes with a new placement
+        assertThat(assignment.assignment())
+                .allSatisfy(a -> assertThat(a.followupRebalanceDeadline()).isEmpty());
+    }
+
+    @Test
     void shouldRefuseASourceThatIsNotOne() {
         // given
         final PlacementTaskAssignor assignor = new PlacementTaskAssignor();
