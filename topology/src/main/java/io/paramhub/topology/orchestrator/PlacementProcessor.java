@@ -3,7 +3,6 @@ package io.paramhub.topology.orchestrator;
 import io.paramhub.avro.PartitionOwner;
 import io.paramhub.avro.ServerTelemetry;
 import io.paramhub.avro.ShardPlacement;
-import io.paramhub.topology.ShardKeys;
 import io.paramhub.topology.placement.PlacementPlanner;
 import io.paramhub.topology.placement.PlacementSettings;
 import java.time.Instant;
@@ -30,7 +29,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each shard-round record goes into its instance's window ({@link InstanceWindow}: the median ms per
  * shard-round of the last {@code window}) and says which instance holds the partition now and which shards
- * (job/shard) live on it: a partition's weight is the number of shards reported on it. Every
+ * (job/shard) live on it: a partition's weight is its measured cost in typical shard-rounds
+ * ({@link PartitionCosts}: its shards, by their own round times and their jobs' pace). Every
  * {@code evaluateEvery} of wall-clock time, once at least two instances have half a window, it flags slow
  * instances (above the median by more than {@code slowThreshold}), plans the placement with the shortest
  * predicted round ({@link PlacementPlanner}) and recommends an instance count (a log line when it changes,
@@ -58,8 +58,7 @@ final class PlacementProcessor implements Processor<String, ServerTelemetry, Str
     private final OrchestratorMetrics metrics;
     private final Map<String, InstanceWindow> windows = new HashMap<>();
     private final Map<Integer, String> owners = new TreeMap<>();
-    /** Per partition, the shards (job/shard) reported on it, with when they last were. */
-    private final Map<Integer, Map<String, Long>> shards = new TreeMap<>();
+    private final PartitionCosts costs;
 
     private ProcessorContext<String, ShardPlacement> context;
     private KeyValueStore<String, ShardPlacement> store;
@@ -70,6 +69,7 @@ final class PlacementProcessor implements Processor<String, ServerTelemetry, Str
     PlacementProcessor(final PlacementSettings settings, final OrchestratorMetrics metrics) {
         this.settings = settings;
         this.metrics = metrics;
+        this.costs = new PartitionCosts(settings.window());
     }
 
     @Override
@@ -94,8 +94,7 @@ final class PlacementProcessor implements Processor<String, ServerTelemetry, Str
         windows.computeIfAbsent(telemetry.getInstance(), ignored -> new InstanceWindow(settings.window()))
                 .add(telemetry.getRoundMs(), at);
         owners.put(telemetry.getPartition(), telemetry.getInstance());
-        shards.computeIfAbsent(telemetry.getPartition(), p -> new HashMap<>())
-                .put(ShardKeys.shard(telemetry.getJob(), telemetry.getShard()), at);
+        costs.add(telemetry, at);
     }
 
     /** Judges the instances and issues a placement if one is due. */
@@ -104,11 +103,8 @@ final class PlacementProcessor implements Processor<String, ServerTelemetry, Str
                 .removeIf(entry -> now - entry.getValue().lastSeenMs()
                         > settings.forgetAfter().toMillis());
         owners.values().removeIf(instance -> !windows.containsKey(instance));
-        shards.values()
-                .forEach(seen -> seen.values()
-                        .removeIf(at -> now - at > settings.forgetAfter().toMillis()));
-        shards.values().removeIf(Map::isEmpty);
-        owners.keySet().retainAll(shards.keySet());
+        costs.forgetBefore(now - settings.forgetAfter().toMillis());
+        owners.keySet().retainAll(costs.owners().keySet());
         final Map<String, Double> ms = new TreeMap<>();
         double noise = 0;
         for (final Map.Entry<String, InstanceWindow> entry : windows.entrySet()) {
@@ -120,13 +116,10 @@ final class PlacementProcessor implements Processor<String, ServerTelemetry, Str
         if (ms.size() < 2 || owners.isEmpty() || !ms.keySet().containsAll(owners.values())) {
             return;
         }
-        final SortedMap<Integer, Integer> weights = new TreeMap<>();
-        owners.keySet()
-                .forEach(partition ->
-                        weights.put(partition, shards.get(partition).size()));
+        final SortedMap<Integer, Double> weights = costs.weights(ms);
+        weights.keySet().retainAll(owners.keySet());
         final PlacementPlanner.Plan plan = PlacementPlanner.place(weights, ms, owners, settings.slowThreshold());
-        final int shardCount =
-                weights.values().stream().mapToInt(Integer::intValue).sum();
+        final int shardCount = costs.shardCount();
         final PlacementPlanner.Scaling scaling =
                 PlacementPlanner.scaling(shardCount, ms, settings.scaleOutGain(), settings.scaleInLoss());
         recommend(scaling, ms);

@@ -12,19 +12,26 @@ import java.util.TreeSet;
 
 /**
  * The placement maths, without Kafka: which aggregator instance should own which shard partition so that a
- * round's server time is shortest, given each instance's measured time per shard-round.
+ * round's server time is shortest, given each instance's measured time per shard-round and each partition's
+ * measured cost.
  *
- * <p>Model: an instance works through its shards one after the other (one stream thread), the shards of a
- * job are equal in size ({@code ShardLayout}), and a partition (a Streams task) holds {@code w_p} shards (the
- * shards of each job are spread over the partitions by their key's hash), so a round costs instance i
- * {@code W_i × m_i} ({@code W_i} shards held, {@code m_i} ms per shard-round) and the round's server time is the
- * largest of these. Partitions are placed heaviest first, each on the instance whose finish time
- * {@code (W_i + w_p) × m_i} would be least (the LPT rule for machines of different speeds; optimal when every
- * partition holds one shard); then, among partitions of equal weight, each keeps its current owner wherever the
- * instance's share allows, so that as few as possible move (each move restores a shard's state on its new
- * owner).
+ * <p>Model: an instance works through its shards one after the other (one stream thread). A partition (a Streams
+ * task) costs {@code w_p} typical shard-rounds a round ({@code PlacementProcessor} measures it: its shards, each
+ * weighed by its own measured round time against its instance's typical one and by how many rounds its job runs
+ * against the busiest job), and instance i takes {@code m_i} ms per typical shard-round, so a round costs
+ * instance i {@code W_i × m_i} ({@code W_i}: the cost of the partitions it holds) and the round's server time is
+ * the largest of these. The planner searches the placements exhaustively (branch and bound, heaviest partition
+ * first; small clusters have a few partitions) for the shortest predicted round and, among those within
+ * {@value #EQUAL_WITHIN} of it, the one that moves fewest partitions from their {@code current} owner (each
+ * move restores a shard's state on its new owner). Past {@value #SEARCH_NODES} search steps it keeps the best
+ * found, which starts from the LPT rule (heaviest first to the instance that would finish first).
  */
 public final class PlacementPlanner {
+
+    /** Predicted rounds within this fraction of the shortest count as equally short. */
+    public static final double EQUAL_WITHIN = 0.02;
+    /** Search steps before the planner settles for the best placement found. */
+    static final long SEARCH_NODES = 200_000;
 
     private PlacementPlanner() {}
 
@@ -43,19 +50,20 @@ public final class PlacementPlanner {
     }
 
     /**
-     * The round's server time under {@code owners}: the largest over instances of shards held × ms per
-     * shard-round ({@code weights}: shards on each partition, 1 if not given). An owner without a measure counts
-     * as the median instance.
+     * The round's server time under {@code owners}: the largest over instances of the cost of the partitions
+     * held × ms per shard-round ({@code weights}: cost of each partition in shard-rounds, 1 if not given). An
+     * owner without a measure counts as the median instance.
      */
     public static double roundMs(
             final Map<Integer, String> owners,
-            final Map<Integer, Integer> weights,
+            final Map<Integer, Double> weights,
             final Map<String, Double> msPerShardRound) {
-        final Map<String, Integer> held = new HashMap<>();
-        owners.forEach((partition, instance) -> held.merge(instance, weights.getOrDefault(partition, 1), Integer::sum));
+        final Map<String, Double> held = new HashMap<>();
+        owners.forEach(
+                (partition, instance) -> held.merge(instance, weights.getOrDefault(partition, 1.0), Double::sum));
         final double median = median(msPerShardRound.values());
         double worst = 0;
-        for (final Map.Entry<String, Integer> entry : held.entrySet()) {
+        for (final Map.Entry<String, Double> entry : held.entrySet()) {
             final double ms = msPerShardRound.getOrDefault(entry.getKey(), median);
             worst = Math.max(worst, entry.getValue() * ms);
         }
@@ -78,64 +86,19 @@ public final class PlacementPlanner {
     }
 
     /**
-     * The placement of the partitions of {@code weights} (shards each holds) on the instances of
-     * {@code msPerShardRound} with the shortest predicted round, keeping partitions with their {@code current}
-     * owner where the shares allow.
+     * The placement of the partitions of {@code weights} (cost of each in shard-rounds) on the instances of
+     * {@code msPerShardRound} with the shortest predicted round, moving as few partitions from their
+     * {@code current} owner as that allows.
      */
     public static Plan place(
-            final SortedMap<Integer, Integer> weights,
+            final SortedMap<Integer, Double> weights,
             final Map<String, Double> msPerShardRound,
             final Map<Integer, String> current,
             final double slowThreshold) {
         if (msPerShardRound.isEmpty()) {
             throw new IllegalArgumentException("no instance to place partitions on");
         }
-        // how many partitions of each weight each instance gets
-        final Map<Integer, Map<String, Integer>> quota = new TreeMap<>();
-        final Map<String, Double> load = new TreeMap<>();
-        msPerShardRound.keySet().forEach(instance -> load.put(instance, 0.0));
-        final List<Integer> heaviestFirst = new ArrayList<>(weights.keySet());
-        heaviestFirst.sort((x, y) -> weights.get(y).equals(weights.get(x))
-                ? Integer.compare(x, y)
-                : Integer.compare(weights.get(y), weights.get(x)));
-        for (final int partition : heaviestFirst) {
-            final int weight = weights.get(partition);
-            String best = null;
-            double bestFinish = Double.POSITIVE_INFINITY;
-            for (final Map.Entry<String, Double> entry : load.entrySet()) {
-                final double ms = msPerShardRound.get(entry.getKey());
-                final double finish = (entry.getValue() + weight) * ms;
-                if (finish < bestFinish - 1e-9
-                        || Math.abs(finish - bestFinish) <= 1e-9 && best != null && ms < msPerShardRound.get(best)) {
-                    best = entry.getKey();
-                    bestFinish = finish;
-                }
-            }
-            load.merge(best, (double) weight, Double::sum);
-            quota.computeIfAbsent(weight, w -> new TreeMap<>()).merge(best, 1, Integer::sum);
-        }
-        final SortedMap<Integer, String> owners = new TreeMap<>();
-        final List<Integer> homeless = new ArrayList<>();
-        for (final Map.Entry<Integer, Integer> entry : weights.entrySet()) {
-            final Map<String, Integer> left = quota.get(entry.getValue());
-            final String owner = current.get(entry.getKey());
-            if (owner != null && left.getOrDefault(owner, 0) > 0) {
-                owners.put(entry.getKey(), owner);
-                left.merge(owner, -1, Integer::sum);
-            } else {
-                homeless.add(entry.getKey());
-            }
-        }
-        for (final int partition : homeless) {
-            final Map<String, Integer> left = quota.get(weights.get(partition));
-            final String owner = left.entrySet().stream()
-                    .filter(entry -> entry.getValue() > 0)
-                    .map(Map.Entry::getKey)
-                    .findFirst()
-                    .orElseThrow();
-            owners.put(partition, owner);
-            left.merge(owner, -1, Integer::sum);
-        }
+        final SortedMap<Integer, String> owners = new PlacementSearch(weights, msPerShardRound, current).best();
         final Map<Integer, String> measured = new TreeMap<>();
         int moves = 0;
         for (final int partition : weights.keySet()) {
@@ -153,14 +116,14 @@ public final class PlacementPlanner {
                 moves);
     }
 
-    /** As {@link #place(SortedMap, Map, Map, double)} with one shard on each partition. */
+    /** As {@link #place(SortedMap, Map, Map, double)} with one shard-round on each partition. */
     public static Plan place(
             final SortedSet<Integer> partitions,
             final Map<String, Double> msPerShardRound,
             final Map<Integer, String> current,
             final double slowThreshold) {
-        final SortedMap<Integer, Integer> weights = new TreeMap<>();
-        partitions.forEach(partition -> weights.put(partition, 1));
+        final SortedMap<Integer, Double> weights = new TreeMap<>();
+        partitions.forEach(partition -> weights.put(partition, 1.0));
         return place(weights, msPerShardRound, current, slowThreshold);
     }
 
