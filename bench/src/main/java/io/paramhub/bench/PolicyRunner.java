@@ -99,7 +99,7 @@ final class PolicyRunner {
                 final List<String> instances = training.aggregatorIds(settings.aggregators());
                 final ServerRounds rounds = ServerRounds.read(topics, client, job, instances);
                 ServerReport.print(out, rounds);
-                servers = ServerReport.toJson(rounds, settings.servers(), instances);
+                servers = ServerReport.toJson(rounds, settings.servers(), instances, result.aggregatorRebalances());
             }
             return new PolicyRun(
                     policy,

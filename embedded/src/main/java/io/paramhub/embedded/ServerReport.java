@@ -14,8 +14,10 @@ import java.util.SortedMap;
 /**
  * Where the shards of a run ran, for the demo's output and its JSON report ({@code servers}): the aggregator
  * instances and their emulation, each partition's owners over time ({@code placements_over_time}: from model
- * version N on, instance X), the orchestrator's placements, the number of moves and the mean round time before
- * the first move and after the last ({@link ServerRounds}).
+ * version N on, instance X), the orchestrator's placements, the number of moves, the mean round time before
+ * the first move and after the last ({@link ServerRounds}), what the moves cost ({@code move_costs}: each
+ * partition's handover and restore time; {@code move_stalls}: the rounds lost at each version where partitions
+ * moved; {@code rounds_lost_to_moves}) and the aggregators' rebalances after start-up.
  */
 public final class ServerReport {
 
@@ -25,13 +27,20 @@ public final class ServerReport {
             final ObjectNode root,
             final ServerRounds rounds,
             final ServerEmulation emulation,
-            final List<String> instances) {
-        root.set("servers", toJson(rounds, emulation, instances));
+            final List<String> instances,
+            final long rebalances) {
+        root.set("servers", toJson(rounds, emulation, instances, rebalances));
     }
 
-    /** The {@code servers} section on its own (the bench puts one in each policy's entry). */
+    /**
+     * The {@code servers} section on its own (the bench puts one in each policy's entry); {@code rebalances}:
+     * the aggregators' rebalances after start-up ({@link TrainingRun.Result#aggregatorRebalances()}).
+     */
     public static ObjectNode toJson(
-            final ServerRounds rounds, final ServerEmulation emulation, final List<String> instances) {
+            final ServerRounds rounds,
+            final ServerEmulation emulation,
+            final List<String> instances,
+            final long rebalances) {
         final ObjectNode servers = JsonNodeFactory.instance.objectNode();
         final ArrayNode list = servers.putArray("instances");
         for (int index = 0; index < instances.size(); index++) {
@@ -49,6 +58,26 @@ public final class ServerReport {
         servers.put("moves", rounds.moves());
         servers.put("round_ms_before_first_move", rounds.roundMsBefore());
         servers.put("round_ms_after_last_move", rounds.roundMsAfter());
+        servers.put("rebalances_after_start", rebalances);
+        servers.put("rounds_lost_to_moves", rounds.roundsLost());
+        final ArrayNode costs = servers.putArray("move_costs");
+        for (final MoveCosts.Move move : rounds.moveList()) {
+            costs.addObject()
+                    .put("partition", move.partition())
+                    .put("from", move.from())
+                    .put("to", move.to())
+                    .put("version", move.version())
+                    .put("handover_ms", move.handoverMs())
+                    .put("restore_ms", move.restoreMs());
+        }
+        final ArrayNode stalls = servers.putArray("move_stalls");
+        for (final MoveCosts.Stall stall : rounds.stalls()) {
+            stalls.addObject()
+                    .put("version", stall.version())
+                    .put("partitions", stall.partitions())
+                    .put("lost_ms", stall.lostMs())
+                    .put("rounds_lost", stall.roundsLost());
+        }
         final ArrayNode placements = servers.putArray("placements");
         for (final ShardPlacement placement : rounds.placements()) {
             final ObjectNode node = placements.addObject();
@@ -74,11 +103,22 @@ public final class ServerReport {
         for (final ShardPlacement placement : rounds.placements()) {
             out.printf(Locale.ROOT, "placement %d: %s%n", placement.getVersion(), placement.getReason());
         }
+        for (final MoveCosts.Move move : rounds.moveList()) {
+            out.printf(
+                    Locale.ROOT,
+                    "  move of partition %d to %s from version %d: handover %.0f ms (restore %.0f ms)%n",
+                    move.partition(),
+                    move.to(),
+                    move.version(),
+                    move.handoverMs(),
+                    move.restoreMs());
+        }
         out.printf(
                 Locale.ROOT,
-                "%d shard move%s; mean round %.1f ms before the first move, %.1f ms after the last%n",
+                "%d shard move%s (%.1f rounds lost); mean round %.1f ms before the first move, %.1f ms after the last%n",
                 rounds.moves(),
                 rounds.moves() == 1 ? "" : "s",
+                rounds.roundsLost(),
                 rounds.roundMsBefore(),
                 rounds.roundMsAfter());
     }

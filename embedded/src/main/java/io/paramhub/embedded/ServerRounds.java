@@ -18,7 +18,8 @@ import java.util.function.Consumer;
 /**
  * What a run's aggregator instances did, read back from {@code server-telemetry} and {@code placements} after
  * the run: where each shard partition ran (from which model version on), how many times a partition moved,
- * the placements the orchestrator issued, and the mean round time before the first move and after the last.
+ * the placements the orchestrator issued, the mean round time before the first move and after the last, and what
+ * each move cost ({@link MoveCosts}).
  * A round's time is the wall time between the moments two consecutive model versions were complete on every
  * partition of the job (the first report of the version from each partition).
  *
@@ -30,6 +31,8 @@ import java.util.function.Consumer;
  * @param roundMsBefore mean round time before the first move (all rounds without a move), {@code NaN} if none
  * @param roundMsAfter  mean round time from {@value #SETTLE_ROUNDS} rounds after the last move on, {@code NaN}
  *                      without a move or when too few rounds followed it
+ * @param moveList      each move, with its handover and restore time ({@link MoveCosts})
+ * @param stalls        per version at which partitions moved, the time and rounds the moves cost
  */
 public record ServerRounds(
         List<ShardPlacement> placements,
@@ -38,7 +41,14 @@ public record ServerRounds(
         long firstMove,
         long lastMove,
         double roundMsBefore,
-        double roundMsAfter) {
+        double roundMsAfter,
+        List<MoveCosts.Move> moveList,
+        List<MoveCosts.Stall> stalls) {
+
+    /** The rounds all moves cost together ({@link MoveCosts.Stall#roundsLost()}). */
+    public double roundsLost() {
+        return stalls.stream().mapToDouble(MoveCosts.Stall::roundsLost).sum();
+    }
 
     /** Rounds skipped after the last move, while the moved shard's new owner warms up. */
     public static final int SETTLE_ROUNDS = 5;
@@ -74,6 +84,8 @@ public record ServerRounds(
         }
         final SortedMap<Integer, SortedMap<Long, String>> owners = new TreeMap<>();
         final Map<Integer, String> current = new TreeMap<>();
+        final Map<Integer, Long> lastReport = new TreeMap<>();
+        final List<MoveCosts.Move> moveList = new ArrayList<>();
         int moves = 0;
         long firstMove = -1;
         long lastMove = -1;
@@ -89,12 +101,17 @@ public record ServerRounds(
                     owners.computeIfAbsent(round.getPartition(), p -> new TreeMap<>())
                             .put(version, round.getInstance());
                     if (before != null) {
+                        final double handover =
+                                round.getTimestamp().toEpochMilli() - lastReport.get(round.getPartition());
+                        moveList.add(new MoveCosts.Move(
+                                round.getPartition(), before, round.getInstance(), version, handover, 0));
                         moves++;
                         firstMove = firstMove < 0 ? version : firstMove;
                         lastMove = version;
                     }
                 }
                 completed = Math.max(completed, round.getTimestamp().toEpochMilli());
+                lastReport.merge(round.getPartition(), round.getTimestamp().toEpochMilli(), Math::max);
             }
             if (entry.getValue().size() == partitions) {
                 completedAt.put(version, completed);
@@ -116,7 +133,17 @@ public record ServerRounds(
             previous = entry;
             index++;
         }
-        return new ServerRounds(List.copyOf(placements), owners, moves, firstMove, lastMove, mean(before), mean(after));
+        final List<MoveCosts.Move> costed = MoveCosts.restores(moveList, completedAt);
+        return new ServerRounds(
+                List.copyOf(placements),
+                owners,
+                moves,
+                firstMove,
+                lastMove,
+                mean(before),
+                mean(after),
+                costed,
+                MoveCosts.stalls(costed, completedAt));
     }
 
     private static double mean(final List<Double> values) {

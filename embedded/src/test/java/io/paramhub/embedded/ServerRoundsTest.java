@@ -36,6 +36,36 @@ class ServerRoundsTest {
     }
 
     @Test
+    void shouldCostAMoveByItsHandoverAndTheRoundsItLost() {
+        // given versions 0-19 every 100 ms with partition 1 on "slow"; version 20, its first on "fast", 400 ms
+        // after 19 (the restore); then every 50 ms
+        final List<ServerTelemetry> rounds = new ArrayList<>();
+        long at = 0;
+        for (long version = 0; version < 40; version++) {
+            at += version < 20 ? 100 : version == 20 ? 400 : 50;
+            rounds.add(round("fast", 0, version, at));
+            rounds.add(round(version < 20 ? "slow" : "fast", 1, version, at - 1));
+        }
+
+        // when
+        final ServerRounds summary = ServerRounds.of(rounds, List.of());
+
+        // then the handover took 400 ms, 300 more than a round before; the rounds 20-25 took 650 ms, 350 more
+        // than six rounds at the 50 ms pace after the move: 7 rounds lost
+        assertThat(summary.moveList()).hasSize(1);
+        final MoveCosts.Move move = summary.moveList().get(0);
+        assertThat(move.partition()).isEqualTo(1);
+        assertThat(move.from()).isEqualTo("slow");
+        assertThat(move.to()).isEqualTo("fast");
+        assertThat(move.version()).isEqualTo(20);
+        assertThat(move.handoverMs()).isCloseTo(400.0, within(1e-9));
+        assertThat(move.restoreMs()).isCloseTo(300.0, within(1e-9));
+        assertThat(summary.stalls()).hasSize(1);
+        assertThat(summary.stalls().get(0).lostMs()).isCloseTo(350.0, within(1e-9));
+        assertThat(summary.roundsLost()).isCloseTo(7.0, within(1e-9));
+    }
+
+    @Test
     void shouldHaveNoRoundAfterAMoveThatNeverHappened() {
         // given
         final List<ServerTelemetry> rounds = new ArrayList<>();
@@ -48,6 +78,8 @@ class ServerRoundsTest {
 
         // then
         assertThat(summary.moves()).isZero();
+        assertThat(summary.moveList()).isEmpty();
+        assertThat(summary.roundsLost()).isZero();
         assertThat(summary.roundMsBefore()).isCloseTo(100.0, within(1e-9));
         assertThat(summary.roundMsAfter()).isNaN();
     }
