@@ -207,7 +207,12 @@ final class DemoCommand implements Callable<Integer> {
             if (report != null) {
                 final ObjectNode json = RunReport.toJson(result, tally, emulations);
                 if (rounds != null) {
-                    ServerReport.addTo(json, rounds, serverEmulation, run.aggregatorIds(aggregators));
+                    ServerReport.addTo(
+                            json,
+                            rounds,
+                            serverEmulation,
+                            run.aggregatorIds(aggregators),
+                            result.aggregatorRebalances());
                 }
                 demo.addTo(json);
                 RunReport.write(report, json);
