@@ -98,7 +98,7 @@ final class PolicyRunner {
             if (settings.aggregators() > 1) {
                 final List<String> instances = training.aggregatorIds(settings.aggregators());
                 final ServerRounds rounds = ServerRounds.read(topics, client, job, instances);
-                ServerReport.print(out, rounds);
+                ServerReport.print(out, rounds, instances);
                 servers = ServerReport.toJson(rounds, settings.servers(), instances, result.aggregatorRebalances());
             }
             return new PolicyRun(

@@ -55,6 +55,7 @@ public final class ServerReport {
             timeline.forEach((version, instance) ->
                     steps.addObject().put("from_version", version).put("instance", instance));
         });
+        servers.put("first_placement", FirstPlacement.of(rounds, instances).toString());
         servers.put("moves", rounds.moves());
         servers.put("round_ms_before_first_move", rounds.roundMsBefore());
         servers.put("round_ms_after_last_move", rounds.roundMsAfter());
@@ -95,11 +96,13 @@ public final class ServerReport {
         return servers;
     }
 
-    public static void print(final PrintStream out, final ServerRounds rounds) {
+    /** The report for people; {@code instances}: the run's aggregator ids, by index. */
+    public static void print(final PrintStream out, final ServerRounds rounds, final List<String> instances) {
         out.println("shard partitions ran on (from model version):");
         rounds.owners()
                 .forEach((partition, timeline) ->
                         out.printf(Locale.ROOT, "  partition %d: %s%n", partition, describe(timeline)));
+        out.printf(Locale.ROOT, "first placement (--first-placement): %s%n", FirstPlacement.of(rounds, instances));
         for (final ShardPlacement placement : rounds.placements()) {
             out.printf(Locale.ROOT, "placement %d: %s%n", placement.getVersion(), placement.getReason());
         }

@@ -90,6 +90,7 @@ public final class TrainingRun {
     private TopicSetup topicSetup;
     private ServerEmulation servers;
     private PlacementSettings placement;
+    private FirstPlacement firstPlacement;
     /** Names this run's aggregator instances apart from those of earlier runs on the same cluster. */
     private final String instanceTag =
             Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
@@ -113,6 +114,7 @@ public final class TrainingRun {
         this.topicSetup = TopicSetup.defaults();
         this.servers = ServerEmulation.NONE;
         this.placement = null;
+        this.firstPlacement = FirstPlacement.NONE;
     }
 
     /** A copy of {@code run}'s settings, for the {@code with...} methods to change one of. */
@@ -129,6 +131,7 @@ public final class TrainingRun {
         this.topicSetup = run.topicSetup;
         this.servers = run.servers;
         this.placement = run.placement;
+        this.firstPlacement = run.firstPlacement;
     }
 
     /** A new run with this one's settings, {@code change}d: a run's settings never change once made. */
@@ -188,6 +191,14 @@ public final class TrainingRun {
      */
     public TrainingRun withPlacement(final PlacementSettings settings) {
         return copy(run -> run.placement = settings);
+    }
+
+    /**
+     * The same run starting from {@code first} (its aggregators follow placements, version 0 being this one),
+     * rather than from Kafka Streams' first assignment.
+     */
+    public TrainingRun withFirstPlacement(final FirstPlacement first) {
+        return copy(run -> run.firstPlacement = first);
     }
 
     /** The ids of this run's first {@code count} aggregator instances. */
@@ -313,7 +324,7 @@ public final class TrainingRun {
                 props, topicPrefix, topicSetup, settings, placing, OrchestratorMetrics.unregistered());
     }
 
-    private List<AggregatorRunner> startAggregators(final AggregatorMetrics metrics) {
+    private List<AggregatorRunner> startAggregators(final AggregatorMetrics metrics) throws InterruptedException {
         final List<AggregatorRunner> runners = new ArrayList<>();
         if (aggregators == 0) {
             try (Admin admin = Admin.create(clientProperties())) {
@@ -334,12 +345,15 @@ public final class TrainingRun {
                 props.put(AggregatorInstance.ROUND_COST_CONFIG, Long.toString(servers.roundCostMicros()));
                 props.put(AggregatorInstance.SLOWDOWN_CONFIG, Double.toString(servers.slowdownOf(instance)));
             }
-            if (placement != null && orchestrator != null) {
+            if (placement != null && orchestrator != null || firstPlacement.given()) {
                 props.put(AggregatorRunner.FOLLOW_PLACEMENT_CONFIG, "true");
             }
             runners.add(AggregatorRunner.start(props, topicPrefix, topicSetup, metrics));
         }
-        if (runners.size() > 1) {
+        if (firstPlacement.given()) {
+            firstPlacement.publish(topics().placements(), clientProperties(), aggregatorIds(aggregators));
+            firstPlacement.await(runners, Duration.ofSeconds(60));
+        } else if (runners.size() > 1) {
             awaitEveryInstanceHoldingTasks(runners);
         }
         return runners;
