@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.embedded.ConnectionOptions;
 import io.paramhub.embedded.Directories;
+import io.paramhub.embedded.FirstPlacement;
 import io.paramhub.embedded.LocalCluster;
 import io.paramhub.embedded.ProgressPrinter;
 import io.paramhub.embedded.RunListener;
@@ -147,6 +148,15 @@ final class DemoCommand implements Callable<Integer> {
                     + "cluster given by --bootstrap-servers (default: ${DEFAULT-VALUE}).")
     private int aggregators;
 
+    @Option(
+            names = "--first-placement",
+            paramLabel = "P:I,...",
+            description =
+                    "With several --aggregators on the embedded broker: start with shard partition P on aggregator "
+                            + "I (the others balanced), instead of Kafka Streams' draw, so that runs compare from the same "
+                            + "start; a run prints the one it started from in this form.")
+    private String firstPlacement;
+
     @Override
     public Integer call() throws Exception {
         checkOptions();
@@ -186,7 +196,8 @@ final class DemoCommand implements Callable<Integer> {
                     .withEmulation(emulations)
                     .withServerEmulation(serverEmulation)
                     .withWorkerThreads(threads)
-                    .withOrchestrator(orchestrated ? orchestration : null);
+                    .withOrchestrator(orchestrated ? orchestration : null)
+                    .withFirstPlacement(first());
             // the orchestrator also places shards on the aggregator instances when there are several
             final TrainingRun run = orchestrated && aggregators > 1
                     ? configured.withPlacement(PlacementSettings.defaults())
@@ -202,7 +213,7 @@ final class DemoCommand implements Callable<Integer> {
                             run.aggregatorIds(aggregators))
                     : null;
             if (rounds != null) {
-                ServerReport.print(out, rounds);
+                ServerReport.print(out, rounds, run.aggregatorIds(aggregators));
             }
             if (report != null) {
                 final ObjectNode json = RunReport.toJson(result, tally, emulations);
@@ -241,11 +252,27 @@ final class DemoCommand implements Callable<Integer> {
                     "--dashboard-port must be a port (0 = any free one) " + "given with --dashboard, not "
                             + dashboardPort);
         }
+        if (firstPlacement != null && (aggregators < 2 || connectionOptions.bootstrapServers() != null)) {
+            throw new ParameterException(
+                    command.commandLine(),
+                    "--first-placement needs --aggregators 2 or more on the embedded broker (on a cluster, earlier "
+                            + "placements would outrank it)");
+        }
+        first();
         if (online.problem() != null) {
             throw new ParameterException(command.commandLine(), online.problem());
         }
         try {
             recipe.addTo(JobSettings.none());
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), e.getMessage());
+        }
+    }
+
+    /** {@code --first-placement}, or none. */
+    private FirstPlacement first() {
+        try {
+            return firstPlacement == null ? FirstPlacement.NONE : FirstPlacement.parse(firstPlacement, aggregators);
         } catch (final IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), e.getMessage());
         }
