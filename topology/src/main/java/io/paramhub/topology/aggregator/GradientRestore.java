@@ -112,6 +112,9 @@ final class GradientRestore {
         final Map<String, Object> config = clientConfigs(appConfigs, ConsumerConfig.configNames());
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // it reads a bounded range and stops: a fetch that waits at the broker for more (500 ms by default) is
+        // only time a moved shard is not served
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
         config.remove(ConsumerConfig.CLIENT_ID_CONFIG);
         return new KafkaConsumer<>(config, new StringDeserializer(), new ByteArrayDeserializer());
