@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
@@ -111,14 +112,13 @@ class HostileInputIT {
     }
 
     @Test
-    void shouldDeadLetterGarbageOnModelOnceForEveryWorkerAsMalformed() {
-        final List<DeadLetter> letters = lettersOf(injection("model-garbage"));
-        assertThat(letters).hasSize(WORKERS);
-        assertThat(letters).allSatisfy(letter -> assertThat(letter.getReason()).isEqualTo(DeadLetterReason.MALFORMED));
-        assertThat(letters.stream()
-                        .map(letter ->
-                                letter.getError().substring(0, letter.getError().indexOf(' '))))
-                .containsExactlyInAnyOrder(WorkerIds.of(0), WorkerIds.of(1), WorkerIds.of(2), WorkerIds.of(3));
+    void shouldDeadLetterGarbageOnModelOnceAsMalformedNamingAWorkerOfTheJob() {
+        // the run's workers share one reader of model: whichever of them polled the garbage sets it aside, once
+        assertThat(lettersOf(injection("model-garbage"))).singleElement().satisfies(letter -> {
+            assertThat(letter.getReason()).isEqualTo(DeadLetterReason.MALFORMED);
+            assertThat(IntStream.range(0, WORKERS).mapToObj(WorkerIds::of))
+                    .contains(letter.getError().substring(0, letter.getError().indexOf(' ')));
+        });
     }
 
     @Test
@@ -145,7 +145,7 @@ class HostileInputIT {
 
     @Test
     void shouldDeadLetterNothingElse() {
-        assertThat(deadLetters).hasSize(injected.size() - 1 + WORKERS);
+        assertThat(deadLetters).hasSize(injected.size());
     }
 
     /** Writes every hostile record; waits until the aggregator has dead-lettered those it reads. */

@@ -42,8 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Bytes that are not a {@code ModelShard} written to {@code model} in the middle of a real BSP run on a real
- * broker, on every shard's key: the workers set each one aside on {@code dead-letters} (once per worker,
- * reason {@code MALFORMED}, with the bytes) and go on, and the run ends with the parameters of the in-process
+ * broker, on every shard's key: the workers set each one aside on {@code dead-letters} (once: the run's workers
+ * share one reader of {@code model}, so whichever of them polled it writes the letter, reason {@code MALFORMED},
+ * with the bytes) and go on, and the run ends with the parameters of the in-process
  * reference run, bit for bit. Before, the first such record threw out of every worker's poll and stopped the job.
  */
 @Tag("integration")
@@ -101,7 +102,7 @@ class ModelPoisonIT {
     }
 
     @Test
-    void shouldDeadLetterEachGarbageRecordOnceForEveryWorkerAsMalformed() {
+    void shouldDeadLetterEachGarbageRecordOnceAsMalformedNamingAWorkerOfTheJob() {
         final List<ConsumerRecord<String, DeadLetter>> letters = TopicContents.readAll(
                         kafka.bootstrapServers(),
                         topics.deadLetters().name(),
@@ -119,16 +120,12 @@ class ModelPoisonIT {
                 .mapToObj(index -> WorkerSettings.of(JOB, index, WORKERS).workerId())
                 .collect(Collectors.toSet());
         byRecord.values().forEach(copies -> {
-            assertThat(copies).hasSize(WORKERS);
-            assertThat(copies).allSatisfy(letter -> {
-                assertThat(letter.getReason()).isEqualTo(DeadLetterReason.MALFORMED);
-                assertThat(bytes(letter.getOriginalBytes())).isEqualTo(GARBAGE);
-            });
-            assertThat(copies.stream()
-                            .map(letter -> letter.getError()
-                                    .substring(0, letter.getError().indexOf(' ')))
-                            .collect(Collectors.toSet()))
-                    .isEqualTo(workers);
+            assertThat(copies).hasSize(1);
+            final DeadLetter letter = copies.get(0);
+            assertThat(letter.getReason()).isEqualTo(DeadLetterReason.MALFORMED);
+            assertThat(bytes(letter.getOriginalBytes())).isEqualTo(GARBAGE);
+            assertThat(workers)
+                    .contains(letter.getError().substring(0, letter.getError().indexOf(' ')));
         });
         assertThat(letters).allSatisfy(letter -> assertThat(letter.key()).startsWith(JOB));
     }
