@@ -57,9 +57,9 @@ public final class TrainingRun {
 
     /**
      * What a run did. {@code aggregatorCommits}: the commits of the aggregators this run started (Kafka
-     * Streams' {@code commit-total}, see {@link StreamsCommits}), from their start to the end of training;
+     * Streams' {@code commit-total}, see {@link StreamsCounters}), from their start to the end of training;
      * 0 with {@link #withAggregators} 0. {@code aggregatorRebalances}: the rebalances those aggregators went
-     * through after start-up (every instance holding tasks) to the end of training ({@link StreamsRebalances},
+     * through after start-up (every instance holding tasks) to the end of training ({@link StreamsCounters},
      * summed over the instances: one rebalance of the group counts once per instance).
      */
     public record Result(
@@ -272,7 +272,7 @@ public final class TrainingRun {
                 final EpochEvaluator.Evaluated evaluated = evaluation.get();
                 final double wallSeconds = (System.nanoTime() - started) / 1e9;
                 final long commits = runners.stream()
-                        .mapToLong(runner -> StreamsCommits.total(runner.streams()))
+                        .mapToLong(runner -> StreamsCounters.commits(runner.streams()))
                         .sum();
                 return new Result(
                         job,
@@ -361,7 +361,7 @@ public final class TrainingRun {
 
     private static long rebalances(final List<AggregatorRunner> runners) {
         return runners.stream()
-                .mapToLong(runner -> StreamsRebalances.total(runner.streams()))
+                .mapToLong(runner -> StreamsCounters.rebalances(runner.streams()))
                 .sum();
     }
 

@@ -8,7 +8,7 @@ import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.junit.jupiter.api.Test;
 
-class StreamsCommitsTest {
+class StreamsCountersTest {
 
     @Test
     void shouldSumEveryStreamThreadsCommitTotalAndNothingElseWhenReadingAnAppsMetrics() {
@@ -20,15 +20,32 @@ class StreamsCommitsTest {
         put(metrics, "commit-total", "stream-task-metrics", "thread-1", 999.0);
 
         // when
-        final long commits = StreamsCommits.total(metrics);
+        final long commits = StreamsCounters.sum(metrics, StreamsCounters.COMMITS_GROUP, StreamsCounters.COMMITS);
 
         // then
         assertThat(commits).isEqualTo(473);
     }
 
     @Test
+    void shouldSumTheMainConsumersRebalanceTotalsApartFromTheirOtherCoordinatorMetrics() {
+        // given: two threads' rebalance-total and a rebalance-rate of the same group
+        final Map<MetricName, Metric> metrics = new LinkedHashMap<>();
+        put(metrics, "rebalance-total", "consumer-coordinator-metrics", "thread-1", 2.0);
+        put(metrics, "rebalance-total", "consumer-coordinator-metrics", "thread-2", 1.0);
+        put(metrics, "rebalance-rate-per-hour", "consumer-coordinator-metrics", "thread-1", 7.0);
+
+        // when
+        final long rebalances =
+                StreamsCounters.sum(metrics, StreamsCounters.REBALANCES_GROUP, StreamsCounters.REBALANCES);
+
+        // then
+        assertThat(rebalances).isEqualTo(3);
+    }
+
+    @Test
     void shouldCountNoCommitWhenTheAppHasNoStreamThreadMetrics() {
-        assertThat(StreamsCommits.total(Map.of())).isZero();
+        assertThat(StreamsCounters.sum(Map.of(), StreamsCounters.COMMITS_GROUP, StreamsCounters.COMMITS))
+                .isZero();
     }
 
     private static void put(
