@@ -21,6 +21,7 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,7 +46,9 @@ class SubmitTopicJobIT extends ClusterTestBase {
     @BeforeAll
     static void createJobsTopic() {
         topics = KafkaConnection.plain(kafka.bootstrapServers(), registry.url()).topics(TopicCatalog.DEFAULT_PREFIX);
-        kafka.createTopic(topics.jobs().name(), 1);
+        // compacted, as ParamHub creates it: an app's start-up check refuses a jobs topic that deletes
+        kafka.createTopic(
+                topics.jobs().name(), 1, Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
     }
 
     @Test
