@@ -24,14 +24,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -251,36 +248,26 @@ final class KafkaWorkerTransport implements WorkerTransport {
         });
     }
 
-    /** The model as a {@link TopicReader} of {@code model} reads it, the keys of the tombstones it met aside. */
-    private record Feed(TopicReader<String, ModelShard> reader, Set<String> tombstones) implements ModelFeed {
+    /** The model as a {@link TopicReader} of {@code model} reads it, the tombstones it met kept apart. */
+    private record Feed(TopicReader<String, ModelShard> reader, ModelTombstones tombstones) implements ModelFeed {
 
         Feed(final TopicReader<String, ModelShard> reader) {
-            this(reader, new HashSet<>());
+            this(reader, new ModelTombstones());
         }
 
         @Override
         public void poll(final Duration timeout, final Consumer<ModelShard> sink) {
-            reader.poll(timeout, record -> take(record, sink));
+            reader.poll(timeout, record -> tombstones.take(record, sink));
         }
 
         @Override
         public void catchUp(final Duration timeout, final Consumer<ModelShard> sink) {
-            reader.catchUp(timeout, record -> take(record, sink));
-        }
-
-        private void take(final ConsumerRecord<String, ModelShard> record, final Consumer<ModelShard> sink) {
-            if (record.value() != null) {
-                // a job deleted and submitted again under its name
-                tombstones.remove(record.key());
-                sink.accept(record.value());
-            } else if (record.key() != null) {
-                tombstones.add(record.key());
-            }
+            reader.catchUp(timeout, record -> tombstones.take(record, sink));
         }
 
         @Override
         public boolean deleted(final String job) {
-            return tombstones.stream().anyMatch(key -> key.startsWith(job + "/"));
+            return tombstones.deleted(job);
         }
 
         @Override

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -143,7 +142,7 @@ final class SharedModelReader {
         /** The offset after the last record handed out, per partition. */
         private final Map<TopicPartition, Long> handedUpTo;
 
-        private final Set<String> tombstones = ConcurrentHashMap.newKeySet();
+        private final ModelTombstones tombstones = new ModelTombstones();
         private boolean closed;
 
         Subscription(final Map<TopicPartition, Long> from) {
@@ -186,13 +185,7 @@ final class SharedModelReader {
             int count = 0;
             for (ConsumerRecord<String, ModelShard> record = queue.poll(); record != null; record = queue.poll()) {
                 handedUpTo.put(new TopicPartition(record.topic(), record.partition()), record.offset() + 1);
-                if (record.value() != null) {
-                    // a job deleted and submitted again under its name
-                    tombstones.remove(record.key());
-                    sink.accept(record.value());
-                } else if (record.key() != null) {
-                    tombstones.add(record.key());
-                }
+                tombstones.take(record, sink);
                 count++;
             }
             return count;
@@ -200,7 +193,7 @@ final class SharedModelReader {
 
         @Override
         public boolean deleted(final String job) {
-            return tombstones.stream().anyMatch(key -> key.startsWith(job + "/"));
+            return tombstones.deleted(job);
         }
 
         @Override
