@@ -18,9 +18,12 @@ import org.apache.kafka.streams.StreamsConfig;
 public final class KafkaConnection {
 
     private final Properties settings;
+    /** One registry client scope for the connection: its serdes share what they learn from the registry. */
+    private final SerdeFactory serdes;
 
     private KafkaConnection(final Properties settings) {
         this.settings = settings;
+        this.serdes = SerdeFactory.fromSettings(settings);
     }
 
     /** A cluster reached with {@code bootstrap.servers} and {@code schema.registry.url} alone. */
@@ -74,7 +77,7 @@ public final class KafkaConnection {
 
     /** Serdes on this cluster's registry, configured with the registry client's settings. */
     public SerdeFactory serdes() {
-        return SerdeFactory.fromSettings(settings);
+        return serdes;
     }
 
     /** The topics under {@code prefix}, with {@link #serdes()}. */

@@ -1,6 +1,7 @@
 package io.paramhub.topology;
 
 import io.paramhub.schemas.registry.RegistryClientSettings;
+import io.paramhub.schemas.registry.SchemaRegistryConfig;
 import io.paramhub.schemas.serde.AvroSerdes;
 import java.util.HashMap;
 import java.util.Map;
@@ -10,14 +11,17 @@ import org.apache.kafka.common.serialization.Serde;
 /**
  * Builds the Avro value serdes of every topic and store from the client configuration
  * ({@code schema.registry.url} and the other settings {@link RegistryClientSettings} names), so that tests can
- * point them at their own registry.
+ * point them at their own registry. The serdes of one factory share one registry client and its cache
+ * ({@link SchemaRegistryConfig#CLIENT_SCOPE}): another factory, even on the same URL, asks the registry again.
  */
 public final class SerdeFactory {
 
     private final Map<String, Object> config;
 
     public SerdeFactory(final Map<String, ?> config) {
-        this.config = Map.copyOf(new HashMap<String, Object>(config));
+        final Map<String, Object> scoped = new HashMap<>(config);
+        scoped.putIfAbsent(SchemaRegistryConfig.CLIENT_SCOPE, new ClientScope());
+        this.config = Map.copyOf(scoped);
     }
 
     /** A serde for registry {@code url}: an HTTP registry, or {@code mock://scope} for an in-memory one. */
@@ -37,5 +41,13 @@ public final class SerdeFactory {
 
     public <T extends SpecificRecord> Serde<T> valueSerde(final Class<T> type) {
         return AvroSerdes.of(type, config, false);
+    }
+
+    /** Names the registry client of one factory's serdes; equal only to itself. */
+    private static final class ClientScope {
+        @Override
+        public String toString() {
+            return "registry client scope " + Integer.toHexString(System.identityHashCode(this));
+        }
     }
 }

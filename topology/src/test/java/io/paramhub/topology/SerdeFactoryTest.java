@@ -63,6 +63,22 @@ class SerdeFactoryTest {
         }
     }
 
+    @Test
+    void shouldKeepEachFactorysRegistryAnswersApartWhenUrlIsSame() {
+        // given: two runs of one JVM on a registry URL that another registry may have answered at before
+        final SerdeFactory firstRun = SerdeFactory.forRegistry("http://127.0.0.1:18082");
+        final SerdeFactory secondRun = SerdeFactory.forRegistry("http://127.0.0.1:18082");
+
+        // when
+        final var first = SchemaRegistryClients.fromConfig(firstRun.config());
+        final var firstAgain = SchemaRegistryClients.fromConfig(firstRun.config());
+        final var second = SchemaRegistryClients.fromConfig(secondRun.config());
+
+        // then: a factory's serdes share one client, and its cache of ids is not the other run's
+        assertThat(first).isSameAs(firstAgain);
+        assertThat(second).isNotSameAs(first);
+    }
+
     private static ResourceCommand command() {
         return ResourceCommand.newBuilder()
                 .setJob("j")

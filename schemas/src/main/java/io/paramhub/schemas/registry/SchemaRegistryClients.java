@@ -1,8 +1,10 @@
 package io.paramhub.schemas.registry;
 
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Locale;
 import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.config.ConfigException;
@@ -13,12 +15,18 @@ import org.apache.kafka.common.config.types.Password;
  * {@code mock://SCOPE} gives the in-memory registry shared by everything configured with that scope
  * (as Confluent's {@code MockSchemaRegistry} does), any other URL list an HTTP client shared by every
  * serde configured with the same URLs, credentials and trust store
- * ({@code schema.registry.ssl.truststore.*}).
+ * ({@code schema.registry.ssl.truststore.*}), and the same {@link SchemaRegistryConfig#CLIENT_SCOPE} when one is
+ * given. A client caches the registry's answers for as long as it lives, so a scope keeps the serdes of one run
+ * from trusting ids another run learned from a different registry that answered at the same URL before.
  */
 public final class SchemaRegistryClients {
 
     private static final Map<String, InMemorySchemaRegistryClient> MOCK_SCOPES = new ConcurrentHashMap<>();
     private static final Map<HttpClientKey, HttpSchemaRegistryClient> HTTP_CLIENTS = new ConcurrentHashMap<>();
+    /** The clients of each scope, dropped with the scope object once nothing else holds it. */
+    private static final Map<Object, Map<HttpClientKey, HttpSchemaRegistryClient>> SCOPED_HTTP_CLIENTS =
+            Collections.synchronizedMap(new WeakHashMap<>());
+
     private static final String USER_INFO = "USER_INFO";
 
     private SchemaRegistryClients() {}
@@ -34,7 +42,11 @@ public final class SchemaRegistryClients {
             return mockScope(url.substring(SchemaRegistryConfig.MOCK_URL_PREFIX.length()));
         }
         final HttpClientKey key = new HttpClientKey(url, userInfo(config), RegistryTrustStore.fromConfig(config));
-        return HTTP_CLIENTS.computeIfAbsent(
+        final Object scope = config.get(SchemaRegistryConfig.CLIENT_SCOPE);
+        final Map<HttpClientKey, HttpSchemaRegistryClient> clients = scope == null
+                ? HTTP_CLIENTS
+                : SCOPED_HTTP_CLIENTS.computeIfAbsent(scope, s -> new ConcurrentHashMap<>());
+        return clients.computeIfAbsent(
                 key,
                 k -> new HttpSchemaRegistryClient(
                         k.urls(), HttpSchemaRegistryClient.DEFAULT_TIMEOUT, k.userInfo(), k.trustStore()));

@@ -25,6 +25,12 @@ public final class SchemaRegistryConfig {
     public static final String SSL_TRUSTSTORE_PASSWORD = "schema.registry.ssl.truststore.password";
     /** Type of {@link #SSL_TRUSTSTORE_LOCATION}: {@code PKCS12} (default) or {@code JKS}. */
     public static final String SSL_TRUSTSTORE_TYPE = "schema.registry.ssl.truststore.type";
+    /**
+     * ParamHub's own setting: an object (compared by identity) that names a set of serdes sharing one registry
+     * client, and with it the client's cache of ids and schemas; the client is dropped once no config holds the
+     * object. Without it, serdes share one client per URL for the life of the JVM.
+     */
+    public static final String CLIENT_SCOPE = "paramhub.schema.registry.client.scope";
     /** Prefix of URLs that name an in-memory registry scope. */
     public static final String MOCK_URL_PREFIX = "mock://";
 

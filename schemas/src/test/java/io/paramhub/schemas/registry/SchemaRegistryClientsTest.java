@@ -65,6 +65,29 @@ class SchemaRegistryClientsTest {
     }
 
     @Test
+    void shouldGiveEachScopeItsOwnHttpClientWhenUrlIsSame() {
+        // given: two runs in one JVM whose registries answered at the same URL, one after the other
+        final String url = "http://127.0.0.1:18081";
+        final Object firstRun = new Object();
+        final Object secondRun = new Object();
+
+        // when
+        final SchemaRegistryClient first = SchemaRegistryClients.fromConfig(
+                Map.of(SchemaRegistryConfig.SCHEMA_REGISTRY_URL, url, SchemaRegistryConfig.CLIENT_SCOPE, firstRun));
+        final SchemaRegistryClient firstAgain = SchemaRegistryClients.fromConfig(
+                Map.of(SchemaRegistryConfig.SCHEMA_REGISTRY_URL, url, SchemaRegistryConfig.CLIENT_SCOPE, firstRun));
+        final SchemaRegistryClient second = SchemaRegistryClients.fromConfig(
+                Map.of(SchemaRegistryConfig.SCHEMA_REGISTRY_URL, url, SchemaRegistryConfig.CLIENT_SCOPE, secondRun));
+        final SchemaRegistryClient unscoped =
+                SchemaRegistryClients.fromConfig(Map.of(SchemaRegistryConfig.SCHEMA_REGISTRY_URL, url));
+
+        // then: no run trusts the ids another one cached
+        assertThat(first).isSameAs(firstAgain);
+        assertThat(second).isNotSameAs(first);
+        assertThat(unscoped).isNotSameAs(first).isNotSameAs(second);
+    }
+
+    @Test
     void shouldNameTheSettingWhenUrlIsMissing() {
         // when / then
         assertThatThrownBy(() -> SchemaRegistryClients.fromConfig(Map.of()))
