@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.avro.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The handlers of Confluent's REST API: each parses its request, reads the {@link RegistryState} or hands a
  * write to the {@link SchemaStore} (never blocking the event loop), and answers JSON; refusals become
- * Confluent error bodies {@code {"error_code":n,"message":"..."}}.
+ * Confluent error bodies {@code {"error_code":n,"message":"..."}}. A read that finds nothing reads the log
+ * once more before it answers 404, so that a schema another registry instance has just registered is found.
  */
 final class RegistryHandlers {
 
@@ -60,12 +62,14 @@ final class RegistryHandlers {
     void lookup(final RoutingContext ctx) {
         final String subject = ctx.pathParam("subject");
         final Schema schema = schemaFrom(ctx);
-        if (state().liveVersions(subject).isEmpty()) {
-            throw RegistryException.subjectNotFound(subject);
-        }
-        final SchemaVersion version = state().find(subject, schema)
-                .orElseThrow(() -> RegistryException.schemaNotFound("under subject '" + subject + "'"));
-        json(ctx, 200, versionJson(version));
+        answerFresh(ctx, () -> {
+            if (state().liveVersions(subject).isEmpty()) {
+                throw RegistryException.subjectNotFound(subject);
+            }
+            return versionJson(state().find(subject, schema)
+                            .orElseThrow(() -> RegistryException.schemaNotFound("under subject '" + subject + "'")))
+                    .encode();
+        });
     }
 
     void listSubjects(final RoutingContext ctx) {
@@ -73,22 +77,30 @@ final class RegistryHandlers {
     }
 
     void listVersions(final RoutingContext ctx) {
-        final JsonArray versions = new JsonArray();
-        liveVersions(ctx.pathParam("subject")).forEach(version -> versions.add(version.version()));
-        json(ctx, 200, versions);
+        answerFresh(ctx, () -> {
+            final JsonArray versions = new JsonArray();
+            liveVersions(ctx.pathParam("subject")).forEach(version -> versions.add(version.version()));
+            return versions.encode();
+        });
     }
 
     void getVersion(final RoutingContext ctx) {
         final String subject = ctx.pathParam("subject");
-        json(ctx, 200, versionJson(version(subject, ctx.pathParam("version"))));
+        final String versionParam = ctx.pathParam("version");
+        if (!isLatest(versionParam)) {
+            parseVersion(versionParam);
+        }
+        answerFresh(ctx, () -> versionJson(version(subject, versionParam)).encode());
     }
 
     void schemaById(final RoutingContext ctx) {
         final String id = ctx.pathParam("id");
-        final Schema schema = parseId(id)
-                .flatMap(state()::schemaById)
-                .orElseThrow(() -> RegistryException.schemaNotFound("id " + id));
-        json(ctx, 200, new JsonObject().put("schema", schema.toString()));
+        answerFresh(ctx, () -> {
+            final Schema schema = parseId(id)
+                    .flatMap(state()::schemaById)
+                    .orElseThrow(() -> RegistryException.schemaNotFound("id " + id));
+            return new JsonObject().put("schema", schema.toString()).encode();
+        });
     }
 
     void globalConfig(final RoutingContext ctx) {
@@ -243,6 +255,29 @@ final class RegistryHandlers {
                 .put("version", version.version())
                 .put("id", version.id())
                 .put("schema", version.schemaText());
+    }
+
+    /**
+     * Answers 200 with {@code read}; when it finds nothing (a 404 refusal), reads the log again first, then
+     * answers what {@code read} finds then.
+     */
+    private void answerFresh(final RoutingContext ctx, final Supplier<String> read) {
+        try {
+            send(ctx, 200, read.get());
+        } catch (final RegistryException e) {
+            if (e.httpStatus() != 404) {
+                throw e;
+            }
+            Future.fromCompletionStage(store.refresh(), ctx.vertx().getOrCreateContext())
+                    .onSuccess(refreshed -> {
+                        try {
+                            send(ctx, 200, read.get());
+                        } catch (final RuntimeException again) {
+                            ctx.fail(again);
+                        }
+                    })
+                    .onFailure(ctx::fail);
+        }
     }
 
     private static <T> void answerLater(

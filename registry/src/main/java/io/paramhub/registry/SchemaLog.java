@@ -13,23 +13,20 @@ import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The registry's storage: a compacted, single-partition topic ({@code _schemas} by default), created if
- * missing. Appends are acknowledged by all in-sync replicas before they return; {@link #catchUp} reads what
- * the topic holds beyond the last record read. Not thread-safe: used from the registry's writer thread only.
+ * missing, written through the cluster's one {@link SchemaLogWriter} and read committed. Appends are
+ * acknowledged by all in-sync replicas before they return; {@link #catchUp} reads what the topic holds beyond
+ * the last record read. Not thread-safe: used from the registry's writer thread only.
  */
 final class SchemaLog implements AutoCloseable {
 
@@ -42,14 +39,13 @@ final class SchemaLog implements AutoCloseable {
 
     private final String topic;
     private final TopicPartition partition;
-    private final KafkaProducer<String, String> producer;
+    private final SchemaLogWriter writer;
     private final KafkaConsumer<String, String> consumer;
 
     private SchemaLog(final Map<String, Object> kafkaConfig, final String topic) {
         this.topic = topic;
         this.partition = new TopicPartition(topic, 0);
-        this.producer =
-                new KafkaProducer<>(producerConfig(kafkaConfig), new StringSerializer(), new StringSerializer());
+        this.writer = new SchemaLogWriter(kafkaConfig, topic);
         this.consumer =
                 new KafkaConsumer<>(consumerConfig(kafkaConfig), new StringDeserializer(), new StringDeserializer());
         consumer.assign(List.of(partition));
@@ -74,15 +70,34 @@ final class SchemaLog implements AutoCloseable {
         return topic;
     }
 
-    /** Appends one record and waits until all in-sync replicas have it. */
-    void append(final String key, final String value)
-            throws ExecutionException, TimeoutException, InterruptedException {
-        producer.send(new ProducerRecord<>(topic, 0, key, value)).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    /**
+     * Makes this instance the topic's writer (fencing any other) unless it is already; a {@link #catchUp} after
+     * this sees every record committed before, and only this instance can commit until another claims.
+     */
+    void claimWriter() {
+        writer.claim();
+    }
+
+    /**
+     * Appends one record as the writer, then hands {@code state} every record up to and including it.
+     *
+     * @throws SchemaLogWriter.WriterLostException when another instance claimed the writer since this one did,
+     *                                             or the append failed (it may have committed: read again)
+     */
+    void append(final RegistryState state, final String key, final String value)
+            throws SchemaLogWriter.WriterLostException, TimeoutException, InterruptedException {
+        final long offset = writer.append(key, value);
+        // a commit returns before its marker is written: read until the record itself, not to the end offset
+        readUntil(state, offset + 1);
     }
 
     /** Hands every record between the last one read and the current end of the topic to {@code state}. */
     void catchUp(final RegistryState state) throws TimeoutException {
-        final long end = consumer.endOffsets(List.of(partition), TIMEOUT).get(partition);
+        // read committed: the end is the last stable offset, which no open transaction lies below
+        readUntil(state, consumer.endOffsets(List.of(partition), TIMEOUT).get(partition));
+    }
+
+    private void readUntil(final RegistryState state, final long end) throws TimeoutException {
         final long deadline = System.nanoTime() + TIMEOUT.toNanos();
         while (consumer.position(partition, TIMEOUT) < end) {
             if (System.nanoTime() > deadline) {
@@ -96,7 +111,7 @@ final class SchemaLog implements AutoCloseable {
 
     @Override
     public void close() {
-        producer.close(TIMEOUT);
+        writer.close();
         consumer.close(CloseOptions.timeout(TIMEOUT));
     }
 
@@ -153,18 +168,6 @@ final class SchemaLog implements AutoCloseable {
                 Thread.sleep(POLL.toMillis());
             }
         }
-    }
-
-    private static Map<String, Object> producerConfig(final Map<String, Object> kafkaConfig) {
-        final Map<String, Object> config = new HashMap<>(kafkaConfig);
-        config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
-        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, TIMEOUT.toMillis());
-        config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "paramhub-schema-registry-writer");
-        return config;
     }
 
     private static Map<String, Object> consumerConfig(final Map<String, Object> kafkaConfig) {

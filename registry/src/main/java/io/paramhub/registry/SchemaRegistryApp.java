@@ -42,7 +42,9 @@ import picocli.CommandLine.Option;
                     + "and SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD with an https:// SCHEMA_REGISTRY_LISTENERS. Basic "
                     + "authentication: --users-file or PARAMHUB_REGISTRY_USERS_FILE, a Jetty password file (name: "
                     + "password[,role...] a line, plain passwords; roles are ignored).",
-            "One instance per topic: there is no leader election.",
+            "Several instances may share one topic: each write is made by one writer (a transactional producer "
+                    + "with the id paramhub-schema-registry-TOPIC, which a principal on a cluster with ACLs needs WRITE "
+                    + "and DESCRIBE on), so no id names two schemas.",
             "Exit codes: 0 done, 1 failed to start, 2 missing or malformed setting, 143 (128 + SIGTERM) stopped."
         })
 public final class SchemaRegistryApp implements Callable<Integer> {

@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
  * tools need: register and look up schemas, list subjects and versions, fetch schemas by id, get and set
  * compatibility levels and test compatibility.
  *
- * <p>One instance per {@code _schemas} topic: there is no leader election, so two instances writing to
- * the same topic could hand out the same id. Deletes, modes, contexts and schema references are not
- * supported.
+ * <p>Several instances may share one topic: they write through one fenced transactional writer
+ * ({@link SchemaLogWriter}), so no id names two schemas, and each reads what the others wrote
+ * ({@link SchemaStore}). Deletes, modes, contexts and schema references are not supported.
  */
 public final class SchemaRegistryServer implements AutoCloseable {
 
