@@ -35,7 +35,7 @@ public final class EmbeddedRegistry {
                 kafkaClient.put(key.toString(), value);
             }
         });
-        final RegistryAccess access = new RegistryAccess(
+        final RegistryAccess access = RegistryAccess.withPasswords(
                 secrets.certificates().keyStore(),
                 secrets.certificates().password(),
                 Map.of(LocalSecrets.REGISTRY_USER, secrets.registryPassword()));

@@ -50,7 +50,8 @@ class PythonWorkerSecureIT {
                         "_schemas",
                         "127.0.0.1",
                         0,
-                        new RegistryAccess(certificates.keyStore(), certificates.password(), Map.of(USER, PASSWORD)))) {
+                        RegistryAccess.withPasswords(
+                                certificates.keyStore(), certificates.password(), Map.of(USER, PASSWORD)))) {
             final KafkaConnection connection = KafkaConnection.of(settings(kafka, registry, certificates));
             final TopicCatalog topics = connection.topics(TopicCatalog.DEFAULT_PREFIX);
             final Properties streams = connection.streams();

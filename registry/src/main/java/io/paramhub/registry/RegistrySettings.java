@@ -22,8 +22,9 @@ import org.apache.kafka.clients.CommonClientConfigs;
  * apps read it, {@code KAFKA_BOOTSTRAP_SERVERS}, which wins over Confluent's. HTTPS and basic authentication
  * come from the options or from Confluent's {@code SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION},
  * {@code SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD} and {@code SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE} (PKCS12 only), with
- * an {@code https://} listener, and ParamHub's {@code PARAMHUB_REGISTRY_USERS_FILE} (a Jetty password file, see
- * {@link RegistryUsers}). Other variables are ignored.
+ * an {@code https://} listener, and ParamHub's {@code PARAMHUB_REGISTRY_USERS_FILE} (a Jetty password file of
+ * hashed passwords, see {@link RegistryUsers}) with {@code PARAMHUB_REGISTRY_ALLOW_PLAIN_PASSWORDS=true} to accept
+ * plain ones in it. Other variables are ignored.
  *
  * @param kafka Kafka client settings of the registry's producer, consumer and admin client
  * @param topic the topic the schemas are kept in
@@ -45,6 +46,7 @@ public record RegistrySettings(Map<String, Object> kafka, String topic, String h
     public static final String KEY_STORE_PASSWORD_ENV = "SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD";
     public static final String KEY_STORE_TYPE_ENV = "SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE";
     public static final String USERS_FILE_ENV = "PARAMHUB_REGISTRY_USERS_FILE";
+    public static final String ALLOW_PLAIN_PASSWORDS_ENV = "PARAMHUB_REGISTRY_ALLOW_PLAIN_PASSWORDS";
 
     /** The options given on the command line; null where one was not given. */
     public record Options(
@@ -54,11 +56,12 @@ public record RegistrySettings(Map<String, Object> kafka, String topic, String h
             String topic,
             Path keyStore,
             Path keyStorePasswordFile,
-            Path usersFile) {
+            Path usersFile,
+            boolean allowPlainPasswords) {
 
         /** Only the Kafka and HTTP options, no HTTPS and no users. */
         public Options(final String bootstrapServers, final String host, final Integer port, final String topic) {
-            this(bootstrapServers, host, port, topic, null, null, null);
+            this(bootstrapServers, host, port, topic, null, null, null, false);
         }
     }
 
@@ -148,7 +151,11 @@ public record RegistrySettings(Map<String, Object> kafka, String topic, String h
             throw new IllegalArgumentException("--tls-keystore-password-file needs --tls-keystore");
         }
         final Path usersFile = options.usersFile() != null ? options.usersFile() : path(env.get(USERS_FILE_ENV));
-        final Map<String, String> users = usersFile == null ? Map.of() : RegistryUsers.read(usersFile);
+        final boolean allowPlain = options.allowPlainPasswords()
+                || Boolean.parseBoolean(
+                        env.getOrDefault(ALLOW_PLAIN_PASSWORDS_ENV, "false").strip());
+        final Map<String, PasswordHash> users =
+                usersFile == null ? Map.of() : RegistryUsers.read(usersFile, allowPlain);
         return new RegistryAccess(keyStore, password, users);
     }
 

@@ -28,6 +28,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         version = "paramhub-registry 0.1.0",
+        subcommands = HashPasswordCommand.class,
         description =
                 "A Confluent-compatible schema registry (Avro) that keeps its schemas in a compacted Kafka topic, "
                         + "so ids and versions survive restarts. Serves until stopped.",
@@ -40,8 +41,10 @@ import picocli.CommandLine.Option;
                     + "-> security.protocol), and KAFKA_BOOTSTRAP_SERVERS; the command line (-D key=value, then the options).",
             "HTTPS: --tls-keystore with --tls-keystore-password-file, or Confluent's SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION "
                     + "and SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD with an https:// SCHEMA_REGISTRY_LISTENERS. Basic "
-                    + "authentication: --users-file or PARAMHUB_REGISTRY_USERS_FILE, a Jetty password file (name: "
-                    + "password[,role...] a line, plain passwords; roles are ignored).",
+                    + "authentication: --users-file or PARAMHUB_REGISTRY_USERS_FILE, a Jetty password file of hashed passwords "
+                    + "(NAME: PBKDF2-SHA256:ITERATIONS:SALT:HASH[,role...] a line, roles ignored; `paramhub-registry "
+                    + "hash-password NAME` prints such a line). A plain password in it is refused unless "
+                    + "--allow-plain-passwords, and then logged as a warning.",
             "Several instances may share one topic: each write is made by one writer (a transactional producer "
                     + "with the id paramhub-schema-registry-TOPIC, which a principal on a cluster with ACLs needs WRITE "
                     + "and DESCRIBE on), so no id names two schemas.",
@@ -101,9 +104,16 @@ public final class SchemaRegistryApp implements Callable<Integer> {
     @Option(
             names = "--users-file",
             paramLabel = "FILE",
-            description = "Ask for HTTP basic credentials of the users in this Jetty password file "
-                    + "(or PARAMHUB_REGISTRY_USERS_FILE). Default: anyone may call the API.")
+            description =
+                    "Ask for HTTP basic credentials of the users in this Jetty password file of hashed "
+                            + "passwords (or PARAMHUB_REGISTRY_USERS_FILE; see hash-password). Default: anyone may call the API.")
     private Path usersFile;
+
+    @Option(
+            names = "--allow-plain-passwords",
+            description = "Accept plain passwords in the users file, each logged as a warning (or "
+                    + RegistrySettings.ALLOW_PLAIN_PASSWORDS_ENV + "=true). Default: only hashed ones.")
+    private boolean allowPlainPasswords;
 
     @Option(
             names = "--config",
@@ -158,7 +168,14 @@ public final class SchemaRegistryApp implements Callable<Integer> {
                 load(configFile),
                 overrides,
                 new RegistrySettings.Options(
-                        bootstrapServers, httpHost, httpPort, topic, keyStore, keyStorePasswordFile, usersFile));
+                        bootstrapServers,
+                        httpHost,
+                        httpPort,
+                        topic,
+                        keyStore,
+                        keyStorePasswordFile,
+                        usersFile,
+                        allowPlainPasswords));
         if (settings.access().authenticates() && !settings.access().tls()) {
             log.warn("basic authentication without HTTPS: passwords cross the network in clear; add --tls-keystore");
         }

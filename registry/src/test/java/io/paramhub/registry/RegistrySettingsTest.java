@@ -114,7 +114,8 @@ class RegistrySettingsTest {
         // given: Confluent's variables for the key store, a Jetty password file with roles and a comment
         final Path keyStore = TestKeyStores.create(dir.resolve("registry.p12"), "store-secret");
         final Path users = Files.writeString(
-                dir.resolve("users.properties"), "# registry users\nalice: wonder,admin\nbob:builder\n");
+                dir.resolve("users.properties"),
+                "# registry users\nalice: " + hash("wonder") + ",admin\nbob:" + hash("builder") + "\n");
         final Map<String, String> env = Map.of(
                 "KAFKA_BOOTSTRAP_SERVERS", "kafka:9092",
                 "SCHEMA_REGISTRY_LISTENERS", "https://0.0.0.0:8443",
@@ -130,8 +131,13 @@ class RegistrySettingsTest {
         assertThat(settings.port()).isEqualTo(8443);
         assertThat(settings.access().tls()).isTrue();
         assertThat(settings.access().keyStore()).isEqualTo(keyStore);
-        assertThat(settings.access().users())
-                .containsExactlyInAnyOrderEntriesOf(Map.of("alice", "wonder", "bob", "builder"));
+        assertThat(settings.access().users()).containsOnlyKeys("alice", "bob");
+        assertThat(settings.access().users().get("alice").matches("wonder".toCharArray()))
+                .isTrue();
+        assertThat(settings.access().users().get("bob").matches("builder".toCharArray()))
+                .isTrue();
+        assertThat(settings.access().users().get("bob").matches("wonder".toCharArray()))
+                .isFalse();
         assertThat(settings.kafka()).doesNotContainKeys("ssl.keystore.location", "ssl.keystore.password");
     }
 
@@ -141,7 +147,7 @@ class RegistrySettingsTest {
         final Path keyStore = TestKeyStores.create(dir.resolve("registry.p12"), "store-secret");
         final Path password = Files.writeString(dir.resolve("password"), "not-the-secret\n");
         final RegistrySettings.Options options =
-                new RegistrySettings.Options("kafka:9092", null, null, null, keyStore, password, null);
+                new RegistrySettings.Options("kafka:9092", null, null, null, keyStore, password, null, false);
 
         // when / then
         assertThatThrownBy(() -> RegistrySettings.resolve(Map.of(), new Properties(), Map.of(), options))
@@ -154,7 +160,7 @@ class RegistrySettingsTest {
         // given
         final Path keyStore = TestKeyStores.create(dir.resolve("registry.p12"), "store-secret");
         final RegistrySettings.Options options =
-                new RegistrySettings.Options("kafka:9092", null, null, null, keyStore, null, null);
+                new RegistrySettings.Options("kafka:9092", null, null, null, keyStore, null, null, false);
 
         // when / then
         assertThatThrownBy(() -> RegistrySettings.resolve(Map.of(), new Properties(), Map.of(), options))
@@ -175,21 +181,74 @@ class RegistrySettingsTest {
     }
 
     @Test
-    void shouldNameTheLineWhenUsersFileIsMalformedOrHashed(@TempDir final Path dir) throws Exception {
+    void shouldNameTheLineWhenUsersFileIsMalformedOrInJettysWeakForms(@TempDir final Path dir) throws Exception {
         // given
-        final Path malformed = Files.writeString(dir.resolve("malformed"), "alice: wonder\njust-a-name\n");
-        final Path hashed = Files.writeString(dir.resolve("hashed"), "alice: MD5:164c88b302622e17050af52c89945d44\n");
+        final Path malformed =
+                Files.writeString(dir.resolve("malformed"), "alice: " + hash("wonder") + "\njust-a-name\n");
+        final Path md5 = Files.writeString(dir.resolve("md5"), "alice: MD5:164c88b302622e17050af52c89945d44\n");
+        final Path badHash = Files.writeString(dir.resolve("bad-hash"), "alice: PBKDF2-SHA256:10000:c2FsdA==\n");
+        final Path fewIterations = Files.writeString(
+                dir.resolve("few"), "alice: PBKDF2-SHA256:1000:c2FsdHNhbHQ=:aGFzaGhhc2hoYXNoaGFzaA==\n");
         final Path twice = Files.writeString(dir.resolve("twice"), "alice: a\nalice: b\n");
         final Path empty = Files.writeString(dir.resolve("empty"), "# nobody\n");
 
         // when / then
-        assertThatThrownBy(() -> RegistryUsers.read(malformed)).hasMessageContaining("line 2");
-        assertThatThrownBy(() -> RegistryUsers.read(hashed))
+        assertThatThrownBy(() -> RegistryUsers.read(malformed, false)).hasMessageContaining("line 2");
+        assertThatThrownBy(() -> RegistryUsers.read(md5, true))
                 .hasMessageContaining("line 1")
-                .hasMessageContaining("plain");
-        assertThatThrownBy(() -> RegistryUsers.read(twice)).hasMessageContaining("listed twice");
-        assertThatThrownBy(() -> RegistryUsers.read(empty)).hasMessageContaining("no user");
-        assertThatThrownBy(() -> RegistryUsers.read(dir.resolve("missing"))).hasMessageContaining("cannot read");
+                .hasMessageContaining("MD5");
+        assertThatThrownBy(() -> RegistryUsers.read(badHash, false))
+                .hasMessageContaining("line 1")
+                .hasMessageContaining("ITERATIONS:SALT:HASH")
+                .hasMessageNotContaining("c2FsdA==");
+        assertThatThrownBy(() -> RegistryUsers.read(fewIterations, false)).hasMessageContaining("1000 iterations");
+        assertThatThrownBy(() -> RegistryUsers.read(twice, true)).hasMessageContaining("listed twice");
+        assertThatThrownBy(() -> RegistryUsers.read(empty, false)).hasMessageContaining("no user");
+        assertThatThrownBy(() -> RegistryUsers.read(dir.resolve("missing"), false))
+                .hasMessageContaining("cannot read");
+    }
+
+    @Test
+    void shouldRefusePlainPasswordWhenPlainPasswordsAreNotAllowed(@TempDir final Path dir) throws Exception {
+        // given
+        final Path users =
+                Files.writeString(dir.resolve("users"), "alice: " + hash("wonder") + "\nbob: builder,admin\n");
+        final Map<String, String> env = Map.of("KAFKA_BOOTSTRAP_SERVERS", "kafka:9092");
+        final RegistrySettings.Options options =
+                new RegistrySettings.Options("kafka:9092", null, null, null, null, null, users, false);
+
+        // when / then: refused, naming the line and the way out, and not the password
+        assertThatThrownBy(() -> RegistrySettings.resolve(env, new Properties(), Map.of(), options))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("line 2")
+                .hasMessageContaining("bob")
+                .hasMessageContaining("hash-password")
+                .hasMessageContaining("--allow-plain-passwords")
+                .hasMessageNotContaining("builder");
+    }
+
+    @Test
+    void shouldKeepPlainPasswordAsHashWhenPlainPasswordsAreAllowed(@TempDir final Path dir) throws Exception {
+        // given: allowed by the option, or by the environment
+        final Path users = Files.writeString(dir.resolve("users"), "bob: builder,admin\n");
+        final RegistrySettings.Options byOption =
+                new RegistrySettings.Options("kafka:9092", null, null, null, null, null, users, true);
+        final RegistrySettings.Options byEnv =
+                new RegistrySettings.Options("kafka:9092", null, null, null, null, null, users, false);
+
+        // when
+        final RegistrySettings optionSettings =
+                RegistrySettings.resolve(Map.of(), new Properties(), Map.of(), byOption);
+        final RegistrySettings envSettings = RegistrySettings.resolve(
+                Map.of("PARAMHUB_REGISTRY_ALLOW_PLAIN_PASSWORDS", "true"), new Properties(), Map.of(), byEnv);
+
+        // then
+        for (final RegistrySettings settings : new RegistrySettings[] {optionSettings, envSettings}) {
+            final PasswordHash bob = settings.access().users().get("bob");
+            assertThat(bob.matches("builder".toCharArray())).isTrue();
+            assertThat(bob.matches("builde".toCharArray())).isFalse();
+            assertThat(bob.encoded()).startsWith("PBKDF2-SHA256:").doesNotContain("builder");
+        }
     }
 
     @Test
@@ -237,8 +296,16 @@ class RegistrySettingsTest {
                         "--tls-keystore",
                         "--tls-keystore-password-file",
                         "--users-file",
+                        "--allow-plain-passwords",
+                        "hash-password",
                         "SCHEMA_REGISTRY_LISTENERS",
                         "SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION",
                         "PARAMHUB_REGISTRY_USERS_FILE");
+    }
+
+    /** {@code password} as the users file keeps it, with few iterations to keep the test fast. */
+    private static String hash(final String password) {
+        return PasswordHash.of(password.toCharArray(), PasswordHash.MIN_ITERATIONS)
+                .encoded();
     }
 }

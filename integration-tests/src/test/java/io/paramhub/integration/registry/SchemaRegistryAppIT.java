@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.paramhub.registry.TestKeyStores;
 import io.paramhub.testing.KafkaTestCluster;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -132,11 +133,13 @@ class SchemaRegistryAppIT {
 
     @Test
     void shouldServeHttpsAndAskForCredentialsWhenGivenKeyStoreAndUsersFile(@TempDir final Path dir) throws Exception {
-        // given: a self-signed key store, its password in a file, a Jetty password file
+        // given: a self-signed key store, its password in a file, a Jetty password file of the hash the jar's
+        // hash-password printed for alice's password
         final int port = freePort();
         final Path keyStore = TestKeyStores.create(dir.resolve("registry.p12"), "store-secret");
         final Path password = Files.writeString(dir.resolve("keystore-password"), "store-secret\n");
-        final Path users = Files.writeString(dir.resolve("users.properties"), "alice: wonder,admin\n");
+        final Path users = Files.writeString(dir.resolve("users.properties"), hashLine(dir, "alice", "wonder"));
+        assertThat(Files.readString(users)).startsWith("alice: PBKDF2-SHA256:").doesNotContain("wonder");
         final HttpClient https = HttpClient.newBuilder()
                 .sslContext(TestKeyStores.trusting(keyStore, "store-secret"))
                 .connectTimeout(Duration.ofSeconds(2))
@@ -167,6 +170,9 @@ class SchemaRegistryAppIT {
             final HttpResponse<String> anonymous = get(https, url + "/subjects");
             final HttpResponse<String> wrongPassword =
                     get(https, url + "/subjects", "Authorization", basic("alice", "guess"));
+            final HttpResponse<String> unknownUser =
+                    get(https, url + "/subjects", "Authorization", basic("mallory", "wonder"));
+            final HttpResponse<String> again = get(https, url + "/subjects", "Authorization", alice);
 
             // then: registered over HTTPS with credentials; refused without or with a wrong password; no plain HTTP
             assertThat(registered.statusCode()).as(registered.body()).isEqualTo(200);
@@ -175,6 +181,8 @@ class SchemaRegistryAppIT {
                     .contains("TlsIt");
             assertThat(anonymous.statusCode()).isEqualTo(401);
             assertThat(wrongPassword.statusCode()).isEqualTo(401);
+            assertThat(unknownUser.statusCode()).isEqualTo(401);
+            assertThat(again.statusCode()).isEqualTo(200);
             assertThatThrownBy(() -> get("http://127.0.0.1:" + port + "/subjects"))
                     .isInstanceOf(IOException.class);
         } finally {
@@ -224,6 +232,27 @@ class SchemaRegistryAppIT {
         return builder.start();
     }
 
+    /** The users file line {@code java -jar paramhub-registry.jar hash-password NAME} prints for {@code password}. */
+    private static String hashLine(final Path dir, final String name, final String password) throws Exception {
+        final Process hashing = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-jar",
+                        JAR.toString(),
+                        "hash-password",
+                        name)
+                .redirectError(dir.resolve("hash-password.err").toFile())
+                .start();
+        try (OutputStream in = hashing.getOutputStream()) {
+            in.write((password + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        final String line = new String(hashing.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(hashing.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(hashing.exitValue())
+                .as(() -> line + output(dir, "hash-password.err"))
+                .isZero();
+        return line;
+    }
+
     private static void awaitListening(final String url, final Process registry, final Path dir) {
         awaitListening(HTTP, url, registry, dir);
     }
@@ -260,8 +289,12 @@ class SchemaRegistryAppIT {
     }
 
     private static String output(final Path dir) {
+        return output(dir, "registry.out");
+    }
+
+    private static String output(final Path dir, final String file) {
         try {
-            return Files.readString(dir.resolve("registry.out"));
+            return Files.readString(dir.resolve(file));
         } catch (final IOException e) {
             return "(no output: " + e + ")";
         }
