@@ -20,7 +20,7 @@ import picocli.CommandLine.RunLast;
 
 /**
  * The {@code paramhub} command: {@code demo}, {@code up}, {@code bench}, {@code record}, {@code replay}, {@code jobs},
- * {@code model} and {@code stream}, each with the global {@code --plugins} ({@code PARAMHUB_PLUGINS}), whose jars
+ * {@code model}, {@code stream} and {@code registry}, each with the global {@code --plugins} ({@code PARAMHUB_PLUGINS}), whose jars
  * are loaded before the subcommand runs.
  */
 @Command(
@@ -37,7 +37,8 @@ import picocli.CommandLine.RunLast;
             ReplayCommand.class,
             JobsCommand.class,
             ModelCommand.class,
-            StreamCommand.class
+            StreamCommand.class,
+            RegistryCommand.class
         })
 public final class ParamHubCli implements Runnable {
 
