@@ -21,5 +21,8 @@ WORKDIR /app
 COPY --from=build /src/registry/target/lib/ /app/lib/
 COPY --from=build /src/registry/target/paramhub-registry.jar /app/paramhub-registry.jar
 USER 10001:10001
+# the registry binds 127.0.0.1 unless told otherwise; in a container it serves every interface (--http-host and
+# SCHEMA_REGISTRY_LISTENERS win over this)
+ENV PARAMHUB_HTTP_HOST=0.0.0.0
 EXPOSE 8081
 ENTRYPOINT ["java", "-XX:MaxRAMPercentage=75", "-jar", "/app/paramhub-registry.jar"]

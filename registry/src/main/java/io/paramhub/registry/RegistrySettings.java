@@ -12,14 +12,16 @@ import java.util.Properties;
 import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
- * What a stand-alone registry runs with, layered lowest first: defaults; the {@code --config} properties file
- * (Kafka client settings under their own names); the environment; {@code -D key=value}; the options. The
+ * What a stand-alone registry runs with, layered lowest first: defaults (HTTP on {@code 127.0.0.1:8081}, so only
+ * this machine reaches it); the {@code --config} properties file (Kafka client settings under their own names); the
+ * environment; {@code -D key=value}; the options. The
  * environment is read as Confluent's registry image reads it, so that this registry can take that image's
  * place with the same variables: {@code SCHEMA_REGISTRY_LISTENERS} ({@code http://host:port}, the first
  * one), {@code SCHEMA_REGISTRY_KAFKASTORE_TOPIC}, {@code SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS} and
  * any other {@code SCHEMA_REGISTRY_KAFKASTORE_*} as the Kafka client setting it names
  * ({@code SCHEMA_REGISTRY_KAFKASTORE_SECURITY_PROTOCOL} is {@code security.protocol}); and, as the ParamHub
- * apps read it, {@code KAFKA_BOOTSTRAP_SERVERS}, which wins over Confluent's. HTTPS and basic authentication
+ * apps read them, {@code KAFKA_BOOTSTRAP_SERVERS}, which wins over Confluent's, and {@code PARAMHUB_HTTP_HOST}, over
+ * which the host of {@code SCHEMA_REGISTRY_LISTENERS} wins. HTTPS and basic authentication
  * come from the options or from Confluent's {@code SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION},
  * {@code SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD} and {@code SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE} (PKCS12 only), with
  * an {@code https://} listener, and ParamHub's {@code PARAMHUB_REGISTRY_USERS_FILE} (a Jetty password file of
@@ -34,12 +36,17 @@ import org.apache.kafka.clients.CommonClientConfigs;
  */
 public record RegistrySettings(Map<String, Object> kafka, String topic, String host, int port, RegistryAccess access) {
 
-    public static final String DEFAULT_HOST = "0.0.0.0";
+    /** Only this machine reaches a registry that is not told to bind elsewhere. */
+    public static final String DEFAULT_HOST = "127.0.0.1";
+
     public static final int DEFAULT_PORT = 8081;
     /** Confluent's registry image's prefix of its Kafka store's settings. */
     public static final String KAFKASTORE_ENV_PREFIX = "SCHEMA_REGISTRY_KAFKASTORE_";
 
     public static final String LISTENERS_ENV = "SCHEMA_REGISTRY_LISTENERS";
+    /** The address the HTTP server binds to, as the ParamHub apps read it; the listener's host wins over it. */
+    public static final String HTTP_HOST_ENV = "PARAMHUB_HTTP_HOST";
+
     public static final String TOPIC_ENV = KAFKASTORE_ENV_PREFIX + "TOPIC";
     public static final String BOOTSTRAP_ENV = "KAFKA_BOOTSTRAP_SERVERS";
     public static final String KEY_STORE_ENV = "SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION";
@@ -98,7 +105,7 @@ public record RegistrySettings(Map<String, Object> kafka, String topic, String h
         }
         kafka.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, withoutProtocols(bootstrap.toString()));
 
-        String host = DEFAULT_HOST;
+        String host = defaultHost(env);
         int port = DEFAULT_PORT;
         final RegistryAccess access = access(env, options);
         final String listeners = env.get(LISTENERS_ENV);
@@ -112,9 +119,7 @@ public record RegistrySettings(Map<String, Object> kafka, String topic, String h
                                         + " or --tls-keystore"
                                 : LISTENERS_ENV + " is http:// but a key store is given: make it https://");
             }
-            host = listener.getHost() == null
-                    ? DEFAULT_HOST
-                    : listener.getHost().replaceAll("^\\[|]$", "");
+            host = listener.getHost() == null ? host : listener.getHost().replaceAll("^\\[|]$", "");
             port = listener.getPort();
         }
         final String topic =
@@ -125,6 +130,12 @@ public record RegistrySettings(Map<String, Object> kafka, String topic, String h
                 options.host() != null ? options.host() : host,
                 options.port() != null ? options.port() : port,
                 access);
+    }
+
+    /** {@code PARAMHUB_HTTP_HOST}, else {@link #DEFAULT_HOST}. */
+    private static String defaultHost(final Map<String, String> env) {
+        final String host = env.get(HTTP_HOST_ENV);
+        return host == null || host.isBlank() ? DEFAULT_HOST : host.strip();
     }
 
     /** HTTPS when a key store is given (its password from the option's file, else the environment), users when a file is. */

@@ -34,11 +34,15 @@ import picocli.CommandLine.Option;
                         + "so ids and versions survive restarts. Serves until stopped.",
         footer = {
             "",
+            "HTTP: 127.0.0.1:8081 by default, which only this machine reaches; --http-host 0.0.0.0 (or "
+                    + RegistrySettings.HTTP_HOST_ENV + "=0.0.0.0, or SCHEMA_REGISTRY_LISTENERS=http://0.0.0.0:8081) "
+                    + "serves every interface, as in a container.",
             "Settings, lowest first: defaults; the --config properties file (Kafka client settings under their own "
                     + "names); the environment, read as Confluent's registry image reads it (SCHEMA_REGISTRY_LISTENERS, "
                     + "SCHEMA_REGISTRY_KAFKASTORE_TOPIC, SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS and any other "
                     + "SCHEMA_REGISTRY_KAFKASTORE_* as a Kafka client setting, e.g. SCHEMA_REGISTRY_KAFKASTORE_SECURITY_PROTOCOL "
-                    + "-> security.protocol), and KAFKA_BOOTSTRAP_SERVERS; the command line (-D key=value, then the options).",
+                    + "-> security.protocol), KAFKA_BOOTSTRAP_SERVERS and PARAMHUB_HTTP_HOST; the command line "
+                    + "(-D key=value, then the options).",
             "HTTPS: --tls-keystore with --tls-keystore-password-file, or Confluent's SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION "
                     + "and SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD with an https:// SCHEMA_REGISTRY_LISTENERS. Basic "
                     + "authentication: --users-file or PARAMHUB_REGISTRY_USERS_FILE, a Jetty password file of hashed passwords "
@@ -69,8 +73,9 @@ public final class SchemaRegistryApp implements Callable<Integer> {
     @Option(
             names = "--http-host",
             paramLabel = "HOST",
-            description = "Address the HTTP server binds to (default: " + RegistrySettings.DEFAULT_HOST
-                    + ", or the host of SCHEMA_REGISTRY_LISTENERS).")
+            description = "Address the HTTP server binds to, e.g. 0.0.0.0 for every interface (default: "
+                    + RegistrySettings.DEFAULT_HOST + ": only this machine; or the host of SCHEMA_REGISTRY_LISTENERS, "
+                    + "else " + RegistrySettings.HTTP_HOST_ENV + ").")
     private String httpHost;
 
     @Option(
@@ -179,6 +184,12 @@ public final class SchemaRegistryApp implements Callable<Integer> {
         if (settings.access().authenticates() && !settings.access().tls()) {
             log.warn("basic authentication without HTTPS: passwords cross the network in clear; add --tls-keystore");
         }
+        if (!settings.access().authenticates() && !loopback(settings.host())) {
+            log.warn(
+                    "the registry binds {} without --users-file: anyone who reaches it may register schemas and "
+                            + "change compatibility levels",
+                    settings.host());
+        }
         final SchemaRegistryServer server = SchemaRegistryServer.start(
                 settings.kafka(), settings.topic(), settings.host(), settings.port(), settings.access());
         final CountDownLatch stopped = new CountDownLatch(1);
@@ -191,6 +202,11 @@ public final class SchemaRegistryApp implements Callable<Integer> {
                         "schema-registry-shutdown"));
         stopped.await();
         return 0;
+    }
+
+    /** Whether {@code host} is one only this machine reaches. */
+    static boolean loopback(final String host) {
+        return "localhost".equalsIgnoreCase(host) || host.startsWith("127.") || "::1".equals(host);
     }
 
     /** The properties file, empty when none is given. */

@@ -65,7 +65,7 @@ class RegistrySettingsTest {
                 .containsEntry("request.timeout.ms", "3000")
                 .containsEntry("client.dns.lookup", "use_all_dns_ips");
         assertThat(fromEnv.topic()).isEqualTo("_schemas");
-        assertThat(fromEnv.host()).isEqualTo("0.0.0.0");
+        assertThat(fromEnv.host()).isEqualTo("127.0.0.1");
         assertThat(fromEnv.port()).isEqualTo(8081);
         assertThat(fromOptions.kafka()).containsEntry("bootstrap.servers", "from-option:9092");
         assertThat(fromOptions.topic()).isEqualTo("own-schemas");
@@ -166,6 +166,37 @@ class RegistrySettingsTest {
         assertThatThrownBy(() -> RegistrySettings.resolve(Map.of(), new Properties(), Map.of(), options))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("--tls-keystore-password-file");
+    }
+
+    @Test
+    void shouldBindLoopbackUnlessToldToBindElsewhere() {
+        // given
+        final Map<String, String> bootstrap = Map.of("KAFKA_BOOTSTRAP_SERVERS", "kafka:9092");
+        final Map<String, String> hostEnv =
+                Map.of("KAFKA_BOOTSTRAP_SERVERS", "kafka:9092", "PARAMHUB_HTTP_HOST", "0.0.0.0");
+        final Map<String, String> listener = Map.of(
+                "KAFKA_BOOTSTRAP_SERVERS", "kafka:9092",
+                "PARAMHUB_HTTP_HOST", "0.0.0.0",
+                "SCHEMA_REGISTRY_LISTENERS", "http://10.1.2.3:8081");
+        final RegistrySettings.Options hostOption = new RegistrySettings.Options(null, "::", null, null);
+
+        // when
+        final String byDefault = RegistrySettings.resolve(bootstrap, new Properties(), Map.of(), NONE)
+                .host();
+        final String byEnv = RegistrySettings.resolve(hostEnv, new Properties(), Map.of(), NONE)
+                .host();
+        final String byListener = RegistrySettings.resolve(listener, new Properties(), Map.of(), NONE)
+                .host();
+        final String byOption = RegistrySettings.resolve(listener, new Properties(), Map.of(), hostOption)
+                .host();
+
+        // then
+        assertThat(byDefault).isEqualTo("127.0.0.1");
+        assertThat(SchemaRegistryApp.loopback(byDefault)).isTrue();
+        assertThat(byEnv).isEqualTo("0.0.0.0");
+        assertThat(SchemaRegistryApp.loopback(byEnv)).isFalse();
+        assertThat(byListener).isEqualTo("10.1.2.3");
+        assertThat(byOption).isEqualTo("::");
     }
 
     @Test
@@ -298,6 +329,7 @@ class RegistrySettingsTest {
                         "--users-file",
                         "--allow-plain-passwords",
                         "hash-password",
+                        "PARAMHUB_HTTP_HOST",
                         "SCHEMA_REGISTRY_LISTENERS",
                         "SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION",
                         "PARAMHUB_REGISTRY_USERS_FILE");
