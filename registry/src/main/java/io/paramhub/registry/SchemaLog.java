@@ -93,15 +93,24 @@ final class SchemaLog implements AutoCloseable {
 
     /** Hands every record between the last one read and the current end of the topic to {@code state}. */
     void catchUp(final RegistryState state) throws TimeoutException {
+        catchUp(state, TIMEOUT);
+    }
+
+    /** As {@link #catchUp(RegistryState)}, giving up after {@code timeout}. */
+    void catchUp(final RegistryState state, final Duration timeout) throws TimeoutException {
         // read committed: the end is the last stable offset, which no open transaction lies below
-        readUntil(state, consumer.endOffsets(List.of(partition), TIMEOUT).get(partition));
+        readUntil(state, consumer.endOffsets(List.of(partition), timeout).get(partition), timeout);
     }
 
     private void readUntil(final RegistryState state, final long end) throws TimeoutException {
-        final long deadline = System.nanoTime() + TIMEOUT.toNanos();
-        while (consumer.position(partition, TIMEOUT) < end) {
+        readUntil(state, end, TIMEOUT);
+    }
+
+    private void readUntil(final RegistryState state, final long end, final Duration timeout) throws TimeoutException {
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        while (consumer.position(partition, timeout) < end) {
             if (System.nanoTime() > deadline) {
-                throw new TimeoutException("reading " + topic + " did not reach offset " + end + " within " + TIMEOUT);
+                throw new TimeoutException("reading " + topic + " did not reach offset " + end + " within " + timeout);
             }
             for (final ConsumerRecord<String, String> record : consumer.poll(POLL)) {
                 SchemaLogCodec.apply(record.key(), record.value(), record.offset(), state);

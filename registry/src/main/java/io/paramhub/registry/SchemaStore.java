@@ -32,6 +32,8 @@ final class SchemaStore implements AutoCloseable {
     private static final long START_TIMEOUT_SECONDS = 60;
     /** How often the log is read for what other registry instances wrote. */
     static final Duration TAIL_INTERVAL = Duration.ofSeconds(1);
+
+    private static final Duration TAIL_TIMEOUT = Duration.ofSeconds(5);
     /** Attempts at a write that keeps losing the writer to other instances. */
     private static final int WRITE_ATTEMPTS = 10;
 
@@ -45,6 +47,8 @@ final class SchemaStore implements AutoCloseable {
         return thread;
     });
     private CompletableFuture<Void> pendingRefresh = CompletableFuture.completedFuture(null);
+    /** Whether the last periodic read failed; only the writer thread reads and writes it. */
+    private boolean tailFailing;
 
     private SchemaStore(final SchemaLog schemaLog) {
         this.schemaLog = schemaLog;
@@ -148,9 +152,17 @@ final class SchemaStore implements AutoCloseable {
     /** The periodic read of the log; a failure is logged and the next period tries again. */
     private void tail() {
         try {
-            schemaLog.catchUp(state);
+            // briefly: a close waits for this, and Kafka may be gone
+            schemaLog.catchUp(state, TAIL_TIMEOUT);
+            if (tailFailing) {
+                tailFailing = false;
+                log.info("schema store reads {} again", schemaLog.topic());
+            }
         } catch (final TimeoutException | RuntimeException e) {
-            log.warn("schema store could not read {}, retrying in {}", schemaLog.topic(), TAIL_INTERVAL, e);
+            if (!tailFailing) {
+                tailFailing = true;
+                log.warn("schema store could not read {}, retrying every {}", schemaLog.topic(), TAIL_INTERVAL, e);
+            }
         }
     }
 
