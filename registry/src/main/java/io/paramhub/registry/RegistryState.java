@@ -8,6 +8,8 @@ import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.avro.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the registry knows, rebuilt from the {@code _schemas} log: the versions of each subject, the
@@ -15,6 +17,8 @@ import org.apache.avro.Schema;
  * the HTTP handlers. Thread-safe.
  */
 final class RegistryState {
+
+    private static final Logger log = LoggerFactory.getLogger(RegistryState.class);
 
     private final Map<String, NavigableMap<Integer, SchemaVersion>> subjects = new TreeMap<>();
     private final Map<Integer, Schema> schemasById = new HashMap<>();
@@ -26,7 +30,15 @@ final class RegistryState {
     /** Records {@code version} as read from the log, replacing any earlier record of the same version. */
     synchronized void putVersion(final SchemaVersion version) {
         subjects.computeIfAbsent(version.subject(), s -> new TreeMap<>()).put(version.version(), version);
-        schemasById.putIfAbsent(version.id(), version.schema());
+        final Schema earlier = schemasById.putIfAbsent(version.id(), version.schema());
+        if (earlier != null && !earlier.equals(version.schema())) {
+            // not from this registry's writer: another kind of registry, or an older one, writes to the topic too
+            log.error(
+                    "the schema log gives id {} to a second schema, subject: {}, version: {}; keeping the first",
+                    version.id(),
+                    version.subject(),
+                    version.version());
+        }
         idsBySchemaText.putIfAbsent(version.schemaText(), version.id());
         maxId = Math.max(maxId, version.id());
     }
