@@ -1,5 +1,6 @@
 package io.paramhub.aggregator;
 
+import io.paramhub.launcher.RegistryWait;
 import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.launcher.TopicSetup;
 import io.paramhub.topology.RetentionCheck;
@@ -114,8 +115,9 @@ public final class AggregatorRunner implements AutoCloseable {
                             topicSetup.acceptShortRetention());
         }
         // every topic's value schema, so that a worker in another language finds the subjects it writes to
-        // (docs/protocol.md, "Records and encodings"); a no-op where the serdes are set not to register
-        SchemaRegistration.registerValueSchemas(prepared.topics(), prepared.serdes());
+        // (docs/protocol.md, "Records and encodings"); a no-op where the serdes are set not to register. It also
+        // fills the serdes' registry client, so an aggregator restarted while the registry is down waits for it here
+        registerValueSchemas(prepared);
         final Topology topology = AggregatorTopology.build(prepared.topics(), prepared.serdes(), metrics, lineage);
         PlacementWatcher watcher = null;
         PlacementRebalancer rebalancer = null;
@@ -140,6 +142,17 @@ public final class AggregatorRunner implements AutoCloseable {
     }
 
     /** This instance's id, as in {@code server-telemetry} and {@code placements}. */
+    private static void registerValueSchemas(final StreamsAppLauncher.Prepared prepared) {
+        try {
+            RegistryWait.untilAnswered(
+                    "registering the value schemas of the aggregator's topics",
+                    () -> SchemaRegistration.registerValueSchemas(prepared.topics(), prepared.serdes()));
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for the schema registry", e);
+        }
+    }
+
     public String instanceId() {
         return instanceId;
     }

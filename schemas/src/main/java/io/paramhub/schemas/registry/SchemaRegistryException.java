@@ -45,4 +45,22 @@ public class SchemaRegistryException extends RuntimeException {
     public int errorCode() {
         return errorCode;
     }
+
+    /**
+     * Whether the registry could not answer (unreachable, or a server error, HTTP 5xx): a call worth making again
+     * later, unlike a refusal (4xx) of what was asked.
+     */
+    public boolean unavailable() {
+        return httpStatus == NO_RESPONSE || httpStatus >= 500;
+    }
+
+    /** The first registry failure among {@code error} and its causes that is {@link #unavailable}, else null. */
+    public static SchemaRegistryException unavailableIn(final Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SchemaRegistryException registryError && registryError.unavailable()) {
+                return registryError;
+            }
+        }
+        return null;
+    }
 }

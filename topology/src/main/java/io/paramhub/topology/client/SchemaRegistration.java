@@ -11,8 +11,8 @@ import io.paramhub.topology.TopicCatalog;
 
 /**
  * Registers the value schema of every topic of a {@link TopicCatalog} under its subject ({@code <topic>-value}), as
- * a deployment does once, before its first job. The serdes this JVM makes with the same registry settings share one
- * registry client, which keeps the ids: their first records then need no call to the registry while a job starts.
+ * a deployment does once, before its first job. The serdes of the same {@link SerdeFactory} share one registry
+ * client, which keeps the ids: their first records then need no call to the registry while a job starts.
  * Registering a schema that is there already only returns its id.
  */
 public final class SchemaRegistration {

@@ -1,0 +1,65 @@
+package io.paramhub.launcher;
+
+import io.paramhub.schemas.registry.SchemaRegistryException;
+import java.time.Duration;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Waits out an unavailable schema registry at an app's start: makes a call to the registry again, with pauses
+ * growing from {@link #FIRST_PAUSE} to {@link #LONGEST_PAUSE}, for as long as the registry cannot answer (as a Kafka
+ * client waits for its brokers); a refusal (HTTP 4xx) ends the wait at once. An app restarted while the registry is
+ * down then starts when the registry returns instead of exiting.
+ */
+public final class RegistryWait {
+
+    static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
+    static final Duration LONGEST_PAUSE = Duration.ofSeconds(30);
+
+    private static final Logger log = LoggerFactory.getLogger(RegistryWait.class);
+
+    private RegistryWait() {}
+
+    /** Pauses the calling thread; {@link Thread#sleep} but for tests. */
+    @FunctionalInterface
+    interface Sleeper {
+        void sleep(Duration pause) throws InterruptedException;
+    }
+
+    /**
+     * {@code call}'s answer once the registry gives one.
+     *
+     * @param what what the call does, for the log
+     * @throws InterruptedException when the thread is interrupted while it waits
+     */
+    public static <T> T untilAnswered(final String what, final Supplier<T> call) throws InterruptedException {
+        return untilAnswered(what, call, pause -> Thread.sleep(pause.toMillis()));
+    }
+
+    static <T> T untilAnswered(final String what, final Supplier<T> call, final Sleeper sleeper)
+            throws InterruptedException {
+        Duration pause = FIRST_PAUSE;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                final T answer = call.get();
+                if (attempt > 1) {
+                    log.info("schema registry answered after {} attempts, {}", attempt, what);
+                }
+                return answer;
+            } catch (final SchemaRegistryException e) {
+                if (!e.unavailable() || Thread.currentThread().isInterrupted()) {
+                    throw e;
+                }
+                log.warn(
+                        "schema registry unavailable, {}: trying again in {} (attempt {}): {}",
+                        what,
+                        pause,
+                        attempt,
+                        e.getMessage());
+                sleeper.sleep(pause);
+                pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
+            }
+        }
+    }
+}
