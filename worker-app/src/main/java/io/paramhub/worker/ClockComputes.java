@@ -69,7 +69,8 @@ final class ClockComputes {
 
     /**
      * A topic-mode worker's compute: its clocks' output goes out in one transaction a clock, as transactional id
-     * and in consumer group {@code paramhub-worker.<job>.<worker>}, with its input offsets.
+     * and in consumer group {@code paramhub-worker.<job>.<worker>} ({@link WorkerSettings#CLIENT_ID_PREFIX}), with
+     * its input offsets.
      */
     private static ClockCompute streamed(
             final JobContext job,
@@ -82,7 +83,7 @@ final class ClockComputes {
                     + "cuts its model into pipeline stages: a topic-mode job is data-parallel only");
         }
         final TopicSpec topic = TopicSpec.parse(job.spec().getDataset());
-        final String identity = "paramhub-worker." + job.spec().getJob() + "." + settings.workerId();
+        final String identity = WorkerSettings.CLIENT_ID_PREFIX + job.spec().getJob() + "." + settings.workerId();
         // fence a predecessor (and abort its open transaction) before reading the offsets it committed
         transport.useTransactions(identity);
         final ExampleFeed feed = transport.examples(job.spec(), topic, settings.index(), identity);

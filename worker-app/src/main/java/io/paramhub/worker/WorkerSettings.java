@@ -18,6 +18,12 @@ public record WorkerSettings(
         ComputeEmulation emulation,
         int threads) {
 
+    /**
+     * What a topic-mode worker's transactional id and consumer group start with: {@code <prefix><job>.<worker>}
+     * (a secured cluster grants workers these, and only these, by prefix).
+     */
+    public static final String CLIENT_ID_PREFIX = "paramhub-worker.";
+
     public WorkerSettings {
         if (workers < 1) {
             throw new IllegalArgumentException("workers must be >= 1, not " + workers);
