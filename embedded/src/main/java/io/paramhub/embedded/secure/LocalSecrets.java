@@ -10,15 +10,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 
 /**
  * The credentials of {@code paramhub up --secure}, kept in one directory (made on the first start, read on the
  * next ones, files readable by their owner only): the certificates, the broker admin's SCRAM password and the
- * registry user's basic-auth password, all random; and the client settings that use them.
+ * registry user's basic-auth password, one SCRAM password per {@link Role} (user {@code aggregator}, ...), all
+ * random; and the client settings that use them.
  */
-public record LocalSecrets(SelfSignedCertificates certificates, String adminPassword, String registryPassword) {
+public record LocalSecrets(
+        SelfSignedCertificates certificates,
+        String adminPassword,
+        String registryPassword,
+        Map<Role, String> rolePasswords) {
 
     /** The broker's super user, whom the printed client settings log in as. */
     public static final String ADMIN = "admin";
@@ -26,12 +36,15 @@ public record LocalSecrets(SelfSignedCertificates certificates, String adminPass
     public static final String REGISTRY_USER = "paramhub";
     /** Where the passwords are kept, in the directory. */
     public static final String PASSWORDS = "passwords.properties";
-    /** Where the client settings are written, in the directory. */
+    /** Where the admin's client settings are written, in the directory; each role's go to {@code <role>.properties}. */
     public static final String CLIENT_SETTINGS = "client.properties";
 
     private static final int CERTIFICATE_DAYS = 3650;
 
-    /** The secrets kept in {@code dir}, made there first when it holds none. */
+    /**
+     * The secrets kept in {@code dir}, made there first when it holds none; a password missing from an older
+     * directory (a role's, say) is made and kept too.
+     */
     public static LocalSecrets loadOrCreate(final Path dir) {
         try {
             Files.createDirectories(dir);
@@ -41,18 +54,27 @@ public record LocalSecrets(SelfSignedCertificates certificates, String adminPass
                 try (InputStream in = Files.newInputStream(passwords)) {
                     kept.load(in);
                 }
-            } else {
-                kept.put("store.password", random());
-                kept.put("admin.password", random());
-                kept.put("registry.password", random());
+            }
+            final List<String> keys = new ArrayList<>(List.of("store", "admin", "registry"));
+            Arrays.stream(Role.values()).forEach(role -> keys.add(role.user()));
+            boolean made = false;
+            for (final String key : keys) {
+                if (kept.getProperty(key + ".password") == null) {
+                    kept.put(key + ".password", random());
+                    made = true;
+                }
+            }
+            if (made) {
                 write(passwords, kept, "paramhub up --secure: passwords");
             }
             final String storePassword = kept.getProperty("store.password");
             final SelfSignedCertificates existing = SelfSignedCertificates.existing(dir, storePassword);
             final SelfSignedCertificates certificates =
                     existing != null ? existing : SelfSignedCertificates.create(dir, storePassword, CERTIFICATE_DAYS);
+            final Map<Role, String> roles = new EnumMap<>(Role.class);
+            Arrays.stream(Role.values()).forEach(role -> roles.put(role, kept.getProperty(role.user() + ".password")));
             return new LocalSecrets(
-                    certificates, kept.getProperty("admin.password"), kept.getProperty("registry.password"));
+                    certificates, kept.getProperty("admin.password"), kept.getProperty("registry.password"), roles);
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot keep secrets in " + dir, e);
         }
@@ -62,10 +84,32 @@ public record LocalSecrets(SelfSignedCertificates certificates, String adminPass
         return new BrokerSecurity(certificates, ADMIN, adminPassword);
     }
 
-    /** The Kafka and registry client settings of the broker at {@code bootstrapServers} and the registry at {@code registryUrl}. */
+    public LocalSecrets {
+        rolePasswords = Map.copyOf(rolePasswords);
+    }
+
+    /**
+     * The admin's Kafka and registry client settings of the broker at {@code bootstrapServers} and the registry at
+     * {@code registryUrl}: a super user, for setting up and for tools; apps should use {@link #roleSettings}.
+     */
     public Properties clientSettings(final String bootstrapServers, final String registryUrl) {
+        return settings(bootstrapServers, registryUrl, ADMIN, adminPassword);
+    }
+
+    /** As {@link #clientSettings}, logged in as {@code role}'s user, who holds only the role's ACLs. */
+    public Properties roleSettings(final Role role, final String bootstrapServers, final String registryUrl) {
+        return settings(bootstrapServers, registryUrl, role.user(), rolePasswords.get(role));
+    }
+
+    /** Where {@code role}'s settings are written, in the directory: {@code <role>.properties}. */
+    public static String roleSettingsFile(final Role role) {
+        return role.user() + ".properties";
+    }
+
+    private Properties settings(
+            final String bootstrapServers, final String registryUrl, final String user, final String password) {
         final Properties props = SaslSslSettings.client(
-                bootstrapServers, ADMIN, adminPassword, certificates.trustStore(), certificates.password());
+                bootstrapServers, user, password, certificates.trustStore(), certificates.password());
         props.put(SchemaRegistryConfig.SCHEMA_REGISTRY_URL, registryUrl);
         props.put(
                 SchemaRegistryConfig.SSL_TRUSTSTORE_LOCATION,
