@@ -2,6 +2,7 @@ package io.paramhub.embedded;
 
 import io.paramhub.aggregator.AggregatorRunner;
 import io.paramhub.avro.JobSpec;
+import io.paramhub.embedded.secure.Role;
 import io.paramhub.launcher.TopicSetup;
 import io.paramhub.ml.BatchPlan;
 import io.paramhub.ml.TrainTest;
@@ -91,6 +92,7 @@ public final class TrainingRun {
     private ServerEmulation servers;
     private PlacementSettings placement;
     private FirstPlacement firstPlacement;
+    private Map<Role, KafkaConnection> roles;
     /** Names this run's aggregator instances apart from those of earlier runs on the same cluster. */
     private final String instanceTag =
             Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
@@ -115,6 +117,7 @@ public final class TrainingRun {
         this.servers = ServerEmulation.NONE;
         this.placement = null;
         this.firstPlacement = FirstPlacement.NONE;
+        this.roles = Map.of();
     }
 
     /** A copy of {@code run}'s settings, for the {@code with...} methods to change one of. */
@@ -132,6 +135,7 @@ public final class TrainingRun {
         this.servers = run.servers;
         this.placement = run.placement;
         this.firstPlacement = run.firstPlacement;
+        this.roles = run.roles;
     }
 
     /** A new run with this one's settings, {@code change}d: a run's settings never change once made. */
@@ -201,6 +205,14 @@ public final class TrainingRun {
         return copy(run -> run.firstPlacement = first);
     }
 
+    /**
+     * The same run with each app connecting as its {@link Role}'s principal: aggregators, orchestrator (and a first
+     * placement), submission and evaluation (SUBMITTER), workers; a role not in {@code byRole} uses the run's.
+     */
+    public TrainingRun withRoles(final Map<Role, KafkaConnection> byRole) {
+        return copy(run -> run.roles = Map.copyOf(byRole));
+    }
+
     /** The ids of this run's first {@code count} aggregator instances. */
     public List<String> aggregatorIds(final int count) {
         final List<String> ids = new ArrayList<>();
@@ -221,7 +233,7 @@ public final class TrainingRun {
         final long iterationsPerEpoch =
                 new BatchPlan(data.train().size(), spec.getGlobalBatch(), spec.getSeed()).iterationsPerEpoch();
         final Job job = new Job(spec, iterationsPerEpoch, iterationsPerEpoch * spec.getEpochs());
-        final Properties client = clientProperties();
+        final Properties submitter = as(Role.SUBMITTER).client();
         final long started = System.nanoTime();
 
         final AggregatorMetrics metrics = AggregatorMetrics.unregistered();
@@ -241,14 +253,15 @@ public final class TrainingRun {
                         TestSets.loading().with(spec.getDataset(), data.test()));
                 listener.onDashboard("http://127.0.0.1:" + http.port() + "/dashboard");
             }
-            JobSubmitter.submit(topics().jobs(), client, spec);
+            JobSubmitter.submit(topics().jobs(), submitter, spec);
             listener.onStarted(job);
             final LossTally losses = new LossTally(iterationsPerEpoch, spec.getStages());
             final ExecutorService threads = Executors.newFixedThreadPool(spec.getExpectedWorkers() + 1);
             final AtomicBoolean stop = new AtomicBoolean();
-            final EpochEvaluator evaluator = new EpochEvaluator(topics(), client);
+            final EpochEvaluator evaluator = new EpochEvaluator(topics(), submitter);
             // the workers of this process share one producer and one reader of the model
-            final WorkerClients workerClients = new WorkerClients(topics(), client);
+            final WorkerClients workerClients =
+                    new WorkerClients(topics(), as(Role.WORKER).client());
             try {
                 final Future<EpochEvaluator.Evaluated> evaluation = threads.submit(() -> {
                     try {
@@ -307,7 +320,7 @@ public final class TrainingRun {
     }
 
     private OrchestratorRunner startOrchestrator() {
-        final Properties props = streamsProperties();
+        final Properties props = as(Role.ORCHESTRATOR).streams();
         props.put(
                 StreamsConfig.STATE_DIR_CONFIG, stateDir.resolve("orchestrator").toString());
         if (orchestrator == null) {
@@ -336,7 +349,7 @@ public final class TrainingRun {
             }
         }
         for (int instance = 0; instance < aggregators; instance++) {
-            final Properties props = streamsProperties();
+            final Properties props = as(Role.AGGREGATOR).streams();
             props.put(
                     StreamsConfig.STATE_DIR_CONFIG,
                     stateDir.resolve("aggregator-" + instance).toString());
@@ -351,7 +364,7 @@ public final class TrainingRun {
             runners.add(AggregatorRunner.start(props, topicPrefix, topicSetup, metrics));
         }
         if (firstPlacement.given()) {
-            firstPlacement.publish(topics().placements(), clientProperties(), aggregatorIds(aggregators));
+            firstPlacement.publish(topics().placements(), as(Role.ORCHESTRATOR).client(), aggregatorIds(aggregators));
             firstPlacement.await(runners, Duration.ofSeconds(60));
         } else if (runners.size() > 1) {
             awaitEveryInstanceHoldingTasks(runners);
@@ -427,7 +440,8 @@ public final class TrainingRun {
         return connection.client();
     }
 
-    private Properties streamsProperties() {
-        return connection.streams();
+    /** The connection of {@code role}'s principal: the run's unless {@link #withRoles} gave one. */
+    private KafkaConnection as(final Role role) {
+        return roles.getOrDefault(role, connection);
     }
 }
