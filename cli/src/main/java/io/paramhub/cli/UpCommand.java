@@ -3,12 +3,18 @@ package io.paramhub.cli;
 import io.paramhub.embedded.BrokerProcesses;
 import io.paramhub.embedded.EmbeddedKafka;
 import io.paramhub.embedded.EmbeddedRegistry;
+import io.paramhub.embedded.secure.AclScope;
 import io.paramhub.embedded.secure.LocalSecrets;
+import io.paramhub.embedded.secure.Role;
+import io.paramhub.embedded.secure.SecureRoles;
 import io.paramhub.registry.SchemaRegistryServer;
+import io.paramhub.topology.TopicCatalog;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -83,11 +89,21 @@ final class UpCommand implements Callable<Integer> {
             names = "--secure",
             defaultValue = "false",
             description = "Secure both: the broker's client port takes SASL_SSL with SCRAM-SHA-512 only and allows "
-                    + "only ACLs (super user admin), the registry serves HTTPS with basic auth. Certificates and "
-                    + "random passwords are made in <data-dir>/secure on the first start and reused; the client "
-                    + "settings are written to <data-dir>/secure/client.properties and printed (default: "
-                    + "${DEFAULT-VALUE}). One broker only.")
+                    + "only ACLs, the registry serves HTTPS with basic auth. Certificates and random passwords are "
+                    + "made in <data-dir>/secure on the first start and reused. ParamHub's topics are created, and "
+                    + "one user per role (aggregator, orchestrator, worker, submitter, reader) gets only its role's "
+                    + "ACLs: its settings go to <data-dir>/secure/<role>.properties, whose paths are printed. "
+                    + "<data-dir>/secure/client.properties (printed) logs in as admin, a super user: for setting up "
+                    + "and tools, not for the apps (default: ${DEFAULT-VALUE}). One broker only.")
     private boolean secure;
+
+    @Option(
+            names = "--data-topics",
+            split = ",",
+            defaultValue = "data.",
+            description = "With --secure: prefixes of the users' data topics, which the worker role may read "
+                    + "(a topic: job's examples); comma-separated (default: ${DEFAULT-VALUE}).")
+    private List<String> dataTopics;
 
     @Override
     public Integer call() throws InterruptedException, IOException {
@@ -100,8 +116,7 @@ final class UpCommand implements Callable<Integer> {
         if (secure) {
             throw new ParameterException(
                     command.commandLine(),
-                    "--secure takes one broker: a secured multi-broker cluster needs users per role, which "
-                            + "paramhub up does not make yet");
+                    "--secure takes one broker: paramhub up does not secure a multi-broker cluster yet");
         }
         if (!brokerHeap.matches("\\d+[kKmMgG]?")) {
             throw new ParameterException(
@@ -111,6 +126,7 @@ final class UpCommand implements Callable<Integer> {
     }
 
     private int oneBroker() throws InterruptedException, IOException {
+        final AclScope scope = secure ? aclScope() : null;
         final LocalSecrets secrets = secure ? LocalSecrets.loadOrCreate(dataDir.resolve("secure")) : null;
         final EmbeddedKafka kafka = EmbeddedKafka.start(
                 dataDir,
@@ -123,17 +139,38 @@ final class UpCommand implements Callable<Integer> {
         System.out.println("Kafka bootstrap servers: " + kafka.bootstrapServers());
         System.out.println("Schema registry URL:     " + registry.url());
         if (secure) {
-            final Path file = dataDir.resolve("secure").resolve(LocalSecrets.CLIENT_SETTINGS);
-            LocalSecrets.write(
-                    file,
-                    secrets.clientSettings(kafka.bootstrapServers(), registry.url()),
-                    "paramhub up --secure: client settings");
-            System.out.println("Client settings (give them as --config " + file + "):");
-            System.out.print(Files.readString(file));
+            printRoles(secrets, scope, kafka.bootstrapServers(), registry.url());
         }
         System.out.println("Press Ctrl-C to stop.");
         stopped.await();
         return 0;
+    }
+
+    /** Sets up the roles' users, ACLs and topics as the admin, and prints every settings file. */
+    private void printRoles(
+            final LocalSecrets secrets, final AclScope scope, final String bootstrapServers, final String registryUrl)
+            throws IOException {
+        final Path dir = dataDir.resolve("secure");
+        final Properties admin = secrets.clientSettings(bootstrapServers, registryUrl);
+        final Path file = dir.resolve(LocalSecrets.CLIENT_SETTINGS);
+        LocalSecrets.write(file, admin, "paramhub up --secure: the admin's client settings (a super user)");
+        final Map<Role, Path> roles = SecureRoles.setUp(admin, secrets, scope, dir);
+        System.out.println("Admin settings, a super user for setting up and tools (--config " + file + "):");
+        System.out.print(Files.readString(file));
+        System.out.println("Settings per role, each user holding only its role's ACLs (give one as --config FILE):");
+        roles.forEach((role, path) ->
+                System.out.printf("  %-12s %s%n               %s%n", role.user(), path, role.description()));
+        System.out.println("Data topics the worker role may read (--data-topics): names starting with "
+                + String.join(" or ", dataTopics));
+    }
+
+    /** The roles' scope on ParamHub's default topics, refusing {@code --data-topics} that cover those. */
+    private AclScope aclScope() {
+        try {
+            return AclScope.defaults(TopicCatalog.DEFAULT_PREFIX, dataTopics);
+        } catch (final IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), "--data-topics: " + e.getMessage());
+        }
     }
 
     private int brokerProcesses() throws InterruptedException {

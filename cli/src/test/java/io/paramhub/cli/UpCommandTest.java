@@ -34,6 +34,16 @@ class UpCommandTest {
     }
 
     @Test
+    void shouldRefuseSecureWhenDataTopicsCoverParamHubsTopics() {
+        // when: workers would read every ParamHub topic
+        final String[] outcome = run("up", "--secure", "--data-topics", "data.,paramhub.", "--port", "1");
+
+        // then
+        assertThat(outcome[0]).isEqualTo("2");
+        assertThat(outcome[1]).contains("--data-topics: data topic prefix 'paramhub.' covers ParamHub's topics");
+    }
+
+    @Test
     void shouldRefuseABrokerCountOtherThanOneOrThree() {
         // when
         final String[] outcome = run("up", "--brokers", "2");
