@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -56,10 +58,17 @@ public final class BrokerProcesses implements AutoCloseable {
     }
 
     private final List<Node> nodes;
+    private final Launch launch;
+    /** The processes {@link #kill} ended: their exits are no news. */
+    private final Set<Long> killed = ConcurrentHashMap.newKeySet();
     private volatile boolean closing;
 
-    private BrokerProcesses(final List<Node> nodes) {
+    /** What a node's JVM is started with, kept to start a killed node again. */
+    private record Launch(String clusterId, String heap, List<String> jvmOptions, Consumer<String> onExit) {}
+
+    private BrokerProcesses(final List<Node> nodes, final Launch launch) {
         this.nodes = nodes;
+        this.launch = launch;
     }
 
     /**
@@ -82,7 +91,8 @@ public final class BrokerProcesses implements AutoCloseable {
                 .mapToObj(id -> id + "@" + HOST + ":" + (firstControllerPort + id - 1))
                 .collect(Collectors.joining(","));
         final List<Node> started = new ArrayList<>();
-        final BrokerProcesses cluster = new BrokerProcesses(started);
+        final BrokerProcesses cluster =
+                new BrokerProcesses(started, new Launch(clusterId, heap, List.copyOf(jvmOptions), onExit));
         try {
             for (int id = 1; id <= count; id++) {
                 final Path dir = dataDir.resolve("broker-" + id);
@@ -105,12 +115,47 @@ public final class BrokerProcesses implements AutoCloseable {
         }
     }
 
+    /**
+     * Kills node {@code id} (SIGKILL, no controlled shutdown) and waits until its process is gone; its exit is not
+     * reported as a surprise.
+     */
+    public synchronized void kill(final int id) throws InterruptedException {
+        final Node node = node(id);
+        killed.add(node.pid());
+        node.process().destroyForcibly();
+        node.process().waitFor();
+    }
+
+    /** Starts node {@code id} again, with its settings and data, once its process is gone. */
+    public synchronized void restart(final int id) {
+        final Node node = node(id);
+        if (node.process().isAlive()) {
+            throw new IllegalStateException("broker " + id + " is still running (pid " + node.pid() + ")");
+        }
+        final Process process = launch(
+                node.dir().resolve("server.properties").toAbsolutePath(),
+                launch.clusterId(),
+                launch.heap(),
+                launch.jvmOptions(),
+                node.dir());
+        final Node restarted = new Node(id, node.port(), node.controllerPort(), node.dir(), process);
+        nodes.set(nodes.indexOf(node), restarted);
+        process.onExit().thenAccept(exited -> reportExit(restarted, launch.onExit()));
+    }
+
+    private Node node(final int id) {
+        return nodes.stream()
+                .filter(node -> node.id() == id)
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no broker " + id));
+    }
+
     /** The nodes' client addresses, comma-separated. */
     public String bootstrapServers() {
         return nodes.stream().map(node -> HOST + ":" + node.port()).collect(Collectors.joining(","));
     }
 
-    public List<Node> nodes() {
+    public synchronized List<Node> nodes() {
         return List.copyOf(nodes);
     }
 
@@ -183,7 +228,7 @@ public final class BrokerProcesses implements AutoCloseable {
     }
 
     private void reportExit(final Node node, final Consumer<String> onExit) {
-        if (closing) {
+        if (closing || killed.contains(node.pid())) {
             return;
         }
         final long running =
