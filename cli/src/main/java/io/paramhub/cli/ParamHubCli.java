@@ -4,6 +4,7 @@ import io.paramhub.bench.BenchCommand;
 import io.paramhub.bench.ScenarioOption;
 import io.paramhub.bench.replay.RecordCommand;
 import io.paramhub.bench.replay.ReplayCommand;
+import io.paramhub.cli.chaos.ChaosCommand;
 import io.paramhub.cli.model.ModelCommand;
 import io.paramhub.launcher.LogFormat;
 import io.paramhub.launcher.PluginOptions;
@@ -38,7 +39,8 @@ import picocli.CommandLine.RunLast;
             JobsCommand.class,
             ModelCommand.class,
             StreamCommand.class,
-            RegistryCommand.class
+            RegistryCommand.class,
+            ChaosCommand.class
         })
 public final class ParamHubCli implements Runnable {
 

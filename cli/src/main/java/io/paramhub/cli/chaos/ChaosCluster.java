@@ -1,0 +1,229 @@
+package io.paramhub.cli.chaos;
+
+import io.paramhub.aggregator.AggregatorApp;
+import io.paramhub.embedded.BrokerProcesses;
+import io.paramhub.orchestrator.OrchestratorApp;
+import io.paramhub.registry.SchemaRegistryApp;
+import io.paramhub.worker.WorkerApp;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The processes of a chaos run on this machine: three brokers (each a KRaft voter; replication 3,
+ * {@code min.insync.replicas} 2), a schema registry, two aggregators, an orchestrator with its levers off (so that
+ * it never changes a BSP job's shares) and one process per worker of the job. Starts, kills, freezes and restarts
+ * them by name; {@link #close()} kills every one, whatever happened.
+ */
+final class ChaosCluster implements AutoCloseable {
+
+    /** Heap of each app JVM; nine JVMs share two cores and the machine's memory. */
+    static final String APP_HEAP = "256m";
+
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final Path dir;
+    private final ChaosTopology topology;
+    private final BrokerProcesses brokers;
+    private final int registryPort;
+    private final List<AppJvm> apps = new ArrayList<>();
+    private AppJvm registry;
+    private final List<AppJvm> aggregators = new ArrayList<>();
+    private AppJvm orchestrator;
+    private final List<AppJvm> workers = new ArrayList<>();
+
+    private ChaosCluster(
+            final Path dir, final ChaosTopology topology, final BrokerProcesses brokers, final int registryPort) {
+        this.dir = dir;
+        this.topology = topology;
+        this.brokers = brokers;
+        this.registryPort = registryPort;
+    }
+
+    /**
+     * Starts the brokers on {@code firstPort} and the ports after it (controllers after those), the registry and
+     * the Streams apps, in {@code dir}; worker processes come with {@link #startWorkers}. Stops what it started
+     * when a part does not come up.
+     */
+    static ChaosCluster start(
+            final Path dir, final ChaosTopology topology, final int firstPort, final Consumer<String> out) {
+        final BrokerProcesses brokers = BrokerProcesses.start(
+                dir.resolve("kafka"),
+                topology.brokers(),
+                firstPort,
+                firstPort + topology.brokers(),
+                APP_HEAP,
+                List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"),
+                out);
+        final ChaosCluster cluster = new ChaosCluster(dir, topology, brokers, freePort());
+        try {
+            cluster.startApps();
+            return cluster;
+        } catch (final RuntimeException | InterruptedException e) {
+            cluster.close();
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("the chaos cluster did not come up: " + e.getMessage(), e);
+        }
+    }
+
+    String bootstrapServers() {
+        return brokers.bootstrapServers();
+    }
+
+    String registryUrl() {
+        return "http://127.0.0.1:" + registryPort;
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    BrokerProcesses brokers() {
+        return brokers;
+    }
+
+    private void startApps() throws InterruptedException {
+        registry = app(
+                "registry",
+                SchemaRegistryApp.class.getName(),
+                false,
+                List.of("--bootstrap-servers", bootstrapServers(), "--http-port", Integer.toString(registryPort)));
+        registry.start();
+        awaitRegistry();
+        for (int i = 0; i < topology.aggregators(); i++) {
+            final AppJvm aggregator = app("aggregator-" + i, AggregatorApp.class.getName(), false, List.of(
+                    "--bootstrap-servers", bootstrapServers(),
+                    "--registry-url", registryUrl(),
+                    "--state-dir", stateDir("aggregator-" + i),
+                    "--http-port", "0",
+                    // a dead instance's partitions move to the other after 6 s, not Kafka's default 45 s
+                    "-Dsession.timeout.ms=6000"));
+            aggregators.add(aggregator);
+            aggregator.start();
+        }
+        orchestrator = app("orchestrator", OrchestratorApp.class.getName(), false, List.of(
+                "--bootstrap-servers", bootstrapServers(),
+                "--registry-url", registryUrl(),
+                "--state-dir", stateDir("orchestrator"),
+                "--http-port", "0",
+                "--no-load-lever",
+                "--no-resource-lever",
+                "-Dsession.timeout.ms=6000"));
+        orchestrator.start();
+    }
+
+    /** Starts one process per worker of {@code job}, each slowed to about {@code sampleCostMicros} per example. */
+    void startWorkers(final String job, final long sampleCostMicros, final long modelTimeoutSeconds) {
+        for (int i = 0; i < topology.workers(); i++) {
+            final AppJvm worker = app("worker-" + i, WorkerApp.class.getName(), true, List.of(
+                    "--bootstrap-servers", bootstrapServers(),
+                    "--registry-url", registryUrl(),
+                    "--job", job,
+                    "--index", Integer.toString(i),
+                    "--workers", Integer.toString(topology.workers()),
+                    "--model-timeout", Long.toString(modelTimeoutSeconds),
+                    "--sample-cost-us", Long.toString(sampleCostMicros),
+                    "--http-port", "-1"));
+            workers.add(worker);
+            worker.start();
+        }
+    }
+
+    /** The app a fault names ({@link ChaosTopology#targetName}); brokers are not apps: see {@link #brokers()}. */
+    AppJvm app(final String name) {
+        return apps.stream()
+                .filter(app -> app.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no app " + name));
+    }
+
+    List<AppJvm> workers() {
+        return List.copyOf(workers);
+    }
+
+    /** Every app, workers included, brokers not. */
+    List<AppJvm> apps() {
+        return List.copyOf(apps);
+    }
+
+    /** Waits until the registry answers {@code GET /subjects}, up to two minutes. */
+    void awaitRegistry() throws InterruptedException {
+        final long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (registry.isAlive() && registryAnswers()) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("the registry did not answer on " + registryUrl() + " within 2 minutes; "
+                + "its output: " + registry.log());
+    }
+
+    private boolean registryAnswers() throws InterruptedException {
+        try {
+            return HTTP.send(
+                                    HttpRequest.newBuilder(URI.create(registryUrl() + "/subjects"))
+                                            .timeout(Duration.ofSeconds(5))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.discarding())
+                            .statusCode()
+                    == 200;
+        } catch (final IOException e) {
+            return false;
+        }
+    }
+
+    /** Kills every process it started (SIGKILL): apps first, then the brokers. */
+    @Override
+    public void close() {
+        apps.forEach(AppJvm::close);
+        try {
+            for (final BrokerProcesses.Node node : brokers.nodes()) {
+                brokers.kill(node.id());
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            brokers.close();
+        }
+    }
+
+    private AppJvm app(final String name, final String mainClass, final boolean finishes, final List<String> args) {
+        final AppJvm app = AppJvm.of(name, mainClass, APP_HEAP, dir.resolve(name + ".log"), finishes, args);
+        apps.add(app);
+        return app;
+    }
+
+    private String stateDir(final String app) {
+        return dir.resolve("state").resolve(app).toAbsolutePath().toString();
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (final IOException e) {
+            throw new UncheckedIOException("no free port for the registry", e);
+        }
+    }
+
+    static Path createDir(final Path parent) {
+        try {
+            return Files.createDirectories(parent.resolve("run-" + System.currentTimeMillis()));
+        } catch (final IOException e) {
+            throw new UncheckedIOException("could not make a run directory in " + parent, e);
+        }
+    }
+}
