@@ -61,6 +61,7 @@ public final class BrokerProcesses implements AutoCloseable {
     private final Launch launch;
     /** The processes {@link #kill} ended: their exits are no news. */
     private final Set<Long> killed = ConcurrentHashMap.newKeySet();
+
     private volatile boolean closing;
 
     /** What a node's JVM is started with, kept to start a killed node again. */

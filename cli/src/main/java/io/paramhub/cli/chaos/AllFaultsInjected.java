@@ -18,11 +18,15 @@ final class AllFaultsInjected implements Invariant {
         final List<InjectedFault> missed = run.faults().stream()
                 .filter(fault -> !fault.injected() || !fault.healed())
                 .toList();
-        final String detail = (run.faults().size() - missed.size()) + " of " + run.faults().size();
+        final String detail =
+                (run.faults().size() - missed.size()) + " of " + run.faults().size();
         return missed.isEmpty()
                 ? Verdict.pass(name(), detail)
-                : Verdict.fail(name(), detail + "; missed or not healed: " + missed.stream()
-                        .map(fault -> fault.fault().kind() + "@" + fault.clock())
-                        .toList());
+                : Verdict.fail(
+                        name(),
+                        detail + "; missed or not healed: "
+                                + missed.stream()
+                                        .map(fault -> fault.fault().kind() + "@" + fault.clock())
+                                        .toList());
     }
 }

@@ -26,6 +26,7 @@ final class AppJvm {
     private final Path log;
     /** Whether an exit with code 0 is the app's normal end (a worker whose job is over), not a shutdown. */
     private final boolean finishes;
+
     private final Set<Long> killed = ConcurrentHashMap.newKeySet();
     private final List<Exit> unexpected = new CopyOnWriteArrayList<>();
     private volatile Process process;

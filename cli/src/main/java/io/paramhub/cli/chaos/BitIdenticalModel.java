@@ -45,7 +45,9 @@ final class BitIdenticalModel implements Invariant {
         }
         return differ == 0
                 ? Verdict.pass(name(), "version " + run.clocks() + ": " + trained.length + " parameters equal")
-                : Verdict.fail(name(), differ + " of " + trained.length + " parameters differ, first " + first + ": "
-                        + trained[first] + " against " + reference[first]);
+                : Verdict.fail(
+                        name(),
+                        differ + " of " + trained.length + " parameters differ, first " + first + ": " + trained[first]
+                                + " against " + reference[first]);
     }
 }

@@ -104,39 +104,59 @@ final class ChaosCluster implements AutoCloseable {
         registry.start();
         awaitRegistry();
         for (int i = 0; i < topology.aggregators(); i++) {
-            final AppJvm aggregator = app("aggregator-" + i, AggregatorApp.class.getName(), false, List.of(
-                    "--bootstrap-servers", bootstrapServers(),
-                    "--registry-url", registryUrl(),
-                    "--state-dir", stateDir("aggregator-" + i),
-                    "--http-port", "0",
-                    // a dead instance's partitions move to the other after 6 s, not Kafka's default 45 s
-                    "-Dsession.timeout.ms=6000"));
+            final AppJvm aggregator = app(
+                    "aggregator-" + i,
+                    AggregatorApp.class.getName(),
+                    false,
+                    List.of(
+                            "--bootstrap-servers",
+                            bootstrapServers(),
+                            "--registry-url",
+                            registryUrl(),
+                            "--state-dir",
+                            stateDir("aggregator-" + i),
+                            "--http-port",
+                            "0",
+                            // a dead instance's partitions move to the other after 6 s, not Kafka's default 45 s
+                            "-Dsession.timeout.ms=6000"));
             aggregators.add(aggregator);
             aggregator.start();
         }
-        orchestrator = app("orchestrator", OrchestratorApp.class.getName(), false, List.of(
-                "--bootstrap-servers", bootstrapServers(),
-                "--registry-url", registryUrl(),
-                "--state-dir", stateDir("orchestrator"),
-                "--http-port", "0",
-                "--no-load-lever",
-                "--no-resource-lever",
-                "-Dsession.timeout.ms=6000"));
+        orchestrator = app(
+                "orchestrator",
+                OrchestratorApp.class.getName(),
+                false,
+                List.of(
+                        "--bootstrap-servers",
+                        bootstrapServers(),
+                        "--registry-url",
+                        registryUrl(),
+                        "--state-dir",
+                        stateDir("orchestrator"),
+                        "--http-port",
+                        "0",
+                        "--no-load-lever",
+                        "--no-resource-lever",
+                        "-Dsession.timeout.ms=6000"));
         orchestrator.start();
     }
 
     /** Starts one process per worker of {@code job}, each slowed to about {@code sampleCostMicros} per example. */
     void startWorkers(final String job, final long sampleCostMicros, final long modelTimeoutSeconds) {
         for (int i = 0; i < topology.workers(); i++) {
-            final AppJvm worker = app("worker-" + i, WorkerApp.class.getName(), true, List.of(
-                    "--bootstrap-servers", bootstrapServers(),
-                    "--registry-url", registryUrl(),
-                    "--job", job,
-                    "--index", Integer.toString(i),
-                    "--workers", Integer.toString(topology.workers()),
-                    "--model-timeout", Long.toString(modelTimeoutSeconds),
-                    "--sample-cost-us", Long.toString(sampleCostMicros),
-                    "--http-port", "-1"));
+            final AppJvm worker = app(
+                    "worker-" + i,
+                    WorkerApp.class.getName(),
+                    true,
+                    List.of(
+                            "--bootstrap-servers", bootstrapServers(),
+                            "--registry-url", registryUrl(),
+                            "--job", job,
+                            "--index", Integer.toString(i),
+                            "--workers", Integer.toString(topology.workers()),
+                            "--model-timeout", Long.toString(modelTimeoutSeconds),
+                            "--sample-cost-us", Long.toString(sampleCostMicros),
+                            "--http-port", "-1"));
             workers.add(worker);
             worker.start();
         }

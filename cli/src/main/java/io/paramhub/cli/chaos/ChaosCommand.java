@@ -11,7 +11,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
@@ -39,7 +41,7 @@ import picocli.CommandLine.Spec;
                     + "repeated gradients dead-lettered, the job within its fault-free time plus (session timeout + "
                     + "30 s) a fault, no app shut itself down, every fault injected and healed.",
             "The last line of the output is a JSON summary; the exit code is 1 when an invariant fails.",
-            "Time bound: 3 min to start + the job (about 0.15 s a clock, 64 + 48 a fault clocks, rounded up to "
+            "Time bound: 3 min to start + the job (about 0.15 s a clock, 64 + 40 a fault clocks, rounded up to "
                     + "epochs of 32) + a fault's session timeout and 30 s each + 2 min of checks; e.g. --faults 3 "
                     + "about 3 min, --faults 30 at most about 40 min. Every process started is killed at the end."
         })
@@ -53,7 +55,10 @@ public final class ChaosCommand implements Callable<Integer> {
     @Spec
     private CommandSpec command;
 
-    @Option(names = "--seed", defaultValue = "7", description = "Seed of the fault schedule (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--seed",
+            defaultValue = "7",
+            description = "Seed of the fault schedule (default: ${DEFAULT-VALUE}).")
     private long seed;
 
     @Option(
@@ -80,7 +85,7 @@ public final class ChaosCommand implements Callable<Integer> {
             names = "--port",
             defaultValue = "19092",
             description = "First broker client port; the brokers take it and the next two, their controllers the "
-                    + "three after (default: ${DEFAULT-VALUE}).")
+                    + "three after; 0 = any six consecutive free ports (default: ${DEFAULT-VALUE}).")
     private int port;
 
     @Option(
@@ -104,12 +109,12 @@ public final class ChaosCommand implements Callable<Integer> {
         }
         if (sessionTimeoutMs < 10_000) {
             throw new ParameterException(
-                    command.commandLine(), "--session-timeout-ms must be at least 10000: a worker's JVM must restart within it");
+                    command.commandLine(),
+                    "--session-timeout-ms must be at least 10000: a worker's JVM must restart within it");
         }
         final ChaosTopology topology = ChaosTopology.STANDARD;
-        final Schedule schedule = replay != null
-                ? Schedule.read(replay)
-                : Schedule.generate(seed, faults, topology, sessionTimeoutMs);
+        final Schedule schedule =
+                replay != null ? Schedule.read(replay) : Schedule.generate(seed, faults, topology, sessionTimeoutMs);
         final Path runDir = ChaosCluster.createDir(dir);
         schedule.write(runDir.resolve("schedule.json"));
         System.out.println("chaos: " + schedule.faults().size() + " faults (seed " + schedule.seed() + "), schedule in "
@@ -117,7 +122,8 @@ public final class ChaosCommand implements Callable<Integer> {
         final List<String> brokerExits = Collections.synchronizedList(new ArrayList<>());
         final List<Verdict> verdicts;
         final List<InjectedFault> injected;
-        final ChaosCluster cluster = ChaosCluster.start(runDir, topology, port, line -> {
+        final int firstPort = port == 0 ? FreePorts.consecutive(2 * topology.brokers()) : port;
+        final ChaosCluster cluster = ChaosCluster.start(runDir, topology, firstPort, line -> {
             brokerExits.add(line);
             System.out.println("chaos: " + line);
         });
@@ -158,7 +164,8 @@ public final class ChaosCommand implements Callable<Integer> {
         awaitTopics(client, topics);
         final JobSpec spec = ChaosJob.spec(schedule.faults().size(), topology.workers(), sessionTimeoutMs);
         final long clocks = ChaosJob.clocks(spec);
-        final long bound = STARTUP_MS + clocks * MS_PER_CLOCK * 2
+        final long bound = STARTUP_MS
+                + clocks * MS_PER_CLOCK * 2
                 + schedule.faults().size() * (sessionTimeoutMs + JobDeadline.PER_FAULT_MS);
         final long submitted = System.nanoTime();
         JobSubmitter.submit(topics.jobs(), client, spec);
@@ -247,15 +254,18 @@ public final class ChaosCommand implements Callable<Integer> {
     /** Waits until the aggregators have made ParamHub's topics: a client touching one first could auto-create it. */
     private static void awaitTopics(final Properties client, final TopicCatalog topics) throws InterruptedException {
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STARTUP_MS);
-        final List<String> wanted =
-                List.of(topics.jobs().name(), topics.model().name(), topics.gradients().name(), topics.deadLetters().name());
+        final List<String> wanted = List.of(
+                topics.jobs().name(),
+                topics.model().name(),
+                topics.gradients().name(),
+                topics.deadLetters().name());
         try (Admin admin = Admin.create(client)) {
             while (System.nanoTime() < deadline) {
                 try {
                     if (admin.listTopics().names().get(10, TimeUnit.SECONDS).containsAll(wanted)) {
                         return;
                     }
-                } catch (final java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                } catch (final ExecutionException | TimeoutException e) {
                     // the brokers are still settling: ask again
                 }
                 Thread.sleep(250);

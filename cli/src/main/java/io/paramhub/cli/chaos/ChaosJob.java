@@ -29,7 +29,7 @@ final class ChaosJob {
     /** Clocks before the first fault, and clocks budgeted per fault (a broker's restart lets the job run on). */
     static final int WARMUP_CLOCKS = 64;
 
-    static final int CLOCKS_PER_FAULT = 48;
+    static final int CLOCKS_PER_FAULT = 40;
 
     private ChaosJob() {}
 

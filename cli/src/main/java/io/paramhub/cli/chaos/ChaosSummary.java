@@ -29,7 +29,8 @@ final class ChaosSummary {
         root.set("faultsByKind", JSON.valueToTree(byKind));
         final ObjectNode invariants = root.putObject("invariants");
         for (final Verdict verdict : verdicts) {
-            invariants.putObject(verdict.invariant())
+            invariants
+                    .putObject(verdict.invariant())
                     .put("pass", verdict.passed())
                     .put("detail", verdict.detail());
         }

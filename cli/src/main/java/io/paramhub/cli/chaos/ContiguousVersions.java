@@ -28,7 +28,8 @@ final class ContiguousVersions implements Invariant {
         for (int shard = 0; shard < run.spec().getShards(); shard++) {
             versions.put(ShardKeys.shard(job, shard), new ArrayList<>());
         }
-        try (TopicReader<String, ModelShard> reader = new TopicReader<>(run.topics().model(), run.client())) {
+        try (TopicReader<String, ModelShard> reader =
+                new TopicReader<>(run.topics().model(), run.client())) {
             reader.catchUp(Duration.ofSeconds(60), record -> {
                 final List<Long> shard = versions.get(record.key());
                 if (shard != null && record.value() != null && !record.value().getFinalVersion()) {

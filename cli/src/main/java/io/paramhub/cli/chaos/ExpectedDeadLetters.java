@@ -30,12 +30,16 @@ final class ExpectedDeadLetters implements Invariant {
         final List<DeadLetter> letters = new ArrayList<>();
         final Map<Integer, Map<Long, ByteBuffer>> gradients = new HashMap<>();
         try {
-            try (TopicReader<String, DeadLetter> reader = new TopicReader<>(run.topics().deadLetters(), run.client())) {
+            try (TopicReader<String, DeadLetter> reader =
+                    new TopicReader<>(run.topics().deadLetters(), run.client())) {
                 reader.catchUp(Duration.ofSeconds(60), record -> letters.add(record.value()));
             }
-            RawTopic.readAll(run.client(), run.topics().gradients().name(), record -> gradients
-                    .computeIfAbsent(record.partition(), partition -> new HashMap<>())
-                    .put(record.offset(), record.value() == null ? null : ByteBuffer.wrap(record.value())));
+            RawTopic.readAll(
+                    run.client(),
+                    run.topics().gradients().name(),
+                    record -> gradients
+                            .computeIfAbsent(record.partition(), partition -> new HashMap<>())
+                            .put(record.offset(), record.value() == null ? null : ByteBuffer.wrap(record.value())));
         } catch (final RuntimeException e) {
             return Verdict.fail(name(), "could not read the dead letters or gradients: " + e.getMessage());
         }
@@ -51,8 +55,10 @@ final class ExpectedDeadLetters implements Invariant {
         }
         return unexpected.isEmpty()
                 ? Verdict.pass(name(), letters.size() + " dead letters, each a repeated gradient")
-                : Verdict.fail(name(), unexpected.size() + " unexpected: "
-                        + String.join("; ", unexpected.subList(0, Math.min(5, unexpected.size()))));
+                : Verdict.fail(
+                        name(),
+                        unexpected.size() + " unexpected: "
+                                + String.join("; ", unexpected.subList(0, Math.min(5, unexpected.size()))));
     }
 
     private static boolean repeatsAnEarlierRecord(final Map<Long, ByteBuffer> partition, final DeadLetter letter) {

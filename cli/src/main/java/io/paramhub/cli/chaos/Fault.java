@@ -9,9 +9,8 @@ record Fault(FaultKind kind, int target, int afterClocks, long holdMs) {
 
     Fault {
         if (kind == null || target < 0 || afterClocks < 0 || holdMs < 0) {
-            throw new IllegalArgumentException(
-                    "a fault needs a kind, target >= 0, afterClocks >= 0, holdMs >= 0: " + kind + ", " + target + ", "
-                            + afterClocks + ", " + holdMs);
+            throw new IllegalArgumentException("a fault needs a kind, target >= 0, afterClocks >= 0, holdMs >= 0: "
+                    + kind + ", " + target + ", " + afterClocks + ", " + holdMs);
         }
     }
 

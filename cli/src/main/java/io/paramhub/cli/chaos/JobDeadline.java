@@ -16,13 +16,15 @@ final class JobDeadline implements Invariant {
 
     @Override
     public Verdict check(final ChaosRecord run) {
-        final long injected = run.faults().stream().filter(InjectedFault::injected).count();
+        final long injected =
+                run.faults().stream().filter(InjectedFault::injected).count();
         final long bound = run.faultFreeMs() + injected * (run.spec().getSessionTimeoutMs() + PER_FAULT_MS);
         if (run.jobMs() < 0) {
             return Verdict.fail(name(), "the job did not finish");
         }
         final String detail = "finished in " + run.jobMs() + " ms; bound " + bound + " ms (fault-free "
-                + run.faultFreeMs() + " ms + " + injected + " faults x (" + run.spec().getSessionTimeoutMs()
+                + run.faultFreeMs() + " ms + " + injected + " faults x ("
+                + run.spec().getSessionTimeoutMs()
                 + " + " + PER_FAULT_MS + ") ms)";
         return run.jobMs() <= bound ? Verdict.pass(name(), detail) : Verdict.fail(name(), detail);
     }

@@ -28,6 +28,7 @@ final class JobProgress implements AutoCloseable {
     private final Set<String> finals = new HashSet<>();
     /** When clock i (index) was first reached by every shard, in System.nanoTime(). */
     private final List<Long> reachedAt = new ArrayList<>();
+
     private final Thread thread;
     private volatile boolean closed;
     private volatile RuntimeException failure;
@@ -126,7 +127,8 @@ final class JobProgress implements AutoCloseable {
         if (newest.size() < shards) {
             return;
         }
-        final long common = newest.values().stream().mapToLong(Long::longValue).min().orElse(-1);
+        final long common =
+                newest.values().stream().mapToLong(Long::longValue).min().orElse(-1);
         final long now = System.nanoTime();
         while (reachedAt.size() <= common) {
             reachedAt.add(now);

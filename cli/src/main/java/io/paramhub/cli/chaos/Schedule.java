@@ -32,14 +32,16 @@ record Schedule(long seed, List<Fault> faults) {
      * than a quarter of {@code sessionTimeoutMs}, so that it is back (a JVM start included) before the aggregator
      * takes it for dead and the live set of the job never changes.
      */
-    static Schedule generate(final long seed, final int count, final ChaosTopology topology, final long sessionTimeoutMs) {
+    static Schedule generate(
+            final long seed, final int count, final ChaosTopology topology, final long sessionTimeoutMs) {
         final SplittableRandom random = new SplittableRandom(seed);
         final FaultKind[] kinds = FaultKind.values();
         final List<Fault> faults = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             final FaultKind kind = kinds[random.nextInt(kinds.length)];
             final int gap = random.nextInt(MIN_GAP_CLOCKS, MAX_GAP_CLOCKS + 1);
-            faults.add(new Fault(kind, random.nextInt(topology.targets(kind)), gap, holdMs(kind, random, sessionTimeoutMs)));
+            faults.add(new Fault(
+                    kind, random.nextInt(topology.targets(kind)), gap, holdMs(kind, random, sessionTimeoutMs)));
         }
         return new Schedule(seed, faults);
     }

@@ -40,8 +40,10 @@ final class UniqueSchemaIds implements Invariant {
                     final JsonNode value = JSON.readTree(new String(record.value(), StandardCharsets.UTF_8));
                     if (value.has("id") && value.has("schema")) {
                         // the same schema may be written with other white space: compare it parsed
-                        final String schema = JSON.readTree(value.get("schema").asText()).toString();
-                        schemas.computeIfAbsent(value.get("id").asInt(), id -> new HashSet<>()).add(schema);
+                        final String schema =
+                                JSON.readTree(value.get("schema").asText()).toString();
+                        schemas.computeIfAbsent(value.get("id").asInt(), id -> new HashSet<>())
+                                .add(schema);
                     }
                 } catch (final IOException e) {
                     unreadable.add("offset " + record.offset());
@@ -58,7 +60,9 @@ final class UniqueSchemaIds implements Invariant {
             return Verdict.fail(name(), "ids naming two schemas: " + clashes);
         }
         if (schemas.isEmpty()) {
-            return Verdict.fail(name(), "no schema on " + SCHEMAS_TOPIC + (unreadable.isEmpty() ? "" : ", unreadable: " + unreadable));
+            return Verdict.fail(
+                    name(),
+                    "no schema on " + SCHEMAS_TOPIC + (unreadable.isEmpty() ? "" : ", unreadable: " + unreadable));
         }
         return Verdict.pass(name(), schemas.size() + " ids, each one schema");
     }
