@@ -1,0 +1,59 @@
+package io.paramhub.integration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The short form of {@code paramhub chaos}: three faults of a seeded schedule on a cluster of processes (three
+ * brokers, a registry, two aggregators, an orchestrator, two workers), every invariant checked on the topics; then
+ * the written schedule replayed reads back the same faults. About two minutes on two cores.
+ */
+@Tag("integration")
+class ChaosIT {
+
+    private static final List<String> INVARIANTS = List.of(
+            "all-faults-injected-and-healed",
+            "bsp-model-bit-identical",
+            "shard-versions-contiguous",
+            "schema-ids-unique",
+            "only-expected-dead-letters",
+            "job-within-deadline",
+            "no-app-shut-down");
+
+    @Test
+    void shouldKeepEveryInvariantWhenThreeSeededFaultsHitABspJob(@TempDir final Path dir) throws Exception {
+        // given: seed 36 draws an aggregator kill, a worker kill and a broker kill
+        final String[] args = {
+            "chaos", "--seed", "36", "--faults", "3", "--dir", dir.toString(), "--port", "0", "--sample-cost-us", "500"
+        };
+
+        // when
+        final CliRun run = CliRun.of(args);
+
+        // then
+        final List<String> lines = run.out().lines().toList();
+        assertThat(run.code()).as(run.out() + run.err()).isZero();
+        final JsonNode summary = new ObjectMapper().readTree(lines.get(lines.size() - 1));
+        assertThat(summary.get("passed").asBoolean()).isTrue();
+        assertThat(summary.get("injected").asInt()).isEqualTo(3);
+        for (final String invariant : INVARIANTS) {
+            assertThat(summary.get("invariants").get(invariant).get("pass").asBoolean())
+                    .as(invariant + ": " + summary.get("invariants").get(invariant))
+                    .isTrue();
+        }
+        try (Stream<Path> runs = Files.list(dir)) {
+            final Path schedule = runs.findFirst().orElseThrow().resolve("schedule.json");
+            assertThat(Files.readString(schedule))
+                    .contains("\"seed\" : 36", "AGGREGATOR_KILL", "WORKER_KILL", "BROKER_KILL");
+        }
+    }
+}
