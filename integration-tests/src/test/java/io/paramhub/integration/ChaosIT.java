@@ -32,9 +32,7 @@ class ChaosIT {
     @Test
     void shouldKeepEveryInvariantWhenThreeSeededFaultsHitABspJob(@TempDir final Path dir) throws Exception {
         // given: seed 36 draws an aggregator kill, a worker kill and a broker kill
-        final String[] args = {
-            "chaos", "--seed", "36", "--faults", "3", "--dir", dir.toString(), "--port", "0", "--sample-cost-us", "500"
-        };
+        final String[] args = {"chaos", "--seed", "36", "--faults", "3", "--dir", dir.toString(), "--port", "0"};
 
         // when
         final CliRun run = CliRun.of(args);
