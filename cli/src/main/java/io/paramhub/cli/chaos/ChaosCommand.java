@@ -120,8 +120,8 @@ public final class ChaosCommand implements Callable<Integer> {
         System.out.println("chaos: " + schedule.faults().size() + " faults (seed " + schedule.seed() + "), schedule in "
                 + runDir.resolve("schedule.json") + "; logs in " + runDir);
         final List<String> brokerExits = Collections.synchronizedList(new ArrayList<>());
-        final List<Verdict> verdicts;
-        final List<InjectedFault> injected;
+        List<Verdict> verdicts;
+        List<InjectedFault> injected;
         final int firstPort = port == 0 ? FreePorts.consecutive(2 * topology.brokers()) : port;
         final ChaosCluster cluster = ChaosCluster.start(runDir, topology, firstPort, line -> {
             brokerExits.add(line);
@@ -130,9 +130,13 @@ public final class ChaosCommand implements Callable<Integer> {
         final Thread killAll = new Thread(cluster::close, "chaos-kill-all");
         Runtime.getRuntime().addShutdownHook(killAll);
         try {
-            final ChaosOutcome outcome = train(cluster, topology, schedule, brokerExits);
-            injected = outcome.record().faults();
-            verdicts = check(outcome.record());
+            final ChaosRecord record = train(cluster, topology, schedule, brokerExits);
+            injected = record.faults();
+            verdicts = check(record);
+        } catch (final RuntimeException e) {
+            // the summary is still the last line: a run that broke off fails
+            injected = List.of();
+            verdicts = List.of(Verdict.fail("run-completed", "the run broke off: " + e));
         } finally {
             cluster.close();
             Runtime.getRuntime().removeShutdownHook(killAll);
@@ -148,10 +152,8 @@ public final class ChaosCommand implements Callable<Integer> {
         return ChaosSummary.passed(verdicts) ? 0 : 1;
     }
 
-    /** What training under faults left: the record for the invariants. */
-    private record ChaosOutcome(ChaosRecord record) {}
-
-    private ChaosOutcome train(
+    /** Trains the job under the schedule's faults; what it left, for the invariants. */
+    private ChaosRecord train(
             final ChaosCluster cluster,
             final ChaosTopology topology,
             final Schedule schedule,
@@ -180,7 +182,7 @@ public final class ChaosCommand implements Callable<Integer> {
             final boolean finished = progress.awaitFinished(Duration.ofMillis(bound));
             final long jobMs = finished ? (System.nanoTime() - submitted) / 1_000_000 : -1;
             System.out.println("chaos: job " + (finished ? "finished in " + jobMs + " ms" : "did NOT finish"));
-            return new ChaosOutcome(new ChaosRecord(
+            return new ChaosRecord(
                     client,
                     topics,
                     spec,
@@ -189,7 +191,7 @@ public final class ChaosCommand implements Callable<Integer> {
                     jobMs,
                     faultFreeMs(progress, submitted, clocks),
                     exits(cluster, brokerExits),
-                    appsDown(cluster)));
+                    appsDown(cluster));
         }
     }
 

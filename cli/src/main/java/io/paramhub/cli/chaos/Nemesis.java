@@ -62,7 +62,14 @@ final class Nemesis {
             }
             final long at = elapsedMs();
             out.accept("chaos: clock " + clock + ": " + fault.describe(topology));
-            inject(fault);
+            try {
+                inject(fault);
+            } catch (final RuntimeException e) {
+                out.accept("chaos: " + fault.describe(topology) + " did not heal: " + e.getMessage());
+                done.add(new InjectedFault(fault, clock, at, -1));
+                healedClock = progress.clock();
+                continue;
+            }
             final boolean moved = progress.awaitPast(clock, healTimeout);
             final long healMs = moved ? elapsedMs() - at : -1;
             out.accept("chaos: " + (moved ? "healed in " + healMs + " ms" : "NOT healed within " + healTimeout));
