@@ -2,6 +2,7 @@ package io.paramhub.cli.chaos;
 
 import io.paramhub.aggregator.AggregatorApp;
 import io.paramhub.embedded.BrokerProcesses;
+import io.paramhub.launcher.OpsEndpoints;
 import io.paramhub.orchestrator.OrchestratorApp;
 import io.paramhub.registry.SchemaRegistryApp;
 import io.paramhub.worker.WorkerApp;
@@ -16,7 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -42,6 +45,8 @@ final class ChaosCluster implements AutoCloseable {
     private final List<AppJvm> aggregators = new ArrayList<>();
     private AppJvm orchestrator;
     private final List<AppJvm> workers = new ArrayList<>();
+    /** The HTTP port of each Streams app, whose {@code /health/ready} says when a restarted one has healed. */
+    private final Map<String, Integer> httpPorts = new HashMap<>();
 
     private ChaosCluster(
             final Path dir, final ChaosTopology topology, final BrokerProcesses brokers, final int registryPort) {
@@ -139,6 +144,34 @@ final class ChaosCluster implements AutoCloseable {
                         "--no-resource-lever",
                         "-Dsession.timeout.ms=6000"));
         orchestrator.start();
+        for (final String app : httpPorts.keySet()) {
+            awaitReady(app, Duration.ofMinutes(3));
+        }
+    }
+
+    /**
+     * Waits until the Streams app {@code name} answers 200 on {@code /health/ready} (running, its stores restored):
+     * a restarted app has healed only then, so that the next fault does not meet it half started.
+     */
+    void awaitReady(final String name, final Duration timeout) throws InterruptedException {
+        final AppJvm app = app(name);
+        final URI ready = URI.create("http://127.0.0.1:" + httpPorts.get(name) + OpsEndpoints.READY);
+        final long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!app.isAlive()) {
+                throw new IllegalStateException(name + " exited while starting; its output: " + app.log());
+            }
+            if (answersOk(ready)) {
+                return;
+            }
+            Thread.sleep(250);
+        }
+        throw new IllegalStateException(name + " was not ready within " + timeout + "; its output: " + app.log());
+    }
+
+    /** Whether {@code name} is a Streams app with a readiness endpoint. */
+    boolean hasReadiness(final String name) {
+        return httpPorts.containsKey(name);
     }
 
     /** Starts one process per worker of {@code job}, each slowed to about {@code sampleCostMicros} per example. */
@@ -183,7 +216,7 @@ final class ChaosCluster implements AutoCloseable {
     void awaitRegistry() throws InterruptedException {
         final long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         while (System.nanoTime() < deadline) {
-            if (registry.isAlive() && registryAnswers()) {
+            if (registry.isAlive() && answersOk(URI.create(registryUrl() + "/subjects"))) {
                 return;
             }
             Thread.sleep(200);
@@ -192,10 +225,10 @@ final class ChaosCluster implements AutoCloseable {
                 + "its output: " + registry.log());
     }
 
-    private boolean registryAnswers() throws InterruptedException {
+    private static boolean answersOk(final URI uri) throws InterruptedException {
         try {
             return HTTP.send(
-                                    HttpRequest.newBuilder(URI.create(registryUrl() + "/subjects"))
+                                    HttpRequest.newBuilder(uri)
                                             .timeout(Duration.ofSeconds(5))
                                             .build(),
                                     HttpResponse.BodyHandlers.discarding())
@@ -227,6 +260,12 @@ final class ChaosCluster implements AutoCloseable {
         return app;
     }
 
+    private String httpPort(final String app) {
+        final int port = freePort();
+        httpPorts.put(app, port);
+        return Integer.toString(port);
+    }
+
     private String stateDir(final String app) {
         return dir.resolve("state").resolve(app).toAbsolutePath().toString();
     }
@@ -235,7 +274,7 @@ final class ChaosCluster implements AutoCloseable {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         } catch (final IOException e) {
-            throw new UncheckedIOException("no free port for the registry", e);
+            throw new UncheckedIOException("no free port", e);
         }
     }
 

@@ -8,8 +8,10 @@ import java.util.SplittableRandom;
 /** Finds a run of consecutive free ports on 127.0.0.1, for brokers started while other clusters run. */
 final class FreePorts {
 
+    /** Below Linux's ephemeral range (32768 up), where a client's own socket could take a port before a broker binds it. */
     private static final int LOWEST = 20_000;
-    private static final int HIGHEST = 60_000;
+
+    private static final int HIGHEST = 32_000;
     private static final int ATTEMPTS = 200;
 
     private FreePorts() {}

@@ -17,8 +17,8 @@ import org.apache.kafka.common.TopicPartitionInfo;
 
 /**
  * Injects a {@link Schedule}'s faults into a {@link ChaosCluster} one at a time, paced by the job's clocks: each
- * waits for its clock, holds, heals (the process started again; a broker back in every ISR, so that two brokers
- * are never down at once; the registry answering) and waits until the job has moved past the clock it was
+ * waits for its clock, holds, heals (the process started again and, for a Streams app, ready; a broker back in
+ * every ISR, so that two brokers are never down at once; the registry answering) and waits until the job has moved past the clock it was
  * injected at before the next is due.
  */
 final class Nemesis {
@@ -100,6 +100,10 @@ final class Nemesis {
                 cluster.awaitRegistry();
             }
             case AGGREGATOR_KILL, WORKER_KILL, ORCHESTRATOR_KILL -> restart(cluster.app(target), fault.holdMs());
+        }
+        // one fault at a time: a Streams app hit is healed once it is ready again, not merely started
+        if (cluster.hasReadiness(target)) {
+            cluster.awaitReady(target, healTimeout);
         }
     }
 
