@@ -121,7 +121,7 @@ final class ChaosCluster implements AutoCloseable {
                             "--state-dir",
                             stateDir("aggregator-" + i),
                             "--http-port",
-                            "0",
+                            httpPort("aggregator-" + i),
                             // a dead instance's partitions move to the other after 6 s, not Kafka's default 45 s
                             "-Dsession.timeout.ms=6000"));
             aggregators.add(aggregator);
@@ -139,7 +139,7 @@ final class ChaosCluster implements AutoCloseable {
                         "--state-dir",
                         stateDir("orchestrator"),
                         "--http-port",
-                        "0",
+                        httpPort("orchestrator"),
                         "--no-load-lever",
                         "--no-resource-lever",
                         "-Dsession.timeout.ms=6000"));
