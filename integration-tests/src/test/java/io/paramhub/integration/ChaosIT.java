@@ -50,7 +50,8 @@ class ChaosIT {
                     .isTrue();
         }
         try (Stream<Path> runs = Files.list(dir)) {
-            final Path schedule = runs.max(Comparator.naturalOrder()).orElseThrow().resolve("schedule.json");
+            final Path schedule =
+                    runs.max(Comparator.naturalOrder()).orElseThrow().resolve("schedule.json");
             assertThat(Files.readString(schedule))
                     .contains("\"seed\" : 36", "AGGREGATOR_KILL", "WORKER_KILL", "BROKER_KILL");
         }
