@@ -1,5 +1,7 @@
 package io.paramhub.topology.orchestrator;
 
+import io.paramhub.topology.jobs.PlanChecks;
+
 /**
  * How the orchestrator measures speed, finds stragglers and plans.
  *
@@ -14,7 +16,7 @@ package io.paramhub.topology.orchestrator;
  * @param resourceLever      move compute threads to stragglers
  * @param threadBudget       total threads the job's workers may use together; 0 = no spare capacity,
  *                           threads only move from the fastest workers
- * @param maxThreadsPerWorker most threads one worker (node) may get
+ * @param maxThreadsPerWorker most threads one worker (node) may get, at most {@link PlanChecks#MAX_THREADS}
  * @param minShare           smallest batch share the load lever gives a worker
  */
 public record OrchestratorSettings(
@@ -41,8 +43,9 @@ public record OrchestratorSettings(
         if (!(minGain >= 0 && minGain < 1)) {
             throw new IllegalArgumentException("minGain must be in [0, 1), was " + minGain);
         }
-        if (threadBudget < 0 || maxThreadsPerWorker < 1) {
-            throw new IllegalArgumentException("threadBudget must be >= 0 and maxThreadsPerWorker >= 1");
+        if (threadBudget < 0 || maxThreadsPerWorker < 1 || maxThreadsPerWorker > PlanChecks.MAX_THREADS) {
+            throw new IllegalArgumentException("threadBudget must be >= 0 and maxThreadsPerWorker between 1 and "
+                    + PlanChecks.MAX_THREADS + " (what the aggregator and workers accept)");
         }
         if (!(minShare >= 0 && minShare < 1)) {
             throw new IllegalArgumentException("minShare must be in [0, 1), was " + minShare);
