@@ -75,6 +75,7 @@ public final class AggregatorTopology {
     static final String SERVER_TELEMETRY_SINK = "server-telemetry-sink";
     static final String SHARD_JOBS_SINK = "shard-jobs-sink";
     static final String SHARD_MEMBERSHIP_SINK = "shard-membership-sink";
+    static final String SHARD_COMMANDS_SINK = "shard-commands-sink";
     /** The fan-out's own sink to {@code dead-letters}: one shared with the shard tasks would join the two sub-topologies. */
     static final String FANOUT_DEAD_LETTER_SINK = "fanout-dead-letter-sink";
 
@@ -121,7 +122,8 @@ public final class AggregatorTopology {
                 "membership-fanout",
                 () -> new ControlFanout.Members(topics.membership(), metrics),
                 "membership-source");
-        topology.addProcessor("commands-fanout", ControlFanout.Commands::new, "commands-source");
+        topology.addProcessor(
+                "commands-fanout", () -> new ControlFanout.Commands(topics.commands(), metrics), "commands-source");
         topology.addStateStore(
                 store(JOB_SPEC_STORE, serdes.valueSerde(JobSpec.class)),
                 "job-fanout",
@@ -140,7 +142,7 @@ public final class AggregatorTopology {
                 topics.shardMembership().valueSerde().serializer(),
                 "membership-fanout");
         topology.addSink(
-                "shard-commands-sink",
+                SHARD_COMMANDS_SINK,
                 topics.shardCommands().name(),
                 keyWriter,
                 topics.shardCommands().valueSerde().serializer(),
@@ -151,7 +153,8 @@ public final class AggregatorTopology {
                 keyWriter,
                 topics.deadLetters().valueSerde().serializer(),
                 "job-fanout",
-                "membership-fanout");
+                "membership-fanout",
+                "commands-fanout");
 
         topology.addSource(
                 "shard-jobs-source",

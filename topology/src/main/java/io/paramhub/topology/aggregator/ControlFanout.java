@@ -10,6 +10,7 @@ import io.paramhub.topology.ShardKeys;
 import io.paramhub.topology.Topic;
 import io.paramhub.topology.jobs.ExternalModels;
 import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.topology.jobs.PlanChecks;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -23,9 +24,10 @@ import org.slf4j.LoggerFactory;
  * Fans {@code jobs} and {@code membership} out to one record per shard, keyed {@code job/shard}, for
  * {@code shard-jobs} and {@code shard-membership}, and {@code commands} to shard 0: partitioned like {@code gradients}, so each
  * shard's task learns its job and its workers. Both sources have one partition, so this task knows
- * every job (in {@code job-spec-store}) when its workers' records come. Invalid jobs and membership records
- * stamped far from the broker's time go to {@code dead-letters} instead. A tombstone on {@code jobs} deletes
- * the job: it leaves {@code job-spec-store} and one tombstone per shard goes to {@code shard-jobs}.
+ * every job (in {@code job-spec-store}) when its workers' records come. Invalid jobs, invalid commands and membership
+ * records stamped far from the broker's time or of workers not of the job go to {@code dead-letters} instead. A
+ * tombstone on {@code jobs} deletes the job: it leaves {@code job-spec-store} and one tombstone per shard goes to
+ * {@code shard-jobs}.
  */
 final class ControlFanout {
 
@@ -104,14 +106,24 @@ final class ControlFanout {
 
     /**
      * {@code commands} → {@code shard-commands}, to shard 0 only: the plan rides with shard 0's model
-     * versions, so that every BSP worker computing clock c splits the batch by the same plan.
+     * versions, so that every BSP worker computing clock c splits the batch by the same plan. A command the
+     * orchestrator cannot have issued ({@link PlanChecks#problems}: a share outside [0, 1], threads outside the cap,
+     * empty speeds, a worker not of the job) goes to {@code dead-letters} ({@code INVALID_COMMAND}) instead; shard 0
+     * checks what needs the plan (the epoch's step, the whole plan's shares).
      */
-    static final class Commands implements Processor<String, ResourceCommand, String, ResourceCommand> {
-        private ProcessorContext<String, ResourceCommand> context;
+    static final class Commands implements Processor<String, ResourceCommand, String, SpecificRecord> {
+        private final Topic<String, ResourceCommand> source;
+        private final AggregatorMetrics metrics;
+        private ProcessorContext<String, SpecificRecord> context;
         private KeyValueStore<String, JobSpec> specs;
 
+        Commands(final Topic<String, ResourceCommand> source, final AggregatorMetrics metrics) {
+            this.source = source;
+            this.metrics = metrics;
+        }
+
         @Override
-        public void init(final ProcessorContext<String, ResourceCommand> context) {
+        public void init(final ProcessorContext<String, SpecificRecord> context) {
             this.context = context;
             this.specs = context.getStateStore(AggregatorTopology.JOB_SPEC_STORE);
         }
@@ -119,10 +131,24 @@ final class ControlFanout {
         @Override
         public void process(final Record<String, ResourceCommand> record) {
             final ResourceCommand command = record.value();
-            if (command != null && specs.get(command.getJob()) != null) {
-                context.forward(record.withKey(ShardKeys.shard(command.getJob(), 0)));
-                context.commit();
+            final JobSpec spec = command == null ? null : specs.get(command.getJob());
+            if (spec == null) {
+                return;
             }
+            final List<String> problems = PlanChecks.problems(command, spec);
+            if (!problems.isEmpty()) {
+                deadLetter(
+                        context,
+                        metrics,
+                        source,
+                        record,
+                        new Rejection(DeadLetterReason.INVALID_COMMAND, String.join("; ", problems)));
+                return;
+            }
+            context.forward(
+                    record.withKey(ShardKeys.shard(command.getJob(), 0)).withValue((SpecificRecord) command),
+                    AggregatorTopology.SHARD_COMMANDS_SINK);
+            context.commit();
         }
     }
 
@@ -132,7 +158,8 @@ final class ControlFanout {
      * ({@link AggregatorTopology#membershipClockToleranceMs}) from the record's time, the broker's append time
      * ({@code membership} is a {@code LogAppendTime} topic), goes to {@code dead-letters} ({@code CLOCK_SKEW})
      * instead. The shards judge liveness by record time, so no producer can post-date a record to drop the
-     * other workers; the check tells of a client whose clock, or intent, is off.
+     * other workers; the check tells of a client whose clock, or intent, is off. A record of a worker id not of
+     * the job goes there too ({@link MemberChecks#problem}: {@code UNKNOWN_WORKER}).
      */
     static final class Members implements Processor<String, WorkerStatus, String, SpecificRecord> {
         private final Topic<String, WorkerStatus> source;
@@ -165,8 +192,9 @@ final class ControlFanout {
                 return;
             }
             final Rejection skew = skew(status, record.timestamp());
-            if (skew != null) {
-                deadLetter(context, metrics, source, record, skew);
+            final Rejection refused = skew != null ? skew : MemberChecks.problem(spec, status);
+            if (refused != null) {
+                deadLetter(context, metrics, source, record, refused);
                 return;
             }
             for (int shard = 0; shard < spec.getShards(); shard++) {

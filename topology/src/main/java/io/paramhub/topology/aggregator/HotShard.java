@@ -293,12 +293,11 @@ final class HotShard {
         }
     }
 
-    /** Gathers a command of the orchestrator's plan; says whether the plan changed. */
-    boolean acceptCommand(final ResourceCommand command) {
-        final ShardPlan next = plan.accept(command);
-        final boolean changed = next != plan;
-        plan = next;
-        return changed;
+    /** Gathers a command of the orchestrator's plan, its epoch bounded by this shard's clock ({@link ShardPlan#gather}). */
+    ShardPlan.Gathered acceptCommand(final ResourceCommand command) {
+        final ShardPlan.Gathered gathered = plan.gather(command, ShardPlan.epochBound(clocks.minClock(), sync));
+        plan = gathered.plan();
+        return gathered;
     }
 
     /**
@@ -308,6 +307,11 @@ final class HotShard {
     Set<String> memberEvent(final WorkerStatus status, final long timestamp) {
         members.membershipEvent(status, timestamp);
         return members.expire(spec.getSessionTimeoutMs());
+    }
+
+    /** Why {@code status} cannot come from its worker, given the clocks of it applied here ({@link MemberChecks}). */
+    String memberProblem(final WorkerStatus status) {
+        return MemberChecks.departureProblem(status, clocks.of(status.getWorker()));
     }
 
     /** Whether this is the job's final version: every worker has left finished and its clocks are all in. */

@@ -25,12 +25,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The parameter server of the shards one task owns: starts a shard on its job, tracks its live
- * workers, and applies gradients as the job's sync mode says. Each shard is decoded once, when the
- * task starts, and kept in memory ({@link HotShard}); the stores get its Avro form only when a
- * restart would need it: a new version, a worker's clock moved past a stale gradient, a plan, a
- * membership change. Gradients waiting for their clock are in memory only: a task starting on stored
- * state reads them again from {@code gradients} ({@link #restoreGradient}).
+ * The parameter server of the shards one task owns: starts a shard on its job, tracks its live workers, and applies
+ * gradients as the job's sync mode says. Each shard is decoded once, when the task starts, and kept in memory
+ * ({@link HotShard}); the stores get its Avro form only when a restart would need it: a new version, a worker's clock
+ * moved past a stale gradient, a plan, a membership change. Gradients waiting for their clock are in memory only: a task
+ * starting on stored state reads them again from {@code gradients} ({@link #restoreGradient}).
  *
  * <ul>
  *   <li>BSP: a clock is applied once every live worker's gradient for it is in (during the first
@@ -44,11 +43,10 @@ import org.slf4j.LoggerFactory;
  *   from a worker id outside the job is {@code UNKNOWN_WORKER}; one whose clock is beyond
  *   {@link SyncPolicy#aheadBound()} of the shard's {@code minClock} is {@code CLOCK_AHEAD}.</li>
  * </ul>
- * Time is record time, so a replay of the same records decides the same way. Liveness is judged by
- * the shard's heartbeat clock, the newest membership timestamp it has read, and not by stream time:
- * after an outage the {@code gradients} partition can run far ahead of the heartbeats still coming
- * through the membership fan-out, and stream time would then find every worker but the first
- * sender silent and apply a BSP clock without them.
+ * Time is record time, so a replay of the same records decides the same way. Liveness is judged by the shard's
+ * heartbeat clock, the newest membership timestamp it has read, and not by stream time: after an outage the
+ * {@code gradients} partition can run far ahead of the heartbeats still coming through the membership fan-out, and stream
+ * time would then find every worker but the first sender silent and apply a BSP clock without them.
  *
  * <p>Every version says the job's model kind and tensor layout, and whether it is the job's final one
  * ({@link HotShard#finished}); when an event makes the end known without a new version, the current version is
@@ -279,17 +277,21 @@ final class ShardEngine {
     }
 
     /**
-     * Records a worker joining, beating or leaving. The record's timestamp advances the shard's
-     * heartbeat clock, and workers silent for a session timeout by that clock leave the live set; a
-     * departure may complete a BSP clock.
+     * Records a worker joining, beating or leaving. The record's timestamp advances the shard's heartbeat clock, and
+     * workers silent for a session timeout by that clock leave the live set; a departure may complete a BSP clock.
+     * A departure no worker can have sent ({@link MemberChecks#departureProblem}) is refused, {@code STALE}.
      */
-    List<ModelShard> memberEvent(final String key, final WorkerStatus status, final long timestamp) {
+    Outcome memberEvent(final String key, final WorkerStatus status, final long timestamp) {
         final HotShard hot = shards.get(key);
         if (hot == null) {
             final ShardMembership membership = ShardMembership.of(members.get(key));
             membership.membershipEvent(status, timestamp);
             members.put(key, membership.toAvro());
-            return List.of();
+            return new Outcome(List.of(), Optional.empty());
+        }
+        final String problem = hot.memberProblem(status);
+        if (problem != null) {
+            return Outcome.rejected(DeadLetterReason.STALE, problem);
         }
         final boolean wasFinished = hot.finished();
         final Set<String> gone = hot.memberEvent(status, timestamp);
@@ -307,7 +309,7 @@ final class ShardEngine {
             snapshot(hot, hot.packedParams());
             store(hot, null);
         }
-        return markFinal(hot, wasFinished, progress(hot, timestamp), timestamp);
+        return new Outcome(markFinal(hot, wasFinished, progress(hot, timestamp), timestamp), Optional.empty());
     }
 
     /**
@@ -315,14 +317,16 @@ final class ShardEngine {
      * plan version (one per worker) are gathered and, once every worker the plan names has its command,
      * the plan is in force and rides with every model version published from then on. Nothing is
      * published here: under BSP the next version, the one that starts the next clock, is the first to
-     * carry it, for every worker alike.
+     * carry it, for every worker alike. A command out of step or a plan that is not valid is refused
+     * ({@link ShardPlan#gather}: {@code INVALID_COMMAND}).
      */
-    List<ModelShard> planEvent(final String key, final ResourceCommand command, final long now) {
+    Outcome planEvent(final String key, final ResourceCommand command, final long now) {
         final HotShard hot = shards.get(key);
-        if (hot != null && hot.acceptCommand(command)) {
+        final ShardPlan.Gathered gathered = hot == null ? ShardPlan.NONE.unchanged() : hot.acceptCommand(command);
+        if (gathered.changed()) {
             store(hot, null);
         }
-        return List.of();
+        return new Outcome(List.of(), gathered.rejection());
     }
 
     /** Takes one decoded gradient for shard {@code key}, read at {@code offset} of the task's {@code gradients} partition. */

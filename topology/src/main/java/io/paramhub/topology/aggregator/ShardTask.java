@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The one processor of a shard task, a thin adapter from records to its {@link ShardEngine}: jobs
  * from {@code shard-jobs}, workers from {@code shard-membership}, plans from {@code shard-commands} and
- * raw gradients from {@code gradients}. It publishes to {@code model} and, for gradients, to
- * {@code dead-letters}; for each version it publishes, it reports to {@code server-telemetry} what the round
+ * raw gradients from {@code gradients}. It publishes to {@code model} and, for refused gradients, commands and
+ * departures, to {@code dead-letters}; for each version it publishes, it reports to {@code server-telemetry} what the round
  * cost this aggregator instance ({@link RoundTimer}, as chosen when the task starts). A tombstone on
  * {@code shard-jobs} (a deleted job) drops the shard's state and gauges and writes a tombstone for the shard
  * on {@code model}. One processor (not one per source) so that the task's shards are decoded once
@@ -215,13 +215,25 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
                 context.commit();
             }
         } else if (value instanceof WorkerStatus status) {
-            published = engine.memberEvent(record.key(), status, record.timestamp());
+            published = control(record, engine.memberEvent(record.key(), status, record.timestamp()));
         } else if (value instanceof ResourceCommand command) {
-            published = engine.planEvent(record.key(), command, record.timestamp());
+            published = control(record, engine.planEvent(record.key(), command, record.timestamp()));
         } else {
             return;
         }
         publish(published, record.timestamp());
+    }
+
+    /**
+     * What a control record led to: its versions, and, when it was refused, a dead letter from shard 0 alone (each
+     * shard of the job reads the same membership record and refuses it alike).
+     */
+    private List<ModelShard> control(final Record<String, Object> record, final ShardEngine.Outcome outcome) {
+        final String topic = context.recordMetadata().map(RecordMetadata::topic).orElse("");
+        outcome.rejection()
+                .filter(rejection -> ShardEngine.shardOf(record.key()) == 0)
+                .ifPresent(rejection -> deadLetter(record, topic, null, rejection));
+        return outcome.published();
     }
 
     /** A deleted job's shard: state and gauges dropped, a tombstone on {@code model} so compaction removes it. */
@@ -241,13 +253,14 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
         try {
             gradient = GradientDecoding.decode(deserializer, gradientsTopic, record.headers(), bytes);
         } catch (final GradientDecoding.UndecodableGradient e) {
-            deadLetter(record, bytes, e.rejection());
+            deadLetter(record, gradientsTopic, bytes, e.rejection());
             return;
         }
         final String key = ShardKeys.shard(gradient.getJob(), gradient.getShard());
         if (!key.equals(record.key())) {
             deadLetter(
                     record,
+                    gradientsTopic,
                     bytes,
                     new Rejection(
                             DeadLetterReason.MALFORMED,
@@ -257,7 +270,7 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
         final long offset = context.recordMetadata().map(RecordMetadata::offset).orElse(-1L);
         final ShardEngine.Outcome outcome =
                 engine.gradient(key, gradient, offset, Math.max(record.timestamp(), context.currentStreamTimeMs()));
-        outcome.rejection().ifPresent(rejection -> deadLetter(record, bytes, rejection));
+        outcome.rejection().ifPresent(rejection -> deadLetter(record, gradientsTopic, bytes, rejection));
         publish(outcome.published(), record.timestamp());
     }
 
@@ -291,11 +304,13 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
         }
     }
 
-    private void deadLetter(final Record<String, Object> record, final byte[] bytes, final Rejection rejection) {
-        final DeadLetter letter = rejection.letter(context, gradientsTopic, bytes, record.timestamp());
+    /** Sets {@code record} of {@code topic} aside with its {@code bytes} (null for a control record, decoded already). */
+    private void deadLetter(
+            final Record<String, Object> record, final String topic, final byte[] bytes, final Rejection rejection) {
+        final DeadLetter letter = rejection.letter(context, topic, bytes, record.timestamp());
         log.warn(
-                "dead-lettered gradient topic: {}, partition: {}, offset: {}, reason: {}: {}",
-                gradientsTopic,
+                "dead-lettered topic: {}, partition: {}, offset: {}, reason: {}: {}",
+                topic,
                 letter.getPartition(),
                 letter.getOffset(),
                 rejection.reason(),
