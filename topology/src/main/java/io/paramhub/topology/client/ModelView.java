@@ -6,12 +6,16 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * The newest version seen of each shard of one job's model, assembled into one vector on demand; for
  * pipelined BSP it also keeps each shard's few versions before the newest, so that a worker computes a
  * clock on exactly the version the clock is pinned to ({@link #at}). A view of some shards only (a pipeline
  * stage's, {@link #ModelView(String, int, int, Collection)}) keeps, waits for and assembles those alone.
+ *
+ * <p>A view that knows its job's bounds ({@link #bounded}) keeps no record past them (a forged version, clock or
+ * shard count), and hands each it refuses, with why, to its listener.
  */
 public final class ModelView {
 
@@ -22,6 +26,10 @@ public final class ModelView {
     private final int versionsKept;
     /** Which shards this view holds; all of them when null. */
     private final boolean[] wanted;
+    /** What a record of the job can say; nothing is checked when null. */
+    private ModelBounds bounds;
+
+    private BiConsumer<ModelShard, String> refused = (shard, problem) -> {};
 
     public ModelView(final String job, final int shardCount) {
         this(job, shardCount, 1);
@@ -59,13 +67,23 @@ public final class ModelView {
         }
     }
 
+    /**
+     * This view, from now on refusing every record past {@code jobBounds} ({@link ModelBounds#problem}) and handing
+     * it to {@code refusals} with the problem.
+     */
+    public ModelView bounded(final ModelBounds jobBounds, final BiConsumer<ModelShard, String> refusals) {
+        this.bounds = jobBounds;
+        this.refused = refusals;
+        return this;
+    }
+
     private boolean wanted(final int shard) {
         return wanted == null || wanted[shard];
     }
 
     /**
-     * Keeps {@code shard} if it belongs to this job and is newer than what is held (a higher version,
-     * or the same version with a higher {@code minClock}, as when a silent worker leaves the live set);
+     * Keeps {@code shard} if it belongs to this job, is within its bounds and is newer than what is held (a higher
+     * version, or the same version with a higher {@code minClock}, as when a silent worker leaves the live set);
      * says whether it was kept.
      */
     public boolean offer(final ModelShard shard) {
@@ -78,6 +96,11 @@ public final class ModelView {
         }
         final List<ModelShard> versions = held.get(shard.getShard());
         final ModelShard newest = versions.isEmpty() ? null : versions.get(versions.size() - 1);
+        final String problem = bounds == null ? null : bounds.problem(shard, newest);
+        if (problem != null) {
+            refused.accept(shard, problem);
+            return false;
+        }
         if (newest != null
                 && (newest.getVersion() > shard.getVersion()
                         || newest.getVersion() == shard.getVersion() && newest.getMinClock() >= shard.getMinClock())) {
