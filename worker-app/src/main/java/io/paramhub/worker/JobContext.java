@@ -1,6 +1,7 @@
 package io.paramhub.worker;
 
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ModelShard;
 import io.paramhub.ml.BatchPlan;
 import io.paramhub.ml.Dataset;
 import io.paramhub.ml.GradientRounding;
@@ -9,11 +10,13 @@ import io.paramhub.ml.ShardLayout;
 import io.paramhub.ml.TopicSpec;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.ShardKeys;
+import io.paramhub.topology.client.ModelBounds;
 import io.paramhub.topology.client.ModelView;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.jobs.StagePlan;
 import io.paramhub.topology.sync.SyncPolicy;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
@@ -71,10 +74,14 @@ record JobContext(
 
     /**
      * A view of the shards this worker reads: pipelined BSP computes clock c on version c - d while versions
-     * up to c may be in, so it keeps d + 1 versions.
+     * up to c may be in, so it keeps d + 1 versions. It refuses a record past the job's bounds ({@link ModelBounds}:
+     * its clocks, workers and parameters) and hands it to {@code refused}.
      */
-    ModelView newView() {
-        return new ModelView(spec.getJob(), spec.getShards(), sync.pipelineDepth() + 1, shards);
+    ModelView newView(final BiConsumer<ModelShard, String> refused) {
+        final ModelBounds bounds = new ModelBounds(
+                spec.getShards(), streamed() ? -1 : clocks, spec.getExpectedWorkers(), spec.getParameters());
+        return new ModelView(spec.getJob(), spec.getShards(), sync.pipelineDepth() + 1, shards)
+                .bounded(bounds, refused);
     }
 
     /** The keys of the shards this worker reads, which pick its partitions of {@code model}; null for all. */

@@ -39,6 +39,8 @@ import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RecordDeserializationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A worker's {@link WorkerTransport} over Kafka: one producer for {@code gradients}, {@code telemetry},
@@ -50,6 +52,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 final class KafkaWorkerTransport implements WorkerTransport {
 
+    private static final Logger log = LoggerFactory.getLogger(KafkaWorkerTransport.class);
     private static final int TRANSACTION_TIMEOUT_MS = 10_000;
 
     private final String workerId;
@@ -215,6 +218,27 @@ final class KafkaWorkerTransport implements WorkerTransport {
         if (ownClients) {
             clients.close();
         }
+    }
+
+    @Override
+    public void refuseModel(final ModelShard shard, final String problem) {
+        log.warn(
+                "{} refused a record of {} for shard {} of job {}: {}",
+                workerId,
+                topics.model().name(),
+                shard.getShard(),
+                shard.getJob(),
+                problem);
+        final DeadLetter letter = DeadLetter.newBuilder()
+                .setSourceTopic(topics.model().name())
+                .setPartition(-1)
+                .setOffset(-1)
+                .setReason(DeadLetterReason.INVALID_MODEL)
+                .setError(workerId + " refused it: " + problem)
+                .setOriginalBytes(null)
+                .setTimestamp(shard.getUpdatedAt())
+                .build();
+        send(producer, topics.deadLetters(), ShardKeys.shard(shard.getJob(), shard.getShard()), letter);
     }
 
     private void setAside(final RecordDeserializationException error) {

@@ -126,7 +126,7 @@ public final class Worker implements Runnable, AutoCloseable {
             final JobSpec spec = transport.awaitJob(settings.job(), settings.jobTimeout());
             JobSpecs.requireValid(spec);
             final JobContext job = JobContext.prepare(spec, settings.index(), dataLoader);
-            final ModelView view = job.newView();
+            final ModelView view = job.newView(transport::refuseModel);
             final long startClock;
             final Map<TopicPartition, Long> joinedAt;
             try (ModelFeed committed = transport.readCommittedModel(job.shardKeys())) {

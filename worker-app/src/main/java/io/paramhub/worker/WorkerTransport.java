@@ -4,6 +4,7 @@ import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.ml.TopicSpec;
 import io.paramhub.topology.jobs.StagePlan;
@@ -73,6 +74,13 @@ interface WorkerTransport extends AutoCloseable {
 
     /** Sets a training example that cannot be trained on aside on {@code dead-letters}, keyed {@code key}. */
     void setAside(String key, DeadLetter letter);
+
+    /**
+     * Sets a {@code model} record the worker refused ({@code ModelBounds}: it cannot be the aggregator's) aside on
+     * {@code dead-letters}, reason {@code INVALID_MODEL}, with the {@code problem}; outside any clock's transaction.
+     * Nothing by default.
+     */
+    default void refuseModel(final ModelShard shard, final String problem) {}
 
     /**
      * The training examples of worker {@code workerIndex} of {@code spec}'s workers, from its partitions of the
