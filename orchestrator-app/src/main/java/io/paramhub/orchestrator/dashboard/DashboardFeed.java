@@ -6,6 +6,7 @@ import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ResourceCommand;
 import io.paramhub.topology.ClientProperties;
 import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.jobs.JobSpecs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -183,6 +184,15 @@ final class DashboardFeed implements AutoCloseable {
                 boards.board(command.getJob()).onCommand(command);
             } else if (topic.equals(topics.jobs().name())) {
                 final JobSpec spec = topics.jobs().valueSerde().deserializer().deserialize(topic, record.value());
+                final List<String> problems = JobSpecs.problems(spec);
+                if (!problems.isEmpty()) {
+                    // the aggregator sets it aside on dead-letters (INVALID_JOB); the dashboard has no producer
+                    log.warn(
+                            "dashboard passed over an invalid spec of job {}: {}",
+                            spec.getJob(),
+                            String.join("; ", problems));
+                    return;
+                }
                 boards.submitted(spec.getJob());
                 boards.board(spec.getJob()).onSpec(spec);
             }

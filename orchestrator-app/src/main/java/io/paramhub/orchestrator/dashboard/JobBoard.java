@@ -5,6 +5,7 @@ import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ResourceCommand;
 import io.paramhub.avro.WorkerEvaluation;
+import io.paramhub.topology.jobs.JobSpecs;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.SortedMap;
@@ -98,11 +99,19 @@ final class JobBoard {
         }
     }
 
-    /** Takes one record of the job's model; says whether the board started holding a model with it. */
+    /**
+     * Takes one record of the job's model; says whether the board started holding a model with it. The model is
+     * held with the shard count of the job's spec, or, before the spec is read, of the first record whose count a
+     * valid spec can have ({@link JobSpecs#MAX_SHARDS}): a forged count is never allocated.
+     */
     synchronized boolean onModel(final ModelShard shard) {
+        final int shards = spec != null ? spec.getShards() : shard.getShards();
+        if (model == null && (shards < 1 || shards > JobSpecs.MAX_SHARDS)) {
+            return false;
+        }
         final boolean starts = model == null;
         if (starts) {
-            model = new ModelTracker(job, shard.getShards());
+            model = new ModelTracker(job, shards);
         }
         if (model.offer(shard)) {
             changed(shard.getUpdatedAt().toEpochMilli());

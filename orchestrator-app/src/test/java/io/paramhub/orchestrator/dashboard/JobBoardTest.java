@@ -96,6 +96,37 @@ class JobBoardTest {
     }
 
     @Test
+    void shouldNotHoldAModelByAForgedShardCountBeforeTheSpec() {
+        // given: no spec read yet
+        final JobBoard board = new JobBoard(JOB);
+
+        // when: a record claiming 2e9 shards, then the aggregator's
+        final boolean forged = board.onModel(shard(0, 5, 9f, 2_000_000_000, 2));
+        final boolean forgedHeld = board.holdsModel();
+        final boolean real = board.onModel(shard(0, 0, 0f));
+
+        // then
+        assertThat(forged).isFalse();
+        assertThat(forgedHeld).isFalse();
+        assertThat(real).isTrue();
+        assertThat(board.holdsModel()).isTrue();
+    }
+
+    @Test
+    void shouldSizeTheModelByTheSpecsShardCount() {
+        // given
+        final JobBoard board = new JobBoard(JOB);
+        board.onSpec(spec(2));
+
+        // when: the first record read claims 2e9 shards
+        board.onModel(shard(0, 0, 0f, 2_000_000_000, 2));
+        board.onModel(shard(1, 0, 0f));
+
+        // then: two shards make the whole model
+        assertThat(board.pendingEvaluation().model().version()).isZero();
+    }
+
+    @Test
     void shouldHandOutEachWholeModelOfOneVersionOnceAndNeverAMixOfVersions() {
         // given
         final JobBoard board = new JobBoard(JOB);
