@@ -8,6 +8,7 @@ import io.paramhub.ml.Model;
 import io.paramhub.ml.TrainTest;
 import io.paramhub.topology.Topic;
 import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.client.ModelBounds;
 import io.paramhub.topology.client.ModelSnapshots;
 import io.paramhub.topology.client.ModelVersionFilter;
 import io.paramhub.topology.client.TopicReader;
@@ -48,8 +49,13 @@ final class EpochEvaluator {
             final AtomicBoolean stop) {
         final JobSpec spec = job.spec();
         final Model model = JobSpecs.model(spec);
-        final ModelSnapshots snapshots =
-                new ModelSnapshots(spec.getJob(), spec.getParameters(), spec.getShards(), job.iterationsPerEpoch());
+        final ModelSnapshots snapshots = new ModelSnapshots(
+                        spec.getJob(), spec.getParameters(), spec.getShards(), job.iterationsPerEpoch())
+                .bounded(new ModelBounds(
+                        spec.getShards(),
+                        (long) spec.getEpochs() * job.iterationsPerEpoch(),
+                        spec.getExpectedWorkers(),
+                        spec.getParameters()));
         final List<EpochResult> epochs = new ArrayList<>();
         final AtomicReference<float[]> lastParameters = new AtomicReference<>();
         // only the versions that end an epoch are decoded: the others are passed over by their min-clock header

@@ -27,6 +27,8 @@ public final class ModelSnapshots {
     private final long every;
     private final long[] nextClock;
     private final TreeMap<Long, Partial> partials = new TreeMap<>();
+    /** What a record of the job can say ({@link ModelBounds}); nothing is checked when null. */
+    private ModelBounds bounds;
 
     public ModelSnapshots(final String job, final int parameters, final int shards, final long every) {
         if (every < 1) {
@@ -37,6 +39,15 @@ public final class ModelSnapshots {
         this.every = every;
         this.nextClock = new long[shards];
         Arrays.fill(nextClock, every);
+    }
+
+    /**
+     * These snapshots, from now on passing over every record past {@code jobBounds}: a forged {@code minClock} far
+     * past the job's end would otherwise start a partial model every {@code every} clocks up to it.
+     */
+    public ModelSnapshots bounded(final ModelBounds jobBounds) {
+        this.bounds = jobBounds;
+        return this;
     }
 
     /** The smallest {@code minClock} a record must have to be of use: every version below it is passed over. */
@@ -50,14 +61,15 @@ public final class ModelSnapshots {
 
     /**
      * Takes one record's value; returns the models it completes, oldest first (usually none, or one). A
-     * tombstone (null: a deleted job's shard) and other jobs' records are skipped.
+     * tombstone (null: a deleted job's shard), other jobs' records and records past the bounds are skipped.
      */
     public List<Snapshot> offer(final ModelShard shard) {
         if (shard == null
                 || !job.equals(shard.getJob())
                 || shard.getShard() < 0
                 || shard.getShard() >= nextClock.length
-                || shard.getMinClock() < nextClock[shard.getShard()]) {
+                || shard.getMinClock() < nextClock[shard.getShard()]
+                || bounds != null && bounds.problem(shard, null) != null) {
             return List.of();
         }
         final float[] values = FloatPacking.unpack(shard.getValues());

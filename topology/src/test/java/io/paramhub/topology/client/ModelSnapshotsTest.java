@@ -52,6 +52,22 @@ class ModelSnapshotsTest {
         assertThat(completed.get(1).minVersion()).isEqualTo(4);
     }
 
+    @Test
+    void shouldPassOverAMinClockPastTheJobsEndWhenBounded() {
+        // given: a job of 10 clocks, a snapshot every clock
+        final ModelSnapshots snapshots = new ModelSnapshots("kept", 4, 2, 1).bounded(new ModelBounds(2, 10, 1, 4));
+        final ModelShard forged = ModelShard.newBuilder(shard(0, 1, 1f, 2f))
+                .setMinClock(1_000_000_000_000L)
+                .build();
+
+        // when
+        final var completed = snapshots.offer(forged);
+
+        // then: nothing started, the next clock wanted unchanged
+        assertThat(completed).isEmpty();
+        assertThat(snapshots.nextClock()).isEqualTo(1);
+    }
+
     private static ModelShard shard(final int shard, final long version, final float... values) {
         return ModelShard.newBuilder()
                 .setJob("kept")
