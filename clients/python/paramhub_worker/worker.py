@@ -15,6 +15,7 @@ is, waits as the job's sync mode demands, and publishes what the caller computed
 
 import dataclasses
 import datetime
+import hashlib
 import logging
 import math
 import time
@@ -33,6 +34,9 @@ from .registry import RegistryClient
 from .sync import SyncPolicy
 
 log = logging.getLogger(__name__)
+
+# A dead letter keeps the first 64 KiB of the record it sets aside, as the Java side does (DeadLetters.java).
+MAX_ORIGINAL_BYTES = 64 * 1024
 
 _POLL_S = 0.05
 
@@ -319,11 +323,14 @@ class Worker:
         log.warning("%s could not decode the record at %s[%d]@%d: %s", self.id, message.topic(),
                     message.partition(), message.offset(), error)
         stamp = message.timestamp()[1]
+        value = message.value()
         try:
             self._publisher.send(self.topics["dead-letters"], (message.key() or b"").decode("utf-8", "replace"), {
                 "sourceTopic": message.topic(), "partition": message.partition(), "offset": message.offset(),
                 "reason": "MALFORMED", "error": "%s could not deserialize it: %s" % (self.id, error),
-                "originalBytes": message.value(),
+                "originalBytes": value[:MAX_ORIGINAL_BYTES] if value is not None else None,
+                "originalLength": len(value) if value is not None else -1,
+                "originalSha256": hashlib.sha256(value).digest() if value is not None else None,
                 "timestamp": datetime.datetime.fromtimestamp(stamp / 1000.0, datetime.timezone.utc)})
         except Exception:
             log.exception("%s could not set the record aside on %s", self.id, self.topics["dead-letters"])

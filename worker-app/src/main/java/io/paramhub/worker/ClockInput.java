@@ -3,8 +3,7 @@ package io.paramhub.worker;
 import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.OffsetRange;
-import java.nio.ByteBuffer;
-import java.time.Instant;
+import io.paramhub.topology.errors.DeadLetters;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -33,15 +32,14 @@ record ClockInput(List<Example> examples, List<BadExample> bad, List<OffsetRange
 
         /** What {@code worker} of {@code job} sets aside on {@code dead-letters} for it. */
         DeadLetter letter(final String worker, final String job) {
-            return DeadLetter.newBuilder()
-                    .setSourceTopic(topic)
-                    .setPartition(partition)
-                    .setOffset(offset)
-                    .setReason(reason)
-                    .setError(worker + " of job " + job + " cannot train on it: " + error)
-                    .setOriginalBytes(value == null ? null : ByteBuffer.wrap(value))
-                    .setTimestamp(Instant.ofEpochMilli(timestamp))
-                    .build();
+            return DeadLetters.of(
+                    topic,
+                    partition,
+                    offset,
+                    reason,
+                    worker + " of job " + job + " cannot train on it: " + error,
+                    value,
+                    timestamp);
         }
     }
 

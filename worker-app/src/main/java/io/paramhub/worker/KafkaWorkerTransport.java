@@ -18,11 +18,11 @@ import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.JobLookup;
 import io.paramhub.topology.client.TopicReader;
 import io.paramhub.topology.client.UndecodableRecordHandler;
+import io.paramhub.topology.errors.DeadLetters;
 import io.paramhub.topology.jobs.StagePlan;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Properties;
@@ -244,15 +244,14 @@ final class KafkaWorkerTransport implements WorkerTransport {
     private void setAside(final RecordDeserializationException error) {
         UndecodableRecordHandler.LOG.accept(error);
         final ByteBuffer key = error.keyBuffer();
-        final DeadLetter letter = DeadLetter.newBuilder()
-                .setSourceTopic(error.topicPartition().topic())
-                .setPartition(error.topicPartition().partition())
-                .setOffset(error.offset())
-                .setReason(DeadLetterReason.MALFORMED)
-                .setError(workerId + " could not deserialize it: " + error.getMessage())
-                .setOriginalBytes(error.valueBuffer())
-                .setTimestamp(Instant.ofEpochMilli(error.timestamp()))
-                .build();
+        final DeadLetter letter = DeadLetters.of(
+                error.topicPartition().topic(),
+                error.topicPartition().partition(),
+                error.offset(),
+                DeadLetterReason.MALFORMED,
+                workerId + " could not deserialize it: " + error.getMessage(),
+                error.valueBuffer(),
+                error.timestamp());
         send(
                 producer,
                 topics.deadLetters(),

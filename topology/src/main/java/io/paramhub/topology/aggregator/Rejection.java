@@ -2,8 +2,7 @@ package io.paramhub.topology.aggregator;
 
 import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.DeadLetterReason;
-import java.nio.ByteBuffer;
-import java.time.Instant;
+import io.paramhub.topology.errors.DeadLetters;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
@@ -17,14 +16,13 @@ record Rejection(DeadLetterReason reason, String message) {
     DeadLetter letter(
             final ProcessorContext<?, ?> context, final String sourceTopic, final byte[] bytes, final long timestamp) {
         final RecordMetadata metadata = context.recordMetadata().orElse(null);
-        return DeadLetter.newBuilder()
-                .setSourceTopic(sourceTopic)
-                .setPartition(metadata == null ? -1 : metadata.partition())
-                .setOffset(metadata == null ? -1 : metadata.offset())
-                .setReason(reason)
-                .setError(message)
-                .setOriginalBytes(bytes == null ? null : ByteBuffer.wrap(bytes))
-                .setTimestamp(Instant.ofEpochMilli(Math.max(0, timestamp)))
-                .build();
+        return DeadLetters.of(
+                sourceTopic,
+                metadata == null ? -1 : metadata.partition(),
+                metadata == null ? -1 : metadata.offset(),
+                reason,
+                message,
+                bytes,
+                timestamp);
     }
 }

@@ -4,8 +4,6 @@ import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.schemas.registry.SchemaRegistryException;
 import io.paramhub.schemas.serde.AvroSerdes;
-import java.nio.ByteBuffer;
-import java.time.Instant;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serializer;
@@ -51,15 +49,14 @@ final class DeadLetterRecords {
             final byte[] value,
             final DeadLetterReason reason,
             final Exception error) {
-        final DeadLetter letter = DeadLetter.newBuilder()
-                .setSourceTopic(context.topic() == null ? "" : context.topic())
-                .setPartition(context.partition())
-                .setOffset(context.offset())
-                .setReason(reason)
-                .setError(describe(error))
-                .setOriginalBytes(value == null ? null : ByteBuffer.wrap(value))
-                .setTimestamp(Instant.ofEpochMilli(Math.max(0, context.timestamp())))
-                .build();
+        final DeadLetter letter = DeadLetters.of(
+                context.topic(),
+                context.partition(),
+                context.offset(),
+                reason,
+                describe(error),
+                value,
+                context.timestamp());
         final Long timestamp = context.timestamp() >= 0 ? context.timestamp() : null;
         return new ProducerRecord<>(topic, null, timestamp, key, serializer.serialize(topic, letter));
     }
