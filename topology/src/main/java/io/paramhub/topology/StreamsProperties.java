@@ -2,6 +2,7 @@ package io.paramhub.topology;
 
 import io.paramhub.topology.errors.DeadLetterDeserializationHandler;
 import io.paramhub.topology.errors.DeadLetterProcessingHandler;
+import io.paramhub.topology.errors.DeadLetterProductionHandler;
 import io.paramhub.topology.errors.DeadLetterSettings;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -19,9 +20,10 @@ import org.apache.kafka.streams.StreamsConfig;
  * they commit, so the 100 ms commit interval is not part of a round; it bounds how late readers of
  * committed records see them.
  *
- * <p>A record Streams cannot deserialize, or on which a processor throws unexpectedly, becomes a
- * {@code DeadLetter} on the topic named by {@link DeadLetterSettings#TOPIC} ({@link DeadLetterDeserializationHandler},
- * {@link DeadLetterProcessingHandler}) instead of stopping the stream thread.
+ * <p>A record Streams cannot deserialize, or on which a processor throws unexpectedly, or whose output cannot be
+ * serialized, becomes a {@code DeadLetter} on the topic named by {@link DeadLetterSettings#TOPIC}
+ * ({@link DeadLetterDeserializationHandler}, {@link DeadLetterProcessingHandler},
+ * {@link DeadLetterProductionHandler}) instead of stopping the stream thread.
  */
 public final class StreamsProperties {
 
@@ -69,6 +71,8 @@ public final class StreamsProperties {
                 DeadLetterDeserializationHandler.class.getName());
         props.putIfAbsent(
                 StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProcessingHandler.class.getName());
+        props.putIfAbsent(
+                StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterProductionHandler.class.getName());
         return props;
     }
 }

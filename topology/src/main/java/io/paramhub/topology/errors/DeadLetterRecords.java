@@ -49,14 +49,18 @@ final class DeadLetterRecords {
             final byte[] value,
             final DeadLetterReason reason,
             final Exception error) {
+        return record(context, key, value, reason, describe(error));
+    }
+
+    /** As the record above, with the {@code error} text given. */
+    ProducerRecord<byte[], byte[]> record(
+            final ErrorHandlerContext context,
+            final byte[] key,
+            final byte[] value,
+            final DeadLetterReason reason,
+            final String error) {
         final DeadLetter letter = DeadLetters.of(
-                context.topic(),
-                context.partition(),
-                context.offset(),
-                reason,
-                describe(error),
-                value,
-                context.timestamp());
+                context.topic(), context.partition(), context.offset(), reason, error, value, context.timestamp());
         final Long timestamp = context.timestamp() >= 0 ? context.timestamp() : null;
         return new ProducerRecord<>(topic, null, timestamp, key, serializer.serialize(topic, letter));
     }

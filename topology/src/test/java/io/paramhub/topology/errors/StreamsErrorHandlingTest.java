@@ -30,6 +30,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -87,7 +88,10 @@ class StreamsErrorHandlingTest {
                         DeadLetterDeserializationHandler.class.getName())
                 .containsEntry(
                         StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
-                        DeadLetterProcessingHandler.class.getName());
+                        DeadLetterProcessingHandler.class.getName())
+                .containsEntry(
+                        StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                        DeadLetterProductionHandler.class.getName());
         assertThat(overridden).containsEntry(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, "my.Handler");
     }
 
@@ -203,6 +207,49 @@ class StreamsErrorHandlingTest {
             assertThat(letter.getOffset()).isEqualTo(1);
             assertThat(bytes(letter.getOriginalBytes())).isEqualTo("boom".getBytes(StandardCharsets.UTF_8));
             assertThat(letter.getError()).contains("IllegalArgumentException", "boom");
+        }
+    }
+
+    @Test
+    void shouldDeadLetterTheInputOfAnOutputThatCannotBeSerializedAndProcessTheNext() throws IOException {
+        // given
+        final Topology topology = new Topology();
+        topology.addSource("in-source", new StringDeserializer(), new StringDeserializer(), "in");
+        topology.addSink("out-sink", "out", new StringSerializer(), new PickySerializer(), "in-source");
+        try (TopologyTestDriver driver = new TopologyTestDriver(topology, properties())) {
+            final TestInputTopic<String, String> in =
+                    driver.createInputTopic("in", new StringSerializer(), new StringSerializer());
+            final TestOutputTopic<String, String> out =
+                    driver.createOutputTopic("out", new StringDeserializer(), new StringDeserializer());
+            final TestOutputTopic<String, DeadLetter> deadLetters = deadLetters(driver);
+
+            // when
+            in.pipeInput("k1", "a");
+            in.pipeInput("k2", "boom");
+            in.pipeInput("k3", "b");
+
+            // then
+            assertThat(out.readValuesToList()).containsExactly("a", "b");
+            final List<TestRecord<String, DeadLetter>> letters = deadLetters.readRecordsToList();
+            assertThat(letters).hasSize(1);
+            assertThat(letters.get(0).key()).isEqualTo("k2");
+            final DeadLetter letter = letters.get(0).value();
+            assertThat(letter.getReason()).isEqualTo(DeadLetterReason.OTHER);
+            assertThat(letter.getSourceTopic()).isEqualTo("in");
+            assertThat(letter.getOffset()).isEqualTo(1);
+            assertThat(bytes(letter.getOriginalBytes())).isEqualTo("boom".getBytes(StandardCharsets.UTF_8));
+            assertThat(letter.getError()).contains("could not serialize the VALUE of a record for out", "boom");
+        }
+    }
+
+    /** Serializes every string but "boom", as a serializer refusing a record too large would. */
+    private static final class PickySerializer extends StringSerializer {
+        @Override
+        public byte[] serialize(final String topic, final String data) {
+            if ("boom".equals(data)) {
+                throw new SerializationException("cannot serialize boom");
+            }
+            return super.serialize(topic, data);
         }
     }
 
