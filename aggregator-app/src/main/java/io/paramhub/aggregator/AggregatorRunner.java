@@ -83,6 +83,7 @@ public final class AggregatorRunner implements AutoCloseable {
         settings.putIfAbsent(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         // refused here, before anything connects, rather than by each shard task as it starts
         AggregatorTopology.snapshotEveryClocks(settings);
+        AggregatorTopology.jobMemoryBudget(settings);
         final LineageHistory lineage = LineageHistory.of(settings);
         settings.putIfAbsent(AggregatorInstance.INSTANCE_ID_CONFIG, AggregatorInstance.defaultId());
         final AggregatorInstance instance = AggregatorInstance.from(settings);

@@ -59,6 +59,13 @@ public final class AggregatorTopology {
     public static final int DEFAULT_SNAPSHOT_CLOCKS = 50;
 
     /**
+     * Streams setting: the most memory, in bytes, one job may be estimated to need ({@link JobMemory}: parameters,
+     * optimizer state, buffered gradients, store copies, a staged job's activations); a job over it is
+     * dead-lettered as {@code INVALID_JOB} with the figures. By default half of the JVM's maximum heap.
+     */
+    public static final String JOB_MEMORY_BUDGET_CONFIG = "paramhub.aggregator.job.memory.budget.bytes";
+
+    /**
      * Streams setting: how far, in ms, the timestamp a worker puts in a {@code membership} record may be from
      * the record's (the broker's) time before the record goes to {@code dead-letters} as {@code CLOCK_SKEW}.
      */
@@ -239,6 +246,14 @@ public final class AggregatorTopology {
             throw new ConfigException(SNAPSHOT_CLOCKS_CONFIG, value, "must be at least 1");
         }
         return clocks;
+    }
+
+    /**
+     * {@link #JOB_MEMORY_BUDGET_CONFIG} from the app's settings, or half of this JVM's maximum heap; at least 1.
+     * Throws Kafka's {@code ConfigException} naming the setting otherwise.
+     */
+    public static long jobMemoryBudget(final Map<?, ?> appConfigs) {
+        return JobMemory.budget(appConfigs, Runtime.getRuntime().maxMemory());
     }
 
     /**

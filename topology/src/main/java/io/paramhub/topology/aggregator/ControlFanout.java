@@ -11,6 +11,7 @@ import io.paramhub.topology.Topic;
 import io.paramhub.topology.jobs.ExternalModels;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.jobs.PlanChecks;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * Fans {@code jobs} and {@code membership} out to one record per shard, keyed {@code job/shard}, for
  * {@code shard-jobs} and {@code shard-membership}, and {@code commands} to shard 0: partitioned like {@code gradients}, so each
  * shard's task learns its job and its workers. Both sources have one partition, so this task knows
- * every job (in {@code job-spec-store}) when its workers' records come. Invalid jobs, invalid commands and membership
+ * every job (in {@code job-spec-store}) when its workers' records come. Invalid jobs (jobs over the memory
+ * budget too, {@link JobMemory}), invalid commands and membership
  * records stamped far from the broker's time or of workers not of the job go to {@code dead-letters} instead. A
  * tombstone on {@code jobs} deletes the job: it leaves {@code job-spec-store} and one tombstone per shard goes to
  * {@code shard-jobs}.
@@ -44,6 +46,7 @@ final class ControlFanout {
         private final AggregatorMetrics metrics;
         private ProcessorContext<String, SpecificRecord> context;
         private KeyValueStore<String, JobSpec> specs;
+        private long memoryBudget;
 
         Jobs(final Topic<String, JobSpec> source, final AggregatorMetrics metrics) {
             this.source = source;
@@ -54,6 +57,7 @@ final class ControlFanout {
         public void init(final ProcessorContext<String, SpecificRecord> context) {
             this.context = context;
             this.specs = context.getStateStore(AggregatorTopology.JOB_SPEC_STORE);
+            this.memoryBudget = AggregatorTopology.jobMemoryBudget(context.appConfigs());
         }
 
         @Override
@@ -63,7 +67,13 @@ final class ControlFanout {
                 delete(record);
                 return;
             }
-            final List<String> problems = JobSpecs.problems(spec);
+            final List<String> problems = new ArrayList<>(JobSpecs.problems(spec));
+            if (problems.isEmpty()) {
+                final String overBudget = JobMemory.of(spec).overBudget(spec, memoryBudget);
+                if (overBudget != null) {
+                    problems.add(overBudget);
+                }
+            }
             if (!problems.isEmpty()) {
                 deadLetter(
                         context,

@@ -46,12 +46,18 @@ final class AggregatorTestBed implements AutoCloseable {
     private final String scope = "aggregator-test-" + UUID.randomUUID();
 
     AggregatorTestBed() {
+        this(new Properties());
+    }
+
+    /** A test bed whose aggregator also has the Streams settings {@code given}. */
+    AggregatorTestBed(final Properties given) {
         final SerdeFactory serdes = SerdeFactory.forRegistry("mock://" + scope);
         topics = TopicCatalog.create(TopicCatalog.DEFAULT_PREFIX, serdes);
         final Properties props = StreamsProperties.withDefaults("aggregator-test", new Properties());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsProperties.SCHEMA_REGISTRY_URL, "mock://" + scope);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.putAll(given);
         driver = new TopologyTestDriver(AggregatorTopology.build(topics, serdes, metrics, lineage), props);
         jobs = driver.createInputTopic(
                 topics.jobs().name(),
