@@ -12,6 +12,7 @@ import io.paramhub.ml.Model;
 import io.paramhub.ml.Models;
 import io.paramhub.ml.Optimizer;
 import io.paramhub.ml.Optimizers;
+import io.paramhub.ml.PipelineModel;
 import io.paramhub.ml.ShardLayout;
 import io.paramhub.ml.ShardSizing;
 import java.nio.file.Path;
@@ -113,7 +114,32 @@ public final class JobSpecs {
             problems.add("pipelineDepth " + spec.getPipelineDepth() + " needs BSP, not " + spec.getSyncMode()
                     + " (SSP and ASP never wait for a barrier to pipeline)");
         }
+        if (problems.isEmpty()) {
+            problems.addAll(shardSizeProblems(spec));
+        }
         return problems;
+    }
+
+    /**
+     * Whether a shard of {@code spec}'s layout is over the {@link ShardSizing#RECORD_BUDGET_BYTES} a shard's
+     * records are sized for: more would make its model, gradient and state records over a topic's
+     * {@code max.message.bytes} (1 MiB by default), which the aggregator could not write.
+     */
+    private static List<String> shardSizeProblems(final JobSpec spec) {
+        final ShardLayout layout = layout(spec);
+        int largest = 0;
+        for (int shard = 0; shard < layout.shards(); shard++) {
+            largest = Math.max(largest, layout.length(shard));
+        }
+        if ((long) largest * Float.BYTES <= ShardSizing.RECORD_BUDGET_BYTES) {
+            return List.of();
+        }
+        final int fewest = spec.getStages() > 1 && model(spec) instanceof PipelineModel pipeline
+                ? StagePlan.minimumShards(pipeline, spec.getStages())
+                : ShardSizing.minimumShards(spec.getParameters());
+        return List.of("shards must be at least " + fewest + ": " + spec.getShards() + " put up to " + largest
+                + " parameters in one shard, over the " + ShardSizing.RECORD_BUDGET_BYTES / Float.BYTES
+                + " whose records fit a topic's max.message.bytes");
     }
 
     /** What is wrong with the model {@code spec} names, its shape in range: built in, or external. */

@@ -76,6 +76,36 @@ class JobSpecsTest {
                 .isEqualTo(1.0);
     }
 
+    @Test
+    void shouldRefuseFewerShardsThanTheRecordBudgetNeedsWhenAShardWouldOutgrowIt() {
+        // given: 1,333,770 parameters, which need 21 shards of at most 65,536
+        final JobSpec.Builder spec = validLinear();
+        final JobSpec.Builder mlp = JobSpec.newBuilder(JobSpecs.forModel(Models.create("mlp:1024,512", 784, 10), 21)
+                .setJob("j")
+                .setDataset("fashion-mnist")
+                .setSyncMode(SyncMode.BSP)
+                .setOptimizer(OptimizerKind.SGD)
+                .setLearningRate(0.1)
+                .setGlobalBatch(8)
+                .setExpectedWorkers(2)
+                .setEpochs(1)
+                .setSeed(1)
+                .setCreatedAt(Instant.EPOCH)
+                .build());
+
+        // when
+        final List<String> twenty = JobSpecs.problems(mlp.setShards(20).build());
+        final List<String> one = JobSpecs.problems(mlp.setShards(1).build());
+
+        // then
+        assertThat(twenty)
+                .containsExactly("shards must be at least 21: 20 put up to 66689 parameters in one shard, over the "
+                        + "65536 whose records fit a topic's max.message.bytes");
+        assertThat(one).singleElement().asString().startsWith("shards must be at least 21: 1 put up to 1333770");
+        assertThat(JobSpecs.problems(mlp.setShards(21).build())).isEmpty();
+        assertThat(JobSpecs.problems(spec.build())).isEmpty();
+    }
+
     private static JobSpec.Builder validLinear() {
         return JobSpecs.forModel(Models.create("linear", 3, 1), 2)
                 .setJob("j")
