@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -31,6 +32,7 @@ public final class AggregatorMetrics {
     private final MeterRegistry registry;
     private final Map<String, long[]> models = new ConcurrentHashMap<>();
     private final Map<String, List<Gauge>> modelGauges = new ConcurrentHashMap<>();
+    private final Set<String> stuck = ConcurrentHashMap.newKeySet();
 
     public AggregatorMetrics(final MeterRegistry registry) {
         this.registry = registry;
@@ -48,6 +50,9 @@ public final class AggregatorMetrics {
                             .tag("reason", reason.name())
                             .register(registry));
         }
+        Gauge.builder("paramhub.aggregator.shards.stuck", stuck, Set::size)
+                .description("Shards a restore could not rebuild (gradients deleted by retention), not served")
+                .register(registry);
         staleness = DistributionSummary.builder("paramhub.aggregator.staleness")
                 .description("Shard version at arrival minus the version a gradient was computed on")
                 .baseUnit("versions")
@@ -96,8 +101,19 @@ public final class AggregatorMetrics {
         latest[1] = shard.getMinClock();
     }
 
-    /** Removes the gauges of shard {@code key} ({@code job/shard}) of a deleted job. */
+    /** Shard {@code key} ({@code job/shard}) is stuck: a restore could not rebuild it. */
+    void stuck(final String key) {
+        stuck.add(key);
+    }
+
+    /** How many shards are stuck on this instance. */
+    public int stuckShards() {
+        return stuck.size();
+    }
+
+    /** Removes the gauges of shard {@code key} ({@code job/shard}) of a deleted job, and its stuck mark. */
     void forget(final String key) {
+        stuck.remove(key);
         models.remove(key);
         final List<Gauge> gauges = modelGauges.remove(key);
         if (gauges != null) {

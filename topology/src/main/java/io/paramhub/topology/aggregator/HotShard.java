@@ -1,6 +1,5 @@
 package io.paramhub.topology.aggregator;
 
-import io.paramhub.avro.AppliedClock;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
@@ -278,19 +277,15 @@ final class HotShard {
     }
 
     /**
-     * After a restore read: fails, naming the shard, if it could not be brought from its snapshot to its
-     * stored version because gradients it needs were not read again (deleted by retention).
+     * After a restore read: why the shard could not be brought from its snapshot to its stored version, naming
+     * it, when gradients it needs were not read again (deleted by retention); empty when it was.
      */
-    void requireReplayed() {
-        final Optional<AppliedClock> missing = replay.unreplayed();
-        if (missing.isPresent()) {
-            throw new IllegalStateException("shard " + key + " cannot be rebuilt: its snapshot is at version "
-                    + replay.snapshotVersion() + " and the gradients of clock "
-                    + missing.get().getClock()
-                    + " (offsets " + missing.get().getOffsets()
-                    + " of its gradients partition) were not found; "
-                    + "was the topic's retention shorter than the time since the snapshot?");
-        }
+    Optional<String> replayGap() {
+        return replay.unreplayed()
+                .map(missing -> "shard " + key + " cannot be rebuilt: its snapshot is at version "
+                        + replay.snapshotVersion() + " and the gradients of clock " + missing.getClock()
+                        + " (offsets " + missing.getOffsets() + " of its gradients partition) were not found; "
+                        + "was the topic's retention shorter than the time since the snapshot?");
     }
 
     /** Gathers a command of the orchestrator's plan, its epoch bounded by this shard's clock ({@link ShardPlan#gather}). */

@@ -161,13 +161,16 @@ final class ShardEngine {
     }
 
     /**
-     * After a restore read: fails, naming the shard, if a BSP shard could not be brought from its snapshot
-     * to its stored version because gradients it needs were not read again (deleted by retention); else
-     * offers every restored shard's version to the HTTP endpoints.
+     * After a restore read: drops from memory, and returns, the BSP shards that could not be brought from their
+     * snapshot to their stored version ({@link HotShard#replayGap}: gradients deleted by retention), their stored
+     * state kept; offers every other restored shard's version to the HTTP endpoints.
      */
-    void requireReplayed() {
+    List<HotShard> finishRestore() {
+        final List<HotShard> stuck = shards.values().stream()
+                .filter(hot -> hot.replayGap().isPresent())
+                .toList();
+        stuck.forEach(hot -> shards.remove(hot.key()));
         for (final HotShard hot : shards.values()) {
-            hot.requireReplayed();
             final ModelShard restored = descriptions.describe(hot, hot.restoredModel());
             newest.put(hot.key(), restored);
             if (hot.shard() == 0) {
@@ -178,6 +181,7 @@ final class ShardEngine {
                         hot.lineage().applied());
             }
         }
+        return stuck;
     }
 
     /** The keys of the restored shards that keep a lineage: shard 0 of each topic-mode job. */

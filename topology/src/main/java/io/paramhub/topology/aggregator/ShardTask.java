@@ -13,6 +13,7 @@ import io.paramhub.topology.client.ModelHeaders;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Function;
 import org.apache.avro.specific.SpecificRecord;
@@ -38,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * <p>When the task starts on stored state (a restart, a move to another instance), the lineage of each
  * topic-mode job's shard 0 is read back from its newest {@code model} record ({@link ModelTail}), and the
  * gradients its shards held in memory are read again from {@code gradients} ({@link GradientRestore}), before
- * the first record is processed. Each shard-0 version's lineage goes to the instance's {@link LineageHistory}.
+ * the first record is processed. Each shard-0 version's lineage goes to the instance's {@link LineageHistory}. A
+ * shard that cannot be rebuilt so (its gradients deleted by retention) is stuck ({@link StuckShards}): its
+ * gradients are dead-lettered, the task's other shards served.
  */
 final class ShardTask implements Processor<String, Object, String, SpecificRecord> {
 
@@ -54,6 +57,7 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
     private final Function<AggregatorInstance, RoundTimer> timers;
     private ProcessorContext<String, SpecificRecord> context;
     private ShardEngine engine;
+    private StuckShards stuck;
     private AggregatorInstance instance;
     private RoundTimer timer;
 
@@ -94,7 +98,8 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
         if (engine.loadedShards() > 0) {
             restorePending(restoreFrom);
         }
-        engine.requireReplayed();
+        stuck = new StuckShards(metrics);
+        engine.finishRestore().forEach(stuck::add);
     }
 
     /**
@@ -209,7 +214,9 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
         // control records count at their own time, not stream time: a heartbeat read late must not stamp
         // its worker, or the shard's heartbeat clock, with the time of gradients read before it
         if (value instanceof JobSpec spec) {
-            published = engine.startJob(record.key(), spec, record.timestamp());
+            published = stuck.passOver(record.key(), spec)
+                    ? List.of()
+                    : engine.startJob(record.key(), spec, record.timestamp());
             if (!published.isEmpty()) {
                 // workers join at the model as committed: version 0 is worth a commit of its own
                 context.commit();
@@ -239,6 +246,7 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
     /** A deleted job's shard: state and gauges dropped, a tombstone on {@code model} so compaction removes it. */
     private void deleteShard(final String key, final long timestamp) {
         final boolean held = engine.deleteJob(key);
+        stuck.forget(key);
         metrics.forget(key);
         timer.forget(key);
         context.forward(new Record<String, SpecificRecord>(key, null, timestamp), AggregatorTopology.MODEL_SINK);
@@ -265,6 +273,11 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
                     new Rejection(
                             DeadLetterReason.MALFORMED,
                             "record key '" + record.key() + "' does not match the value's job/shard '" + key + "'"));
+            return;
+        }
+        final Optional<Rejection> stuckShard = stuck.refusal(key);
+        if (stuckShard.isPresent()) {
+            deadLetter(record, bytes, stuckShard.get());
             return;
         }
         final long offset = context.recordMetadata().map(RecordMetadata::offset).orElse(-1L);

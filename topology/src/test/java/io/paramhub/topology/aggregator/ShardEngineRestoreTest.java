@@ -3,9 +3,9 @@ package io.paramhub.topology.aggregator;
 import static io.paramhub.topology.aggregator.AggregatorTestBed.gradient;
 import static io.paramhub.topology.aggregator.AggregatorTestBed.linearJob;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.paramhub.avro.AppliedClock;
+import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
@@ -187,7 +187,7 @@ class ShardEngineRestoreTest {
         for (int i = 0; i < read.size(); i++) {
             after.restoreGradient(KEY, read.get(i), 10 + i, T0 + 1 + i);
         }
-        after.requireReplayed();
+        after.finishRestore();
 
         // then: it reads from the first gradient applied since the snapshot, and clock 3 gives, bit for bit,
         // the version the engine that never stopped gives
@@ -234,7 +234,7 @@ class ShardEngineRestoreTest {
         for (int i = 0; i < 4; i++) {
             second.restoreGradient(KEY, read.get(i), 10 + i, T0 + 1 + i);
         }
-        second.requireReplayed();
+        second.finishRestore();
         for (int i = 4; i < 6; i++) {
             second.gradient(KEY, read.get(i), 10 + i, T0 + 1 + i);
             neverStopped.gradient(KEY, read.get(i), 10 + i, T0 + 1 + i);
@@ -247,7 +247,7 @@ class ShardEngineRestoreTest {
         for (int i = 0; i < 6; i++) {
             third.restoreGradient(KEY, read.get(i), 10 + i, T0 + 1 + i);
         }
-        third.requireReplayed();
+        third.finishRestore();
 
         // then: it reads from the snapshot's first clock, applies clocks 0 to 2 again, and clock 3 gives the
         // version and the bits of the engine that never stopped
@@ -269,22 +269,48 @@ class ShardEngineRestoreTest {
     }
 
     @Test
-    void shouldRefuseToStartWhenAGradientItMustApplyAgainIsGone() {
-        // given: clock 0 applied at offsets 10 and 11 after the version-0 snapshot
+    void shouldSetAsideAShardWhoseReplayIsGoneAndServeTheTasksOtherShards() {
+        // given: clock 0 of shard 0 applied at offsets 10 and 11 after the version-0 snapshot; shard 1 of
+        // another job in the same task
+        final String otherKey = "job-other/1";
         final ShardEngine before = startedEngine(engine(50), linearJob(JOB, 2));
+        before.startJob(otherKey, linearJob("job-other", 1), T0);
         before.gradient(KEY, gradient(JOB, 0, "worker-000", 0, 4, 2f, 4f), 10, T0 + 1);
         before.gradient(KEY, gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), 11, T0 + 2);
 
         // when: offset 10 is no longer there to be read again
+        final AggregatorMetrics metrics = AggregatorMetrics.unregistered();
         final ShardEngine after = engine(50);
         after.load();
         after.restoreGradient(KEY, gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), 11, T0 + 2);
+        final List<HotShard> stuck = after.finishRestore();
+        final StuckShards stuckShards = new StuckShards(metrics);
+        stuck.forEach(stuckShards::add);
 
-        // then
-        assertThatThrownBy(after::requireReplayed)
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("cannot be rebuilt")
-                .hasMessageContaining("[10, 11]");
+        // then: shard 0 is set aside, saying why, its stored state kept; the other job's shard is served
+        assertThat(stuck).extracting(HotShard::key).containsExactly(KEY);
+        assertThat(states.get(KEY)).isNotNull();
+        assertThat(metrics.stuckShards()).isEqualTo(1);
+        assertThat(stuckShards.refusal(KEY)).hasValueSatisfying(rejection -> {
+            assertThat(rejection.reason()).isEqualTo(DeadLetterReason.OTHER);
+            assertThat(rejection.message()).contains("shard " + KEY + " cannot be rebuilt", "[10, 11]");
+        });
+        assertThat(stuckShards.refusal(otherKey)).isEmpty();
+        assertThat(after.gradient(otherKey, gradient("job-other", 1, "worker-000", 0, 4, 1f, 1f), 13, T0 + 4)
+                        .published())
+                .extracting(ModelShard::getVersion)
+                .containsExactly(1L);
+        // the same job read again is passed over; a resubmitted one frees the shard
+        assertThat(stuckShards.passOver(KEY, linearJob(JOB, 2))).isTrue();
+        final JobSpec resubmitted = JobSpec.newBuilder(linearJob(JOB, 2))
+                .setCreatedAt(Instant.ofEpochMilli(T0 + 5))
+                .build();
+        assertThat(stuckShards.passOver(KEY, resubmitted)).isFalse();
+        assertThat(stuckShards.refusal(KEY)).isEmpty();
+        assertThat(metrics.stuckShards()).isZero();
+        assertThat(after.startJob(KEY, resubmitted, T0 + 5))
+                .extracting(ModelShard::getVersion)
+                .containsExactly(0L);
     }
 
     @Test
@@ -309,7 +335,7 @@ class ShardEngineRestoreTest {
         restarted.load();
         restarted.continueAt(11);
         restarted.restoreGradient(KEY, gradient(JOB, 0, "worker-000", 0, 4, 2f, 4f), 10, T0 + 1);
-        restarted.requireReplayed();
+        restarted.finishRestore();
         final float[] initial = FloatPacking.unpack(full.getParams());
         assertThat(FloatPacking.unpack(restarted
                         .gradient(KEY, gradient(JOB, 0, "worker-001", 0, 4, 6f, 8f), 11, T0 + 2)
@@ -353,7 +379,7 @@ class ShardEngineRestoreTest {
         for (int i = 0; i < read.size(); i++) {
             heldAgain.add(after.restoreGradient(KEY, read.get(i), 10 + i, T0 + 1 + i));
         }
-        after.requireReplayed();
+        after.finishRestore();
 
         // then: clock 0 is applied again without its examples counting twice, worker-000's clock 1 is held again,
         // the refused gradient is not; worker-001 cannot take examples of version 1 again, and its own clock 1
