@@ -8,8 +8,10 @@ import io.paramhub.avro.DeadLetterReason;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.OptimizerKind;
 import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
+import io.paramhub.embedded.KafkaConnection;
 import io.paramhub.embedded.RunListener;
 import io.paramhub.embedded.TrainingRun;
 import io.paramhub.ml.LinearProblem;
@@ -18,20 +20,35 @@ import io.paramhub.schemas.FloatPacking;
 import io.paramhub.testing.KafkaTestCluster;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.ShardKeys;
+import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.aggregator.AggregatorTopology;
+import io.paramhub.topology.errors.DeadLetters;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.jobs.WorkerIds;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,8 +61,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Hostile input in the middle of a real 4-worker BSP run on a real broker, written by worker-000 between two of
  * its clocks: garbage on {@code model}, {@code jobs}, {@code membership} and {@code commands}, a valid gradient
  * from {@code worker-099}, a gradient of clock + 10^6 from a worker of the job, and a heartbeat stamped 60 s
- * ahead of the broker. Every worker finishes, each record is dead-lettered with its reason, and the model is
- * the in-process reference's, bit for bit.
+ * ahead of the broker; and, against an aggregator with a 1 MiB job memory budget and {@code dead-letters} at
+ * Kafka's default {@code max.message.bytes} (1 MiB) as on a production cluster, a ~1 MiB garbage gradient and a
+ * valid job estimated over the budget. Every worker finishes, each record is dead-lettered with its reason (the
+ * garbage cut to 64 KiB with its length and hash, the job with its memory figures), and the model is the
+ * in-process reference's, bit for bit.
  */
 @Tag("integration")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -55,6 +75,10 @@ class HostileInputIT {
     private static final int WORKERS = 4;
     private static final int SHARDS = 2;
     private static final long INJECTED_AT_CLOCK = 5;
+    /** Over the 1 MiB that dead-letters takes once a dead letter's fields are added to it. */
+    private static final int HUGE_GARBAGE_BYTES = 1_048_400;
+
+    private static final long JOB_MEMORY_BUDGET = 1024 * 1024;
 
     private KafkaTestCluster kafka;
     private SchemaRegistryServer registry;
@@ -82,7 +106,11 @@ class HostileInputIT {
                     }
                 }
             };
-            result = new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, stateDir)
+            final Properties settings = new Properties();
+            settings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+            settings.put(StreamsProperties.SCHEMA_REGISTRY_URL, registry.url());
+            settings.put(AggregatorTopology.JOB_MEMORY_BUDGET_CONFIG, String.valueOf(JOB_MEMORY_BUDGET));
+            result = new TrainingRun(KafkaConnection.of(settings), TopicCatalog.DEFAULT_PREFIX, stateDir)
                     .run(spec, problem.data(), listener);
         }
         deadLetters = readDeadLetters();
@@ -96,7 +124,7 @@ class HostileInputIT {
 
     @Test
     void shouldFinishEveryWorkerWithTheParametersOfTheReferenceRunBitForBit() {
-        assertThat(injected).hasSize(7);
+        assertThat(injected).hasSize(9);
         assertThat(result.epochs()).hasSize(spec.getEpochs());
         assertThat(result.finalParameters()).containsExactly(LinearJobs.bspReference(spec, problem));
     }
@@ -144,13 +172,44 @@ class HostileInputIT {
     }
 
     @Test
+    void shouldDeadLetterAOneMebibyteGarbageGradientCutWithItsLengthAndHash() throws Exception {
+        final Injection huge = injection("huge-garbage");
+        assertThat(lettersOf(huge)).singleElement().satisfies(letter -> {
+            assertThat(letter.getReason()).isEqualTo(DeadLetterReason.MALFORMED);
+            assertThat(letter.getOriginalLength()).isEqualTo(HUGE_GARBAGE_BYTES);
+            assertThat(bytes(letter.getOriginalBytes()))
+                    .isEqualTo(Arrays.copyOf(huge.value(), DeadLetters.MAX_ORIGINAL_BYTES));
+            assertThat(bytes(letter.getOriginalSha256()))
+                    .isEqualTo(MessageDigest.getInstance("SHA-256").digest(huge.value()));
+        });
+    }
+
+    @Test
+    void shouldDeadLetterAJobOverTheMemoryBudgetAsInvalidWithItsFigures() {
+        assertThat(lettersOf(injection("over-budget"))).singleElement().satisfies(letter -> {
+            assertThat(letter.getReason()).isEqualTo(DeadLetterReason.INVALID_JOB);
+            assertThat(letter.getError())
+                    .startsWith("invalid job over-budget: estimated memory 3.5 MiB > budget 1.0 MiB")
+                    .contains(
+                            "parameters 0.3 MiB",
+                            "optimizer state 0.5 MiB (ADAM, 2 slots)",
+                            "buffered gradients 1.0 MiB (BSP, 4 workers)",
+                            "snapshots 1.8 MiB");
+        });
+    }
+
+    @Test
     void shouldDeadLetterNothingElse() {
         assertThat(deadLetters).hasSize(injected.size());
     }
 
     /** Writes every hostile record; waits until the aggregator has dead-lettered those it reads. */
     private void inject(final Injector injector) {
+        limitDeadLettersToKafkasDefault();
         final byte[] garbage = "not Avro at all".getBytes(StandardCharsets.UTF_8);
+        final byte[] hugeGarbage = new byte[HUGE_GARBAGE_BYTES];
+        new Random(29).nextBytes(hugeGarbage);
+        hugeGarbage[0] = 'g';
         final long clock = INJECTED_AT_CLOCK + 1;
         List.of(
                         planned("model-garbage", topics.model().name(), ShardKeys.shard(JOB, 0), garbage),
@@ -159,7 +218,9 @@ class HostileInputIT {
                         planned("commands-garbage", topics.commands().name(), ShardKeys.worker(JOB, "x"), garbage),
                         gradient("worker-099", "worker-099", clock),
                         gradient("clock-ahead", WorkerIds.of(1), clock + 1_000_000),
-                        heartbeatAhead(Duration.ofSeconds(60)))
+                        heartbeatAhead(Duration.ofSeconds(60)),
+                        planned("huge-garbage", topics.gradients().name(), ShardKeys.shard(JOB, 1), hugeGarbage),
+                        planned("over-budget", topics.jobs().name(), "over-budget", overBudgetJob()))
                 .forEach(injector::send);
         try {
             injected.addAll(injector.flush());
@@ -180,6 +241,47 @@ class HostileInputIT {
                         .map(HostileInputIT::coordinates)
                         .collect(Collectors.toSet())
                         .containsAll(aggregatorReads));
+    }
+
+    /** dead-letters takes records of at most 1 MiB, as on a cluster left at Kafka's defaults. */
+    private void limitDeadLettersToKafkasDefault() {
+        try (Admin admin =
+                Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            admin.incrementalAlterConfigs(Map.of(
+                            new ConfigResource(
+                                    ConfigResource.Type.TOPIC,
+                                    topics.deadLetters().name()),
+                            List.of(new AlterConfigOp(
+                                    new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "1048588"),
+                                    AlterConfigOp.OpType.SET))))
+                    .all()
+                    .get();
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while configuring dead-letters", e);
+        } catch (final ExecutionException e) {
+            throw new IllegalStateException("could not configure dead-letters", e.getCause());
+        }
+    }
+
+    /**
+     * A valid job the budget refuses: 65,536 parameters under Adam, BSP over 4 workers, estimated 0.25 MiB of
+     * parameters, 0.5 MiB of moments, 1 MiB of buffered gradients and 1.75 MiB in the stores.
+     */
+    private byte[] overBudgetJob() {
+        final JobSpec big = JobSpec.newBuilder(spec)
+                .setJob("over-budget")
+                .setInputs(65_535)
+                .setParameters(65_536)
+                .setOptimizer(OptimizerKind.ADAM)
+                .build();
+        return topics.jobs().valueSerde().serializer().serialize(topics.jobs().name(), big);
+    }
+
+    private static byte[] bytes(final ByteBuffer buffer) {
+        final byte[] bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+        return bytes;
     }
 
     private static Injection.Planned planned(
