@@ -32,25 +32,24 @@ import org.slf4j.LoggerFactory;
  * starting on stored state reads them again from {@code gradients} ({@link #restoreGradient}).
  *
  * <ul>
- *   <li>BSP: a clock is applied once every live worker's gradient for it is in (during the first
- *   session timeout after a shard's first gradient, once every expected worker's is in), summed in
- *   worker order; {@code minClock} is the next clock.</li>
- *   <li>SSP and ASP: each gradient is applied on arrival, divided by the global batch (so the
- *   updates of one clock's gradients add up to one BSP step); {@code minClock} is the smallest clock
- *   among live workers. Workers enforce the staleness bound s on themselves by waiting.</li>
+ *   <li>BSP: a clock is applied once every live worker's gradient for it is in (during the first session timeout
+ *   after a shard's first gradient, once every expected worker's is in), summed in worker order; {@code minClock} is
+ *   the next clock.</li>
+ *   <li>SSP and ASP: each gradient is applied on arrival, divided by the global batch (so the updates of one clock's
+ *   gradients add up to one BSP step); {@code minClock} is the smallest clock among live workers. Workers enforce
+ *   the staleness bound s on themselves by waiting.</li>
  *   <li>All: a gradient whose base version lags the shard by more than {@link SyncPolicy#versionBound()} is
- *   {@code STALE}; one of a clock already applied or buffered for its worker is {@code DUPLICATE}; one
- *   from a worker id outside the job is {@code UNKNOWN_WORKER}; one whose clock is beyond
- *   {@link SyncPolicy#aheadBound()} of the shard's {@code minClock} is {@code CLOCK_AHEAD}.</li>
+ *   {@code STALE}; one of a clock already applied or buffered for its worker is {@code DUPLICATE}; one from a worker
+ *   id outside the job is {@code UNKNOWN_WORKER}; one whose clock is beyond {@link SyncPolicy#aheadBound()} of the
+ *   shard's {@code minClock} is {@code CLOCK_AHEAD}.</li>
  * </ul>
  * Time is record time, so a replay of the same records decides the same way. Liveness is judged by the shard's
  * heartbeat clock, the newest membership timestamp it has read, and not by stream time: after an outage the
- * {@code gradients} partition can run far ahead of the heartbeats still coming through the membership fan-out, and stream
- * time would then find every worker but the first sender silent and apply a BSP clock without them.
- *
- * <p>Every version says the job's model kind and tensor layout, and whether it is the job's final one
- * ({@link HotShard#finished}); when an event makes the end known without a new version, the current version is
- * published again with the mark, so that the compacted {@code model} topic's newest record of the shard says it.
+ * {@code gradients} partition can run far ahead of the heartbeats still coming through the membership fan-out, and
+ * stream time would then find every worker but the first sender silent and apply a BSP clock without them. Every
+ * version says the job's model kind and tensor layout, and whether it is the job's final one ({@link
+ * HotShard#finished}); when an event makes the end known without a new version, the current version is published
+ * again with the mark, so that the compacted {@code model} topic's newest record of the shard says it.
  */
 final class ShardEngine {
 
@@ -70,9 +69,9 @@ final class ShardEngine {
     private long gradientPosition = -1;
 
     /**
-     * An engine over the task's stores; a BSP shard's parameters and optimizer state go to
-     * {@code snapshots} every {@code snapshotEveryClocks} clocks, and only its progress every clock;
-     * {@code newest} holds each shard's newest version for the HTTP endpoints.
+     * An engine over the task's stores; a BSP shard's parameters and optimizer state go to {@code snapshots} every
+     * {@code snapshotEveryClocks} clocks, and only its progress every clock; {@code newest} holds each shard's newest
+     * version for the HTTP endpoints.
      */
     ShardEngine(
             final KeyValueStore<String, JobSpec> jobs,
@@ -118,9 +117,8 @@ final class ShardEngine {
     }
 
     /**
-     * Decodes every shard of the task's stores into memory; returns the offset from which the task's
-     * buffered gradients must be read again (the newest task restore point stored), or -1 when no BSP
-     * shard can hold any.
+     * Decodes every shard of the task's stores into memory; returns the offset from which the task's buffered
+     * gradients must be read again (the newest task restore point stored), or -1 when no BSP shard can hold any.
      */
     long load() {
         long from = -1;
@@ -317,12 +315,11 @@ final class ShardEngine {
     }
 
     /**
-     * Shard 0 keeps the orchestrator's plan (batch shares and compute threads): the commands of one
-     * plan version (one per worker) are gathered and, once every worker the plan names has its command,
-     * the plan is in force and rides with every model version published from then on. Nothing is
-     * published here: under BSP the next version, the one that starts the next clock, is the first to
-     * carry it, for every worker alike. A command out of step or a plan that is not valid is refused
-     * ({@link ShardPlan#gather}: {@code INVALID_COMMAND}).
+     * Shard 0 keeps the orchestrator's plan (batch shares and compute threads): the commands of one plan version (one
+     * per worker) are gathered and, once every worker the plan names has its command, the plan is in force and rides
+     * with every model version published from then on. Nothing is published here: under BSP the next version, the one
+     * that starts the next clock, is the first to carry it, for every worker alike. A command out of step or a plan
+     * that is not valid is refused ({@link ShardPlan#gather}: {@code INVALID_COMMAND}).
      */
     Outcome planEvent(final String key, final ResourceCommand command, final long now) {
         final HotShard hot = shards.get(key);
@@ -424,10 +421,9 @@ final class ShardEngine {
     }
 
     /**
-     * Writes the shard to its store with where a restore must read gradients again from: for this
-     * shard, its oldest buffered gradient; for the task, the oldest of any shard's buffered gradients and
-     * of the gradients applied since a snapshot; else the position. Under BSP, progress only
-     * ({@code packedParams} may then be null).
+     * Writes the shard to its store with where a restore must read gradients again from: for this shard, its oldest
+     * buffered gradient; for the task, the oldest of any shard's buffered gradients and of the gradients applied since
+     * a snapshot; else the position. Under BSP, progress only ({@code packedParams} may then be null).
      */
     private void store(final HotShard hot, final ByteBuffer packedParams) {
         if (hot.lacksSnapshot()) {
