@@ -229,15 +229,14 @@ final class KafkaWorkerTransport implements WorkerTransport {
                 shard.getShard(),
                 shard.getJob(),
                 problem);
-        final DeadLetter letter = DeadLetter.newBuilder()
-                .setSourceTopic(topics.model().name())
-                .setPartition(-1)
-                .setOffset(-1)
-                .setReason(DeadLetterReason.INVALID_MODEL)
-                .setError(workerId + " refused it: " + problem)
-                .setOriginalBytes(null)
-                .setTimestamp(shard.getUpdatedAt())
-                .build();
+        final DeadLetter letter = DeadLetters.of(
+                topics.model().name(),
+                -1,
+                -1,
+                DeadLetterReason.INVALID_MODEL,
+                workerId + " refused it: " + problem,
+                (byte[]) null,
+                shard.getUpdatedAt().toEpochMilli());
         send(producer, topics.deadLetters(), ShardKeys.shard(shard.getJob(), shard.getShard()), letter);
     }
 

@@ -277,7 +277,7 @@ final class ShardTask implements Processor<String, Object, String, SpecificRecor
         }
         final Optional<Rejection> stuckShard = stuck.refusal(key);
         if (stuckShard.isPresent()) {
-            deadLetter(record, bytes, stuckShard.get());
+            deadLetter(record, gradientsTopic, bytes, stuckShard.get());
             return;
         }
         final long offset = context.recordMetadata().map(RecordMetadata::offset).orElse(-1L);
