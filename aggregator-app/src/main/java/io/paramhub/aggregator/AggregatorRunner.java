@@ -9,7 +9,6 @@ import io.paramhub.topology.aggregator.AggregatorInstance;
 import io.paramhub.topology.aggregator.AggregatorMetrics;
 import io.paramhub.topology.aggregator.AggregatorTopology;
 import io.paramhub.topology.aggregator.LineageHistory;
-import io.paramhub.topology.client.SchemaRegistration;
 import io.paramhub.topology.placement.PlacementRebalancer;
 import io.paramhub.topology.placement.PlacementTaskAssignor;
 import io.paramhub.topology.placement.PlacementWatcher;
@@ -118,7 +117,7 @@ public final class AggregatorRunner implements AutoCloseable {
         // every topic's value schema, so that a worker in another language finds the subjects it writes to
         // (docs/protocol.md, "Records and encodings"); a no-op where the serdes are set not to register. It also
         // fills the serdes' registry client, so an aggregator restarted while the registry is down waits for it here
-        registerValueSchemas(prepared);
+        RegistryWait.registerValueSchemas("aggregator", prepared.topics(), prepared.serdes());
         final Topology topology = AggregatorTopology.build(prepared.topics(), prepared.serdes(), metrics, lineage);
         PlacementWatcher watcher = null;
         PlacementRebalancer rebalancer = null;
@@ -143,17 +142,6 @@ public final class AggregatorRunner implements AutoCloseable {
     }
 
     /** This instance's id, as in {@code server-telemetry} and {@code placements}. */
-    private static void registerValueSchemas(final StreamsAppLauncher.Prepared prepared) {
-        try {
-            RegistryWait.untilAnswered(
-                    "registering the value schemas of the aggregator's topics",
-                    () -> SchemaRegistration.registerValueSchemas(prepared.topics(), prepared.serdes()));
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted waiting for the schema registry", e);
-        }
-    }
-
     public String instanceId() {
         return instanceId;
     }

@@ -1,6 +1,9 @@
 package io.paramhub.launcher;
 
 import io.paramhub.schemas.registry.SchemaRegistryException;
+import io.paramhub.topology.SerdeFactory;
+import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.client.SchemaRegistration;
 import java.time.Duration;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -25,6 +28,25 @@ public final class RegistryWait {
     @FunctionalInterface
     interface Sleeper {
         void sleep(Duration pause) throws InterruptedException;
+    }
+
+    /**
+     * Registers the value schema of every topic of {@code topics} ({@link SchemaRegistration}, a no-op where the serdes
+     * do not register) once the registry answers: it also fills the registry client that {@code serdes}' serdes share,
+     * so that an app restarted while the registry is down waits here and, started, decodes the records of the current
+     * schemas without asking the registry again.
+     *
+     * @param app the app, for the log
+     */
+    public static void registerValueSchemas(final String app, final TopicCatalog topics, final SerdeFactory serdes) {
+        try {
+            untilAnswered(
+                    "registering the value schemas of the " + app + "'s topics",
+                    () -> SchemaRegistration.registerValueSchemas(topics, serdes));
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted waiting for the schema registry", e);
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.paramhub.orchestrator;
 
+import io.paramhub.launcher.RegistryWait;
 import io.paramhub.launcher.StreamsAppLauncher;
 import io.paramhub.launcher.TopicSetup;
 import io.paramhub.topology.TopicCatalog;
@@ -82,6 +83,9 @@ public final class OrchestratorRunner implements AutoCloseable {
                 TopicCatalog::orchestratorTopics,
                 (provisioner, topics) -> provisioner.commonPartitionCount(
                         List.of(topics.telemetry().name())));
+        // fills the serdes' registry client: a restarted orchestrator waits here for a registry that is down, rather
+        // than its global jobs store failing on the first record it cannot decode
+        RegistryWait.registerValueSchemas("orchestrator", prepared.topics(), prepared.serdes());
         return new OrchestratorRunner(
                 StreamsAppLauncher.start(
                         prepared,
