@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The short form of {@code paramhub chaos}: three faults of a seeded schedule on a cluster of processes (three
- * brokers, a registry, two aggregators, an orchestrator, two workers), every invariant checked on the topics; then
- * the written schedule replayed reads back the same faults. About two minutes on two cores.
+ * brokers, a registry, two aggregators, an orchestrator, two workers) and two rounds of a hostile tenant's ten
+ * forgeries at the BSP job, every invariant checked on the topics (the tenant's dead letters counted against its
+ * twenty records); then the written schedule reads back the same faults. About two minutes on two cores.
  */
 @Tag("integration")
 class ChaosIT {
@@ -49,6 +50,8 @@ class ChaosIT {
                     .as(invariant + ": " + summary.get("invariants").get(invariant))
                     .isTrue();
         }
+        assertThat(summary.get("invariants").get("only-expected-dead-letters").get("detail").asText())
+                .contains("of the hostile tenant's 20 forged records");
         try (Stream<Path> runs = Files.list(dir)) {
             final Path schedule =
                     runs.max(Comparator.naturalOrder()).orElseThrow().resolve("schedule.json");

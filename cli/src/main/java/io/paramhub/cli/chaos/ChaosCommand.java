@@ -23,8 +23,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code paramhub chaos}: a cluster of processes on this machine, a BSP job, a seeded nemesis injecting faults
- * while it trains, then the invariants checked on the recorded topics and a JSON summary as the last line.
+ * {@code paramhub chaos}: a cluster of processes on this machine, a BSP job, a hostile tenant forging control records
+ * at it and a seeded nemesis injecting faults while it trains, then the invariants checked on the recorded topics and a JSON summary as the last line.
  */
 @Command(
         name = "chaos",
@@ -32,13 +32,16 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
             "Starts three brokers (replication 3, min.insync.replicas 2), a schema registry, two aggregators, an "
-                    + "orchestrator (levers off) and one process per worker of a BSP job, each its own JVM; injects "
+                    + "orchestrator (levers off) and one process per worker of a BSP job, each its own JVM, and a "
+                    + "hostile tenant (a thread here with its own producer) forging model versions, commands, "
+                    + "membership and a job spec at the BSP job early on and half way; injects "
                     + "--faults faults drawn from --seed, one at a time a few clocks apart (SIGKILL or SIGSTOP/SIGCONT "
                     + "an aggregator, SIGKILL a worker and restart it within the session timeout, SIGKILL a broker and "
                     + "restart it, never two at once, SIGKILL the orchestrator or the registry and restart it); after "
                     + "healing checks the invariants on the topics: the model bit-identical to the in-process "
                     + "reference, every shard's versions 0..N once each, no schema id naming two schemas, only "
-                    + "repeated gradients dead-lettered, the job within its fault-free time plus (session timeout + "
+                    + "the tenant's forgeries (as many as it sent) and repeated gradients dead-lettered, the job within "
+                    + "its fault-free time plus (session timeout + "
                     + "30 s) a fault, no app shut itself down, every fault injected and healed.",
             "The last line of the output is a JSON summary; the exit code is 1 when an invariant fails.",
             "Time bound: 3 min to start + the job (about 0.15 s a clock, 64 + 40 a fault clocks, rounded up to "
@@ -173,8 +176,16 @@ public final class ChaosCommand implements Callable<Integer> {
         JobSubmitter.submit(topics.jobs(), client, spec);
         System.out.println("chaos: job " + spec.getJob() + " submitted: " + clocks + " clocks, " + topology.workers()
                 + " workers, " + spec.getShards() + " shards");
-        try (JobProgress progress = new JobProgress(topics.model(), client, spec.getJob(), spec.getShards())) {
+        try (JobProgress progress =
+                        new JobProgress(topics.model(), client, spec.getJob(), spec.getShards(), clocks);
+                HostileTenant tenant = new HostileTenant(
+                        new HostileForgeries(topics, spec),
+                        client,
+                        progress,
+                        HostileTenant.roundClocks(clocks),
+                        System.out::println)) {
             progress.start();
+            tenant.start();
             cluster.startWorkers(spec.getJob(), sampleCostMicros, (sessionTimeoutMs + 120_000) / 1000);
             final Nemesis nemesis = new Nemesis(
                     cluster, topology, progress, Duration.ofMillis(sessionTimeoutMs + 90_000), System.out::println);
@@ -182,6 +193,9 @@ public final class ChaosCommand implements Callable<Integer> {
             final boolean finished = progress.awaitFinished(Duration.ofMillis(bound));
             final long jobMs = finished ? (System.nanoTime() - submitted) / 1_000_000 : -1;
             System.out.println("chaos: job " + (finished ? "finished in " + jobMs + " ms" : "did NOT finish"));
+            tenant.close();
+            System.out.println("chaos: the hostile tenant wrote " + tenant.sent().size() + " forged records"
+                    + (tenant.failures().isEmpty() ? "" : "; failed: " + tenant.failures()));
             return new ChaosRecord(
                     client,
                     topics,
@@ -191,7 +205,9 @@ public final class ChaosCommand implements Callable<Integer> {
                     jobMs,
                     faultFreeMs(progress, submitted, clocks),
                     exits(cluster, brokerExits),
-                    appsDown(cluster));
+                    appsDown(cluster),
+                    tenant.sent(),
+                    tenant.failures());
         }
     }
 

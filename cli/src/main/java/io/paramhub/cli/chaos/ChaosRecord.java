@@ -18,6 +18,8 @@ import java.util.Properties;
  * @param faultFreeMs   the job's estimated time without faults
  * @param exits         the apps' exits nobody caused, and broker exits, as text
  * @param appsDown      long-running apps not running at the end, and workers that did not end with code 0
+ * @param forged        the hostile tenant's records, where each landed
+ * @param tenantFailures forgeries the tenant could not write, as text
  */
 record ChaosRecord(
         Properties client,
@@ -28,11 +30,15 @@ record ChaosRecord(
         long jobMs,
         long faultFreeMs,
         List<String> exits,
-        List<String> appsDown) {
+        List<String> appsDown,
+        List<HostileTenant.Sent> forged,
+        List<String> tenantFailures) {
 
     ChaosRecord {
         faults = List.copyOf(faults);
         exits = List.copyOf(exits);
         appsDown = List.copyOf(appsDown);
+        forged = List.copyOf(forged);
+        tenantFailures = List.copyOf(tenantFailures);
     }
 }

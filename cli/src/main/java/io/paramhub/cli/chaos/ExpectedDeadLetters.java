@@ -12,9 +12,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The only dead letters are gradients a restarted worker sent again ({@code DUPLICATE}, {@code STALE}), each
- * byte-equal to a record earlier on its {@code gradients} partition: a fault may repeat a record, never change one.
- * Any other letter (a malformed record, an unknown schema after a registry restart, ...) fails the run.
+ * The only dead letters are the hostile tenant's, as many as it forged ({@link TenantLetters}), and gradients a
+ * restarted worker sent again ({@code DUPLICATE}, {@code STALE}), each byte-equal to a record earlier on its
+ * {@code gradients} partition: a fault may repeat a record, never change one. Any other letter (a malformed record,
+ * an unknown schema after a registry restart, ...) fails the run, and so does a forgery the tenant could not write.
  */
 final class ExpectedDeadLetters implements Invariant {
 
@@ -43,9 +44,13 @@ final class ExpectedDeadLetters implements Invariant {
         } catch (final RuntimeException e) {
             return Verdict.fail(name(), "could not read the dead letters or gradients: " + e.getMessage());
         }
-        final List<String> unexpected = new ArrayList<>();
+        final TenantLetters tenant = tenantLetters(run);
+        final List<DeadLetter> tenants = new ArrayList<>();
+        final List<String> unexpected = new ArrayList<>(run.tenantFailures());
         for (final DeadLetter letter : letters) {
-            if (!EXPECTED.contains(letter.getReason())
+            if (tenant.forgeryOf(letter).isPresent()) {
+                tenants.add(letter);
+            } else if (!EXPECTED.contains(letter.getReason())
                     || !run.topics().gradients().name().equals(letter.getSourceTopic())) {
                 unexpected.add(letter.getReason() + " from " + letter.getSourceTopic() + ": " + letter.getError());
             } else if (!repeatsAnEarlierRecord(gradients.getOrDefault(letter.getPartition(), Map.of()), letter)) {
@@ -53,12 +58,28 @@ final class ExpectedDeadLetters implements Invariant {
                         + letter.getOffset() + " equals no earlier record");
             }
         }
+        unexpected.addAll(tenant.problems(tenants));
         return unexpected.isEmpty()
-                ? Verdict.pass(name(), letters.size() + " dead letters, each a repeated gradient")
+                ? Verdict.pass(
+                        name(),
+                        letters.size() + " dead letters: " + tenants.size() + " of the hostile tenant's "
+                                + run.forged().size() + " forged records, " + (letters.size() - tenants.size())
+                                + " repeated gradients")
                 : Verdict.fail(
                         name(),
                         unexpected.size() + " unexpected: "
                                 + String.join("; ", unexpected.subList(0, Math.min(5, unexpected.size()))));
+    }
+
+    /** The tenant's letters as a run with its workers and worker restarts may have them. */
+    static TenantLetters tenantLetters(final ChaosRecord run) {
+        final long workerRestarts = run.faults().stream()
+                .filter(fault -> fault.injected() && fault.fault().kind() == FaultKind.WORKER_KILL)
+                .count();
+        return new TenantLetters(
+                HostileForgeries.kinds(run.spec()),
+                run.forged(),
+                (int) (run.spec().getExpectedWorkers() + workerRestarts));
     }
 
     private static boolean repeatsAnEarlierRecord(final Map<Long, ByteBuffer> partition, final DeadLetter letter) {

@@ -16,7 +16,8 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 /**
  * Follows one job on {@code model} as workers see it (read_uncommitted) in a thread of its own: the newest clock
  * every shard has reached, when each clock was first reached, and whether every shard has published its final
- * version. The nemesis paces its faults by it.
+ * version. The nemesis paces its faults by it. A record of a version beyond the job's last, or of another shard
+ * count, is none of the aggregators' (the hostile tenant forges such) and is passed over.
  */
 final class JobProgress implements AutoCloseable {
 
@@ -24,6 +25,7 @@ final class JobProgress implements AutoCloseable {
     private final Properties client;
     private final String job;
     private final int shards;
+    private final long lastVersion;
     private final Map<String, Long> newest = new HashMap<>();
     private final Set<String> finals = new HashSet<>();
     /** When clock i (index) was first reached by every shard, in System.nanoTime(). */
@@ -33,13 +35,19 @@ final class JobProgress implements AutoCloseable {
     private volatile boolean closed;
     private volatile RuntimeException failure;
 
-    JobProgress(final Topic<String, ModelShard> model, final Properties client, final String job, final int shards) {
+    JobProgress(
+            final Topic<String, ModelShard> model,
+            final Properties client,
+            final String job,
+            final int shards,
+            final long lastVersion) {
         this.model = model;
         this.client = new Properties();
         this.client.putAll(client);
         this.client.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         this.job = job;
         this.shards = shards;
+        this.lastVersion = lastVersion;
         this.thread = new Thread(this::follow, "chaos-progress");
         this.thread.setDaemon(true);
     }
@@ -117,7 +125,11 @@ final class JobProgress implements AutoCloseable {
     }
 
     private synchronized void offer(final String key, final ModelShard shard) {
-        if (shard == null || !job.equals(shard.getJob())) {
+        if (shard == null
+                || !job.equals(shard.getJob())
+                || shard.getShards() != shards
+                || shard.getVersion() < 0
+                || shard.getVersion() > lastVersion) {
             return;
         }
         if (shard.getFinalVersion()) {
