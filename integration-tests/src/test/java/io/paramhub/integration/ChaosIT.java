@@ -50,7 +50,10 @@ class ChaosIT {
                     .as(invariant + ": " + summary.get("invariants").get(invariant))
                     .isTrue();
         }
-        assertThat(summary.get("invariants").get("only-expected-dead-letters").get("detail").asText())
+        assertThat(summary.get("invariants")
+                        .get("only-expected-dead-letters")
+                        .get("detail")
+                        .asText())
                 .contains("of the hostile tenant's 20 forged records");
         try (Stream<Path> runs = Files.list(dir)) {
             final Path schedule =

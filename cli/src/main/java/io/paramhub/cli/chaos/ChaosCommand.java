@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code paramhub chaos}: a cluster of processes on this machine, a BSP job, a hostile tenant forging control records
- * at it and a seeded nemesis injecting faults while it trains, then the invariants checked on the recorded topics and a JSON summary as the last line.
+ * at it and a seeded nemesis injecting faults while it trains, then the invariants checked on the recorded topics
+ * and a JSON summary as the last line.
  */
 @Command(
         name = "chaos",
@@ -176,8 +177,7 @@ public final class ChaosCommand implements Callable<Integer> {
         JobSubmitter.submit(topics.jobs(), client, spec);
         System.out.println("chaos: job " + spec.getJob() + " submitted: " + clocks + " clocks, " + topology.workers()
                 + " workers, " + spec.getShards() + " shards");
-        try (JobProgress progress =
-                        new JobProgress(topics.model(), client, spec.getJob(), spec.getShards(), clocks);
+        try (JobProgress progress = new JobProgress(topics.model(), client, spec.getJob(), spec.getShards(), clocks);
                 HostileTenant tenant = new HostileTenant(
                         new HostileForgeries(topics, spec),
                         client,
@@ -194,8 +194,9 @@ public final class ChaosCommand implements Callable<Integer> {
             final long jobMs = finished ? (System.nanoTime() - submitted) / 1_000_000 : -1;
             System.out.println("chaos: job " + (finished ? "finished in " + jobMs + " ms" : "did NOT finish"));
             tenant.close();
-            System.out.println("chaos: the hostile tenant wrote " + tenant.sent().size() + " forged records"
-                    + (tenant.failures().isEmpty() ? "" : "; failed: " + tenant.failures()));
+            System.out.println(
+                    "chaos: the hostile tenant wrote " + tenant.sent().size() + " forged records"
+                            + (tenant.failures().isEmpty() ? "" : "; failed: " + tenant.failures()));
             return new ChaosRecord(
                     client,
                     topics,

@@ -76,10 +76,8 @@ final class ExpectedDeadLetters implements Invariant {
         final long workerRestarts = run.faults().stream()
                 .filter(fault -> fault.injected() && fault.fault().kind() == FaultKind.WORKER_KILL)
                 .count();
-        return new TenantLetters(
-                HostileForgeries.kinds(run.spec()),
-                run.forged(),
-                (int) (run.spec().getExpectedWorkers() + workerRestarts));
+        return new TenantLetters(HostileForgeries.kinds(run.spec()), run.forged(), (int)
+                (run.spec().getExpectedWorkers() + workerRestarts));
     }
 
     private static boolean repeatsAnEarlierRecord(final Map<Long, ByteBuffer> partition, final DeadLetter letter) {

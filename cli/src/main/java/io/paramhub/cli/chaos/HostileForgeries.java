@@ -83,15 +83,25 @@ final class HostileForgeries {
                 command(byKind.get("command-max-epoch"), () -> command(Long.MAX_VALUE, 1.0, 1, speeds())),
                 command(byKind.get("command-negative-share"), () -> command(0, -0.5, 1, speeds())),
                 command(byKind.get("command-huge-threads"), () -> command(0, 0.5, 1_000_000, speeds())),
-                planned(byKind.get("left-of-live-worker"), topics.membership(), ShardKeys.worker(job, last), () ->
-                        member(last, WorkerState.LEFT)),
-                planned(byKind.get("join-beyond-count"), topics.membership(), ShardKeys.worker(job, beyond), () ->
-                        member(beyond, WorkerState.JOINED)),
-                planned(byKind.get("invalid-job-spec"), topics.jobs(), TENANT_JOB, () -> JobSpec.newBuilder(bsp)
-                        .setJob(TENANT_JOB)
-                        .setShards(2_000_000_000)
-                        .setCreatedAt(Instant.now())
-                        .build()));
+                planned(
+                        byKind.get("left-of-live-worker"),
+                        topics.membership(),
+                        ShardKeys.worker(job, last),
+                        () -> member(last, WorkerState.LEFT)),
+                planned(
+                        byKind.get("join-beyond-count"),
+                        topics.membership(),
+                        ShardKeys.worker(job, beyond),
+                        () -> member(beyond, WorkerState.JOINED)),
+                planned(
+                        byKind.get("invalid-job-spec"),
+                        topics.jobs(),
+                        TENANT_JOB,
+                        () -> JobSpec.newBuilder(bsp)
+                                .setJob(TENANT_JOB)
+                                .setShards(2_000_000_000)
+                                .setCreatedAt(Instant.now())
+                                .build()));
     }
 
     /** Shard {@code shard}'s record as an aggregator of the job could write it at version 1. */
@@ -110,8 +120,11 @@ final class HostileForgeries {
     }
 
     private Planned model(final Forgery forgery, final int shard, final Supplier<ModelShard.Builder> record) {
-        return planned(forgery, topics.model(), ShardKeys.shard(bsp.getJob(), shard), () -> record.get()
-                .build());
+        return planned(
+                forgery,
+                topics.model(),
+                ShardKeys.shard(bsp.getJob(), shard),
+                () -> record.get().build());
     }
 
     private Map<String, Double> speeds() {
@@ -153,8 +166,10 @@ final class HostileForgeries {
 
     private static <V extends SpecificRecord> Planned planned(
             final Forgery forgery, final Topic<String, V> topic, final String key, final Supplier<V> record) {
-        return new Planned(forgery, topic.name(), key, () -> topic.valueSerde()
-                .serializer()
-                .serialize(topic.name(), record.get()));
+        return new Planned(
+                forgery,
+                topic.name(),
+                key,
+                () -> topic.valueSerde().serializer().serialize(topic.name(), record.get()));
     }
 }

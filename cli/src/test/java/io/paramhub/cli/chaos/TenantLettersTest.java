@@ -37,9 +37,12 @@ class TenantLettersTest {
         final TenantLetters tenant = new TenantLetters(KINDS, List.of(), 2);
 
         // when / then
-        assertThat(tenant.forgeryOf(letter(DeadLetterReason.DUPLICATE, "clock 4 of worker-000 again"))).isEmpty();
-        assertThat(tenant.forgeryOf(letter(DeadLetterReason.MALFORMED, "batch share -0.5"))).isEmpty();
-        assertThat(tenant.forgeryOf(letter(DeadLetterReason.INVALID_JOB, "invalid job chaos-bsp: shards"))).isEmpty();
+        assertThat(tenant.forgeryOf(letter(DeadLetterReason.DUPLICATE, "clock 4 of worker-000 again")))
+                .isEmpty();
+        assertThat(tenant.forgeryOf(letter(DeadLetterReason.MALFORMED, "batch share -0.5")))
+                .isEmpty();
+        assertThat(tenant.forgeryOf(letter(DeadLetterReason.INVALID_JOB, "invalid job chaos-bsp: shards")))
+                .isEmpty();
     }
 
     @Test
@@ -83,8 +86,7 @@ class TenantLettersTest {
     void shouldFailWhenAModelForgeryHasMoreLettersThanReaders() {
         // given: one model forgery written, read by at most 2 workers, with 3 letters
         final List<HostileTenant.Sent> sent = List.of(new HostileTenant.Sent(MODEL, "paramhub.model", 0, 7));
-        final List<DeadLetter> letters =
-                List.of(modelLetter(), modelLetter(), modelLetter());
+        final List<DeadLetter> letters = List.of(modelLetter(), modelLetter(), modelLetter());
 
         // when
         final List<String> problems = new TenantLetters(List.of(MODEL), sent, 2).problems(letters);
