@@ -87,8 +87,7 @@ public final class BoundedThreadReplacement implements StreamsUncaughtExceptionH
             Thread.currentThread().interrupt();
         }
         lastOutage = nanoClock.getAsLong();
-        final Duration doubled = outagePause.multipliedBy(2);
-        outagePause = doubled.compareTo(RegistryWait.LONGEST_PAUSE) > 0 ? RegistryWait.LONGEST_PAUSE : doubled;
+        outagePause = RegistryWait.nextPause(outagePause);
         return StreamThreadExceptionResponse.REPLACE_THREAD;
     }
 }

@@ -80,8 +80,14 @@ public final class RegistryWait {
                         attempt,
                         e.getMessage());
                 sleeper.sleep(pause);
-                pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
+                pause = nextPause(pause);
             }
         }
+    }
+
+    /** The pause after {@code pause} while the registry stays unavailable: twice as long, at most {@link #LONGEST_PAUSE}. */
+    static Duration nextPause(final Duration pause) {
+        final Duration doubled = pause.multipliedBy(2);
+        return doubled.compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : doubled;
     }
 }
