@@ -179,8 +179,8 @@ final class HotShard {
     }
 
     /** A gradient shows its worker is alive; says whether that moved its last-seen time by a tenth of the session timeout. */
-    boolean noteSender(final String worker, final long now) {
-        return members.noteSender(worker, now, spec.getSessionTimeoutMs());
+    boolean noteSender(final String worker, final long clock, final long now) {
+        return members.noteSender(worker, clock, now, spec.getSessionTimeoutMs());
     }
 
     /** SSP and ASP: one optimizer step with an admitted gradient, divided by the global batch (one clock's add up to a BSP step). */
@@ -213,7 +213,7 @@ final class HotShard {
     int applyNextClock(final long now) {
         final long clock = clocks.nextClock();
         final NavigableMap<String, PendingGradients.Pending> gradients = pending.ofClock(clock);
-        if (!complete(gradients.keySet(), now)) {
+        if (!complete(clock, gradients.keySet(), now)) {
             return 0;
         }
         final GradientSum sum = new GradientSum(length);
@@ -397,11 +397,11 @@ final class HotShard {
     }
 
     /**
-     * Whether a BSP clock can be applied: every live worker's gradient is in and, until every
-     * expected worker has been heard from or one session timeout after the shard's first gradient,
-     * every expected worker's.
+     * Whether BSP clock {@code clock} can be applied: the gradient of every live worker, and of every worker that
+     * left after sending one ({@link ShardMembership#owing}), is in and, until every expected worker has been heard
+     * from or one session timeout after the shard's first gradient, every expected worker's.
      */
-    private boolean complete(final Set<String> contributors, final long now) {
+    private boolean complete(final long clock, final Set<String> contributors, final long now) {
         return sync.barrierPassed(
                 contributors,
                 now,
@@ -409,7 +409,7 @@ final class HotShard {
                 () -> (int) members.everSeenWith(contributors).stream()
                         .filter(worker -> stages.contributesTo(worker, shard))
                         .count(),
-                () -> stages.contributorsTo(shard, members.live(spec.getSessionTimeoutMs())));
+                () -> stages.contributorsTo(shard, members.owing(clock, spec.getSessionTimeoutMs())));
     }
 
     /** The full stored form: parameters and optimizer slots with the progress. */

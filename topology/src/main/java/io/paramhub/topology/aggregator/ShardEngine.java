@@ -348,7 +348,7 @@ final class ShardEngine {
             return new Outcome(markFinal(hot, wasFinished, List.of(), now), Optional.of(admission.rejection()));
         }
         metrics.staleness(Math.max(0, admission.lag()));
-        if (hot.noteSender(gradient.getWorker(), now)) {
+        if (hot.noteSender(gradient.getWorker(), gradient.getClock(), now)) {
             members.put(key, hot.membersAvro());
         }
         if (!hot.waitsForBarrier()) {

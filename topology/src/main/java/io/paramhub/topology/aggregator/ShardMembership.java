@@ -1,5 +1,6 @@
 package io.paramhub.topology.aggregator;
 
+import io.paramhub.avro.Departure;
 import io.paramhub.avro.ShardMembers;
 import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
@@ -13,7 +14,7 @@ import java.util.function.ToLongFunction;
 
 /**
  * The workers of a job as one shard sees them, in memory: when each live worker was last seen, every
- * worker ever heard from, those that left finished (with the clocks they sent), and the shard's
+ * worker ever heard from, those that left (with the clocks they sent, and whether finished), and the shard's
  * heartbeat clock (the newest membership timestamp it has read), by which it judges liveness. Stored
  * as {@link ShardMembers} in {@code shard-member-store}.
  */
@@ -23,6 +24,8 @@ final class ShardMembership {
     private final Set<String> everSeen;
     /** Per worker whose last membership record was a finished LEFT, the clock count it announced. */
     private final Map<String, Long> finished;
+    /** Per worker whose last membership record was a LEFT, finished or not: the clock it announced, and when. */
+    private final Map<String, Departure> departures;
 
     private long heartbeatTime;
 
@@ -30,15 +33,17 @@ final class ShardMembership {
             final Map<String, Long> lastSeen,
             final Set<String> everSeen,
             final Map<String, Long> finished,
+            final Map<String, Departure> departures,
             final long heartbeatTime) {
         this.lastSeen = lastSeen;
         this.everSeen = everSeen;
         this.finished = finished;
+        this.departures = departures;
         this.heartbeatTime = heartbeatTime;
     }
 
     static ShardMembership empty() {
-        return new ShardMembership(new HashMap<>(), new TreeSet<>(), new HashMap<>(), 0);
+        return new ShardMembership(new HashMap<>(), new TreeSet<>(), new HashMap<>(), new HashMap<>(), 0);
     }
 
     static ShardMembership of(final ShardMembers stored) {
@@ -48,27 +53,54 @@ final class ShardMembership {
                         new HashMap<>(stored.getLastSeen()),
                         new TreeSet<>(stored.getEverSeen()),
                         new HashMap<>(stored.getFinished()),
+                        new HashMap<>(stored.getDepartures()),
                         stored.getHeartbeatTime());
     }
 
     ShardMembers toAvro() {
         return new ShardMembers(
-                new HashMap<>(lastSeen), new ArrayList<>(everSeen), heartbeatTime, new HashMap<>(finished));
+                new HashMap<>(lastSeen),
+                new ArrayList<>(everSeen),
+                heartbeatTime,
+                new HashMap<>(finished),
+                new HashMap<>(departures));
     }
 
     /**
      * A join, heartbeat or departure read from {@code membership} at {@code timestamp}: it also advances the
-     * heartbeat clock. A finished departure is kept with its clock count; any other record of the worker drops it.
+     * heartbeat clock. A departure is kept with its clock count (and a finished one apart); any other record of
+     * the worker drops it.
      */
     void membershipEvent(final WorkerStatus status, final long timestamp) {
         final boolean left = status.getState() == WorkerState.LEFT;
         seen(status.getWorker(), timestamp, left);
+        if (left) {
+            departures.put(status.getWorker(), new Departure(status.getClock(), timestamp));
+        } else {
+            departures.remove(status.getWorker());
+        }
         if (left && status.getFinished()) {
             finished.put(status.getWorker(), status.getClock());
         } else {
             finished.remove(status.getWorker());
         }
         heartbeatTime = Math.max(heartbeatTime, timestamp);
+    }
+
+    /**
+     * BSP: the workers whose gradient of {@code clock} its barrier waits for: the live ones, and those that left at
+     * a clock above it within {@code sessionTimeoutMs} before the heartbeat clock. Each of those sent its gradient
+     * of {@code clock} before its LEFT, on another topic, so that a LEFT read first must not close the clock
+     * without it.
+     */
+    Set<String> owing(final long clock, final long sessionTimeoutMs) {
+        final Set<String> owing = live(sessionTimeoutMs);
+        departures.forEach((worker, departure) -> {
+            if (clock < departure.getClock() && departure.getAt() >= heartbeatTime - sessionTimeoutMs) {
+                owing.add(worker);
+            }
+        });
+        return owing;
     }
 
     /**
@@ -97,10 +129,15 @@ final class ShardMembership {
     }
 
     /**
-     * A gradient of {@code worker} at {@code now} shows it is alive; says whether that moved its last-seen time by
-     * a tenth of {@code sessionTimeoutMs} (the store is written then, not on every gradient).
+     * A gradient of {@code worker} for {@code clock} at {@code now} shows it is alive, unless it is one the worker
+     * sent before its LEFT; says whether that moved its last-seen time by a tenth of {@code sessionTimeoutMs} (the
+     * store is written then, not on every gradient).
      */
-    boolean noteSender(final String worker, final long now, final long sessionTimeoutMs) {
+    boolean noteSender(final String worker, final long clock, final long now, final long sessionTimeoutMs) {
+        final Departure departure = departures.get(worker);
+        if (departure != null && clock < departure.getClock()) {
+            return false;
+        }
         final Long seen = lastSeen.get(worker);
         if (seen == null || now - seen > sessionTimeoutMs / 10) {
             seen(worker, now, false);

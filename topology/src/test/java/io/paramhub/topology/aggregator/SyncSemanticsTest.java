@@ -215,6 +215,54 @@ class SyncSemanticsTest {
     }
 
     @Test
+    void shouldWaitForTheGradientAWorkerSentBeforeItsLeftWhenTheLeftIsReadFirst() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given: worker-001 sent its gradient of clock 0, then left at clock 1; the LEFT is read first
+            bed.jobs.pipeInput(JOB, job(SyncMode.BSP, 0, 2), T0);
+            bed.member(JOB, "worker-000", WorkerState.JOINED, T0);
+            bed.member(JOB, "worker-001", WorkerState.JOINED, T0);
+            bed.send(at("worker-000", 0, 0), T0 + 5);
+            bed.left(JOB, "worker-001", 1, false, T0 + 7);
+            final List<ModelShard> beforeItsGradient = bed.models();
+
+            // when
+            bed.send(at("worker-001", 0, 0), T0 + 8);
+
+            // then: clock 0 sums both gradients, none is refused
+            assertThat(beforeItsGradient)
+                    .filteredOn(model -> model.getShard() == 0 && model.getVersion() > 0)
+                    .isEmpty();
+            final ModelShard applied = shard0(bed.models());
+            assertThat(applied.getVersion()).isEqualTo(1);
+            assertThat(applied.getClocks()).containsEntry("worker-000", 1L).containsEntry("worker-001", 1L);
+            assertThat(bed.deadLetters.readValuesToList()).isEmpty();
+        }
+    }
+
+    @Test
+    void shouldCloseTheClockWithoutAGradientThatNeverCameASessionTimeoutAfterTheLeft() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given: worker-001 left at clock 1, its gradient of clock 0 never comes
+            bed.jobs.pipeInput(JOB, job(SyncMode.BSP, 0, 2), T0);
+            bed.member(JOB, "worker-000", WorkerState.JOINED, T0);
+            bed.member(JOB, "worker-001", WorkerState.JOINED, T0);
+            bed.send(at("worker-000", 0, 0), T0 + 5);
+            bed.left(JOB, "worker-001", 1, false, T0 + 7);
+            bed.member(JOB, "worker-000", WorkerState.HEARTBEAT, T0 + 900);
+            final List<ModelShard> withinTheTimeout = bed.models();
+
+            // when: worker-000's heartbeat a session timeout (1 s) after the LEFT
+            bed.member(JOB, "worker-000", WorkerState.HEARTBEAT, T0 + 1_008);
+
+            // then
+            assertThat(withinTheTimeout)
+                    .filteredOn(model -> model.getShard() == 0 && model.getVersion() > 0)
+                    .isEmpty();
+            assertThat(shard0(bed.models()).getVersion()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void shouldWaitForEveryExpectedWorkerDuringTheFirstSessionTimeout() {
         try (AggregatorTestBed bed = new AggregatorTestBed()) {
             // given: only one of two expected workers has joined so far
