@@ -1,5 +1,6 @@
 package io.paramhub.launcher;
 
+import io.paramhub.schemas.registry.OutagePauses;
 import io.paramhub.schemas.registry.SchemaRegistryException;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
@@ -17,8 +18,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class RegistryWait {
 
-    static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
-    static final Duration LONGEST_PAUSE = Duration.ofSeconds(30);
+    static final Duration FIRST_PAUSE = OutagePauses.FIRST;
+    static final Duration LONGEST_PAUSE = OutagePauses.LONGEST;
 
     private static final Logger log = LoggerFactory.getLogger(RegistryWait.class);
 
@@ -87,7 +88,6 @@ public final class RegistryWait {
 
     /** The pause after {@code pause} while the registry stays unavailable: twice as long, at most {@link #LONGEST_PAUSE}. */
     static Duration nextPause(final Duration pause) {
-        final Duration doubled = pause.multipliedBy(2);
-        return doubled.compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : doubled;
+        return OutagePauses.next(pause, LONGEST_PAUSE);
     }
 }

@@ -4,6 +4,7 @@ import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.OrchestratorJobState;
 import io.paramhub.avro.ShardPlacement;
+import io.paramhub.schemas.serde.PatientDeserializer;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.placement.PlacementSettings;
@@ -126,7 +127,8 @@ public final class OrchestratorTopology {
                         .withCachingDisabled(),
                 "jobs-source",
                 new StringDeserializer(),
-                topics.jobs().valueSerde().deserializer(),
+                // a global thread cannot be replaced: it waits out a registry outage rather than take the app down
+                new PatientDeserializer<>(topics.jobs().valueSerde().deserializer()),
                 topics.jobs().name(),
                 "job-spec-loader",
                 JobSpecLoader::new);
