@@ -58,14 +58,14 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Hostile input in the middle of a real 4-worker BSP run on a real broker, written by worker-000 between two of
- * its clocks: garbage on {@code model}, {@code jobs}, {@code membership} and {@code commands}, a valid gradient
- * from {@code worker-099}, a gradient of clock + 10^6 from a worker of the job, and a heartbeat stamped 60 s
- * ahead of the broker; and, against an aggregator with a 1 MiB job memory budget and {@code dead-letters} at
- * Kafka's default {@code max.message.bytes} (1 MiB) as on a production cluster, a ~1 MiB garbage gradient and a
- * valid job estimated over the budget. Every worker finishes, each record is dead-lettered with its reason (the
- * garbage cut to 64 KiB with its length and hash, the job with its memory figures), and the model is the
- * in-process reference's, bit for bit.
+ * Hostile input in the middle of a real 4-worker BSP run on a real broker, written by worker-000 between two of its
+ * clocks: garbage on {@code model}, {@code jobs}, {@code membership} and {@code commands}, a valid gradient from
+ * {@code worker-099}, a gradient of clock + 10^6 from a worker of the job, and a heartbeat stamped 60 s ahead of
+ * the broker; and, against an aggregator with a 1 MiB job memory budget and {@code dead-letters} at Kafka's default
+ * {@code max.message.bytes} (1 MiB) as on a production cluster, a ~1 MiB garbage gradient, a valid job estimated
+ * over the budget and one within it alone but not with the running job. Every worker finishes, each record is
+ * dead-lettered with its reason (the garbage cut to 64 KiB with its length and hash, the job with its memory
+ * figures), and the model is the in-process reference's, bit for bit.
  */
 @Tag("integration")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -124,7 +124,7 @@ class HostileInputIT {
 
     @Test
     void shouldFinishEveryWorkerWithTheParametersOfTheReferenceRunBitForBit() {
-        assertThat(injected).hasSize(9);
+        assertThat(injected).hasSize(10);
         assertThat(result.epochs()).hasSize(spec.getEpochs());
         assertThat(result.finalParameters()).containsExactly(LinearJobs.bspReference(spec, problem));
     }
@@ -199,6 +199,18 @@ class HostileInputIT {
     }
 
     @Test
+    void shouldDeadLetterAJobThatFitsTheBudgetAloneButNotWithTheRunningJobWithBothFigures() {
+        assertThat(lettersOf(injection("over-total"))).singleElement().satisfies(letter -> {
+            assertThat(letter.getReason()).isEqualTo(DeadLetterReason.INVALID_JOB);
+            assertThat(letter.getError())
+                    .isEqualTo("invalid job over-total: estimated memory 1.0 MiB (1048560 bytes) + 0.0 MiB (748 bytes) "
+                            + "of the 1 live job already admitted > budget 1.0 MiB (1048576 bytes) "
+                            + "(paramhub.aggregator.job.memory.budget.bytes, across live jobs): "
+                            + "delete a finished job or raise the budget");
+        });
+    }
+
+    @Test
     void shouldDeadLetterNothingElse() {
         assertThat(deadLetters).hasSize(injected.size());
     }
@@ -220,7 +232,8 @@ class HostileInputIT {
                         gradient("clock-ahead", WorkerIds.of(1), clock + 1_000_000),
                         heartbeatAhead(Duration.ofSeconds(60)),
                         planned("huge-garbage", topics.gradients().name(), ShardKeys.shard(JOB, 1), hugeGarbage),
-                        planned("over-budget", topics.jobs().name(), "over-budget", overBudgetJob()))
+                        planned("over-budget", topics.jobs().name(), "over-budget", overBudgetJob()),
+                        planned("over-total", topics.jobs().name(), "over-total", overTotalJob()))
                 .forEach(injector::send);
         try {
             injected.addAll(injector.flush());
@@ -276,6 +289,22 @@ class HostileInputIT {
                 .setOptimizer(OptimizerKind.ADAM)
                 .build();
         return topics.jobs().valueSerde().serializer().serialize(topics.jobs().name(), big);
+    }
+
+    /**
+     * A valid job the budget takes alone but not with the running one: 52,428 parameters under plain SGD, BSP
+     * with 1 worker, estimated 20 bytes a parameter (1,048,560 bytes), 16 bytes under the budget; the running job
+     * (17 parameters, momentum, 4 workers) is estimated 748 bytes.
+     */
+    private byte[] overTotalJob() {
+        final JobSpec fitsAlone = JobSpec.newBuilder(spec)
+                .setJob("over-total")
+                .setInputs(52_427)
+                .setParameters(52_428)
+                .setMomentum(0.0)
+                .setExpectedWorkers(1)
+                .build();
+        return topics.jobs().valueSerde().serializer().serialize(topics.jobs().name(), fitsAlone);
     }
 
     private static byte[] bytes(final ByteBuffer buffer) {

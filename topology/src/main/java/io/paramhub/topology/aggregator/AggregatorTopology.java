@@ -59,9 +59,10 @@ public final class AggregatorTopology {
     public static final int DEFAULT_SNAPSHOT_CLOCKS = 50;
 
     /**
-     * Streams setting: the most memory, in bytes, one job may be estimated to need ({@link JobMemory}: parameters,
-     * optimizer state, buffered gradients, store copies, a staged job's activations); a job over it is
-     * dead-lettered as {@code INVALID_JOB} with the figures. By default half of the JVM's maximum heap.
+     * Streams setting: the most memory, in bytes, the live jobs together may be estimated to need ({@link JobMemory}:
+     * parameters, optimizer state, buffered gradients, store copies, a staged job's activations); a job over it,
+     * alone or with the jobs already admitted ({@link MemoryAdmission}), is dead-lettered as {@code INVALID_JOB} with
+     * the figures. By default half of the JVM's maximum heap.
      */
     public static final String JOB_MEMORY_BUDGET_CONFIG = "paramhub.aggregator.job.memory.budget.bytes";
 

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * {@code shard-jobs} and {@code shard-membership}, and {@code commands} to shard 0: partitioned like {@code gradients}, so each
  * shard's task learns its job and its workers. Both sources have one partition, so this task knows
  * every job (in {@code job-spec-store}) when its workers' records come. Invalid jobs (jobs over the memory
- * budget too, {@link JobMemory}), invalid commands and membership
+ * budget too, with the live jobs already admitted: {@link MemoryAdmission}), invalid commands and membership
  * records stamped far from the broker's time or of workers not of the job go to {@code dead-letters} instead. A
  * tombstone on {@code jobs} deletes the job: it leaves {@code job-spec-store} and one tombstone per shard goes to
  * {@code shard-jobs}.
@@ -69,7 +69,7 @@ final class ControlFanout {
             }
             final List<String> problems = new ArrayList<>(JobSpecs.problems(spec));
             if (problems.isEmpty()) {
-                final String overBudget = JobMemory.of(spec).overBudget(spec, memoryBudget);
+                final String overBudget = MemoryAdmission.refusal(spec, memoryBudget, specs);
                 if (overBudget != null) {
                     problems.add(overBudget);
                 }

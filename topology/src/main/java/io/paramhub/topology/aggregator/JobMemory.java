@@ -18,8 +18,8 @@ import org.apache.kafka.common.config.ConfigException;
  * window; SSP and ASP apply on arrival), the copies in the shard stores (parameters and optimizer state in both
  * {@code shard-state-store} and {@code shard-snapshot-store}, the newest version in {@code shard-model-store}),
  * and for a staged job the activations and their gradients at each stage boundary for a clock's global batch.
- * {@link ControlFanout} refuses a job whose total is over {@link AggregatorTopology#JOB_MEMORY_BUDGET_CONFIG}. Reads
- * and writes no topic.
+ * {@link MemoryAdmission} refuses a job whose total, alone or with the live jobs', is over
+ * {@link AggregatorTopology#JOB_MEMORY_BUDGET_CONFIG}. Reads and writes no topic.
  */
 record JobMemory(long parameters, long optimizerState, long bufferedGradients, long snapshots, long activations) {
 
