@@ -9,7 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The orchestrator topology's own meters: {@code paramhub.orchestrator.commands.issued}, by job;
- * {@code paramhub.orchestrator.placements.issued}; and the scaling recommendation for the aggregators,
+ * {@code paramhub.orchestrator.placements.issued}; {@code paramhub.orchestrator.telemetry.refused} (not by job: a
+ * refused record may name any job); and the scaling recommendation for the aggregators,
  * {@code paramhub.orchestrator.aggregators.recommended} (instances, 0 before the first) and
  * {@code paramhub.orchestrator.aggregators.predicted.gain} (fraction of a round's server time), which an
  * autoscaler can act on.
@@ -20,6 +21,7 @@ public final class OrchestratorMetrics {
     private final AtomicLong recommended = new AtomicLong();
     private final AtomicLong gainMillionths = new AtomicLong();
     private final Counter placements;
+    private final Counter refusedTelemetry;
 
     public OrchestratorMetrics(final MeterRegistry registry) {
         this.registry = registry;
@@ -28,6 +30,9 @@ public final class OrchestratorMetrics {
                 .register(registry);
         Gauge.builder("paramhub.orchestrator.aggregators.predicted.gain", gainMillionths, g -> g.get() / 1e6)
                 .description("Predicted shortening of a round's server time with the recommended instance count")
+                .register(registry);
+        refusedTelemetry = Counter.builder("paramhub.orchestrator.telemetry.refused")
+                .description("Records of telemetry from a worker not in its job, dead-lettered (UNKNOWN_WORKER)")
                 .register(registry);
         placements = Counter.builder("paramhub.orchestrator.placements.issued")
                 .description("Placements of shard partitions on aggregator instances issued")
@@ -56,6 +61,16 @@ public final class OrchestratorMetrics {
     /** Meters that nobody reads, for tests and tools that do not export them. */
     public static OrchestratorMetrics unregistered() {
         return new OrchestratorMetrics(new SimpleMeterRegistry());
+    }
+
+    /** A record of telemetry from a worker not in its job, dead-lettered. */
+    void refused() {
+        refusedTelemetry.increment();
+    }
+
+    /** Records of telemetry from workers not in their job, dead-lettered by this instance. */
+    public long refusedTelemetry() {
+        return (long) refusedTelemetry.count();
     }
 
     void issued(final ResourceCommand command) {

@@ -8,21 +8,27 @@ import io.paramhub.schemas.serde.PatientDeserializer;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.placement.PlacementSettings;
+import java.util.Map;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The orchestrator: {@code telemetry} (key job/worker) → {@code commands} (key job/worker), and
+ * The orchestrator: {@code telemetry} (key job/worker) → {@code commands} (key job/worker) and, from workers not in
+ * their job, {@code dead-letters}; and
  * {@code server-telemetry} (key aggregator instance) → {@code placements}.
  *
  * <ol>
+ *   <li>{@code worker-gate} ({@link WorkerGate}) sends telemetry from a worker not in its job to
+ *   {@code dead-letters} ({@code UNKNOWN_WORKER}), so that no plan names it.</li>
  *   <li>{@code telemetry} is re-keyed by job and repartitioned through the internal topic
  *   {@value #REPARTITION_NAME} ({@code <application.id>-telemetry-by-job-repartition}), so that one task
  *   sees every worker of a job whatever the partition count of {@code telemetry}; a worker's records
@@ -52,6 +58,7 @@ public final class OrchestratorTopology {
     public static final String PLACEMENT_STORE = "orchestrator-placement-store";
     public static final String REPARTITION_NAME = "telemetry-by-job";
     static final String PLANNER = "planner";
+    static final String WORKER_GATE = "worker-gate";
     static final String PLACER = "placer";
 
     private OrchestratorTopology() {}
@@ -87,10 +94,22 @@ public final class OrchestratorTopology {
                         new JobStateSerde(serdes.valueSerde(OrchestratorJobState.class)))
                 .withCachingDisabled());
 
-        builder.stream(
+        final Map<String, KStream<String, WorkerGate.Gated>> gated = builder.stream(
                         topics.telemetry().name(),
                         Consumed.with(Serdes.String(), topics.telemetry().valueSerde())
                                 .withName("telemetry-source"))
+                .process(() -> new WorkerGate(topics.telemetry(), metrics), Named.as(WORKER_GATE))
+                .split(Named.as(WORKER_GATE + "-"))
+                .branch((key, value) -> value.refused(), Branched.as("refused"))
+                .defaultBranch(Branched.as("admitted"));
+        gated.get(WORKER_GATE + "-refused")
+                .mapValues(WorkerGate.Gated::letter, Named.as("telemetry-dead-letter"))
+                .to(
+                        topics.deadLetters().name(),
+                        Produced.with(Serdes.String(), topics.deadLetters().valueSerde())
+                                .withName("telemetry-dead-letters-sink"));
+        gated.get(WORKER_GATE + "-admitted")
+                .mapValues(WorkerGate.Gated::telemetry, Named.as("admitted-telemetry"))
                 .selectKey((key, telemetry) -> telemetry == null ? key : telemetry.getJob(), Named.as("key-by-job"))
                 .repartition(Repartitioned.<String, IterationTelemetry>as(REPARTITION_NAME)
                         .withKeySerde(Serdes.String())

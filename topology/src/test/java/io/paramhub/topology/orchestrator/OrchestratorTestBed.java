@@ -1,5 +1,6 @@
 package io.paramhub.topology.orchestrator;
 
+import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.OptimizerKind;
@@ -43,6 +44,7 @@ final class OrchestratorTestBed implements AutoCloseable {
     final TestInputTopic<String, IterationTelemetry> telemetry;
     final TestInputTopic<String, JobSpec> jobs;
     final TestOutputTopic<String, ResourceCommand> commands;
+    final TestOutputTopic<String, DeadLetter> deadLetters;
     final List<ResourceCommand> issued = new ArrayList<>();
     final OrchestratorMetrics metrics = OrchestratorMetrics.unregistered();
     private final Map<String, ResourceCommand> applied = new LinkedHashMap<>();
@@ -70,6 +72,10 @@ final class OrchestratorTestBed implements AutoCloseable {
                 topics.commands().name(),
                 new StringDeserializer(),
                 topics.commands().valueSerde().deserializer());
+        deadLetters = driver.createOutputTopic(
+                topics.deadLetters().name(),
+                new StringDeserializer(),
+                topics.deadLetters().valueSerde().deserializer());
     }
 
     static String worker(final int index) {

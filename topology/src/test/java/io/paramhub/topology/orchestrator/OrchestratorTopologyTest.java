@@ -257,6 +257,8 @@ class OrchestratorTopologyTest {
                         OrchestratorTopology.JOB_SPEC_STORE,
                         OrchestratorTopology.REPARTITION_NAME + "-repartition",
                         "planner",
+                        OrchestratorTopology.WORKER_GATE,
+                        "telemetry-dead-letters-sink",
                         "telemetry-source",
                         "commands-sink",
                         "job-spec-loader");
