@@ -23,6 +23,7 @@ import io.paramhub.topology.ShardKeys;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.jobs.WorkerIds;
+import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,9 +46,10 @@ import org.junit.jupiter.api.io.TempDir;
  * real broker (issue 29, item 2): model versions no aggregator of the job can publish (version {@code Long.MAX_VALUE},
  * a {@code minClock} past the job's end, a shard count of 2e9), orchestrator commands no orchestrator issues (empty
  * speeds, a maximum epoch, a negative share, a million threads), membership of a worker beyond the job's count and a
- * LEFT of a live worker at a clock it has long passed, and an invalid spec of the running job. Each is dead-lettered
- * with its reason by whoever reads it (the aggregator's fan-outs, its shard 0, the workers), none is applied, and the
- * model is the in-process reference's, bit for bit.
+ * LEFT of a live worker at a clock it has long passed, an invalid spec of the running job, and telemetry of a worker
+ * beyond the job's count. Each is dead-lettered with its reason by whoever reads it (the aggregator's fan-outs, its
+ * shard 0, the workers, the orchestrator, here observe-only), none is applied, and the model is the in-process
+ * reference's, bit for bit.
  */
 @Tag("integration")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -71,7 +73,11 @@ class ForgedControlRecordsIT {
             new Forgery("command-huge-threads", DeadLetterReason.INVALID_COMMAND, "threads 1000000"),
             new Forgery("left-of-live-worker", DeadLetterReason.STALE, "LEFT of worker-001 at clock 0"),
             new Forgery("join-beyond-count", DeadLetterReason.UNKNOWN_WORKER, "'worker-003'"),
-            new Forgery("invalid-job-spec", DeadLetterReason.INVALID_JOB, "invalid job " + JOB));
+            new Forgery("invalid-job-spec", DeadLetterReason.INVALID_JOB, "invalid job " + JOB),
+            new Forgery(
+                    "telemetry-beyond-count",
+                    DeadLetterReason.UNKNOWN_WORKER,
+                    "telemetry of job " + JOB + " from 'worker-004'"));
 
     private KafkaTestCluster kafka;
     private SchemaRegistryServer registry;
@@ -100,6 +106,7 @@ class ForgedControlRecordsIT {
                 }
             };
             result = new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, stateDir)
+                    .withOrchestrator(OrchestratorSettings.defaults().observeOnly())
                     .run(spec, problem.data(), listener);
         }
         deadLetters = readDeadLetters();
@@ -157,7 +164,8 @@ class ForgedControlRecordsIT {
                         command("command-huge-threads", command(0, 0.5, 1_000_000, speeds())),
                         member("left-of-live-worker", WorkerIds.of(1), WorkerState.LEFT, now),
                         member("join-beyond-count", WorkerIds.of(WORKERS), WorkerState.JOINED, now),
-                        invalidSpec())
+                        invalidSpec(),
+                        telemetry("telemetry-beyond-count", WorkerIds.of(WORKERS + 1)))
                 .forEach(injector::send);
         try {
             injected.addAll(injector.flush());
@@ -167,7 +175,7 @@ class ForgedControlRecordsIT {
         } catch (final ExecutionException e) {
             throw new IllegalStateException("could not inject", e.getCause());
         }
-        await().alias("the aggregator's dead letters of the forged control records")
+        await().alias("the aggregator's and orchestrator's dead letters of the forged control records")
                 .atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(50))
                 .until(() -> FORGERIES.stream()
@@ -248,6 +256,29 @@ class ForgedControlRecordsIT {
                         .valueSerde()
                         .serializer()
                         .serialize(topics.membership().name(), status));
+    }
+
+    /** A telemetry record of {@code worker} at clock 1, a fast one, as a worker would write it. */
+    private Injection.Planned telemetry(final String kind, final String worker) {
+        final IterationTelemetry telemetry = IterationTelemetry.newBuilder()
+                .setJob(JOB)
+                .setWorker(worker)
+                .setClock(1)
+                .setSamples(1_000)
+                .setComputeMs(1)
+                .setWaitMs(0)
+                .setThreads(1)
+                .setBatchShare(0.5)
+                .setTimestamp(Instant.now())
+                .build();
+        return planned(
+                kind,
+                topics.telemetry().name(),
+                ShardKeys.worker(JOB, worker),
+                topics.telemetry()
+                        .valueSerde()
+                        .serializer()
+                        .serialize(topics.telemetry().name(), telemetry));
     }
 
     /** The running job's spec again, with a shard count no valid spec has. */
