@@ -15,6 +15,9 @@ import io.paramhub.orchestrator.dashboard.TestSets;
 import io.paramhub.topology.orchestrator.OrchestratorMetrics;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -93,6 +96,22 @@ public final class OrchestratorApp implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     private int maxEventStreams;
 
+    @Option(
+            names = "--dashboard-max-jobs",
+            defaultValue = "" + Dashboard.DEFAULT_MAX_JOBS,
+            description =
+                    "Jobs the dashboard holds a board of; past that, a new job's board takes the place of the one "
+                            + "heard of least recently (default: ${DEFAULT-VALUE}).")
+    private int maxJobs;
+
+    @Option(
+            names = "--dashboard-data-dirs",
+            split = ",",
+            paramLabel = "DIR",
+            description = "Directories the dashboard may load jobs' test sets from, besides the built-in "
+                    + "fashion-mnist and generated data; a job naming other files is not evaluated (default: none).")
+    private List<Path> dataDirs = new ArrayList<>();
+
     @Mixin
     private HttpOptions http;
 
@@ -105,6 +124,10 @@ public final class OrchestratorApp implements Callable<Integer> {
                 .withLoadLever(loadLever)
                 .withResourceLever(resourceLever)
                 .withThreadBudget(threadBudget);
+        if (maxJobs < 1) {
+            throw new SettingException(
+                    "--dashboard-max-jobs", "--dashboard-max-jobs must be at least 1, not " + maxJobs);
+        }
         if (maxEventStreams < 1) {
             throw new SettingException(
                     "--dashboard-max-streams", "--dashboard-max-streams must be at least 1, not " + maxEventStreams);
@@ -126,8 +149,9 @@ public final class OrchestratorApp implements Callable<Integer> {
                         runner,
                         endpoint,
                         new OpsEndpoints(metrics, Readiness.of(runner.streams())),
-                        dashboard ? TestSets.loading() : null,
-                        maxEventStreams)
+                        dashboard ? TestSets.loading(dataDirs) : null,
+                        maxEventStreams,
+                        maxJobs)
                 : null;
         return StreamsAppLauncher.runUntilStopped(runner.streams(), () -> {
             if (server != null) {

@@ -51,8 +51,28 @@ public final class OrchestratorEndpoint implements AutoCloseable {
             final OpsEndpoints ops,
             final TestSets dashboardTestSets,
             final int maxEventStreams) {
-        final Dashboard dashboard =
-                dashboardTestSets == null ? null : Dashboard.start(runner, dashboardTestSets, maxEventStreams);
+        return start(runner, endpoint, ops, dashboardTestSets, maxEventStreams, Dashboard.DEFAULT_MAX_JOBS);
+    }
+
+    /**
+     * As {@link #start(OrchestratorRunner, HttpOptions.Endpoint, OpsEndpoints, TestSets, int)}, the dashboard holding
+     * at most {@code maxJobs} jobs' boards (its meters in {@code ops}' registry when given).
+     */
+    public static OrchestratorEndpoint start(
+            final OrchestratorRunner runner,
+            final HttpOptions.Endpoint endpoint,
+            final OpsEndpoints ops,
+            final TestSets dashboardTestSets,
+            final int maxEventStreams,
+            final int maxJobs) {
+        final Dashboard dashboard = dashboardTestSets == null
+                ? null
+                : Dashboard.start(
+                        runner,
+                        dashboardTestSets,
+                        maxEventStreams,
+                        maxJobs,
+                        ops == null ? null : ops.metrics().registry());
         try {
             return new OrchestratorEndpoint(
                     dashboard,

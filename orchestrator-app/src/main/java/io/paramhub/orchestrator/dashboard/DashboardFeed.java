@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -29,12 +28,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads {@code jobs}, {@code telemetry}, {@code commands} and {@code model} from the beginning (one consumer,
- * no group, committed records only) into the {@link JobBoards}, on its own thread, and every
- * {@value #PUBLISH_MS} ms publishes a fresh JSON snapshot of each job that changed, with the orchestrator's
+ * no group, committed records only; {@code jobs} to its end first) into the {@link JobBoards}, on its own thread, and
+ * every {@value #PUBLISH_MS} ms publishes a fresh JSON snapshot of each job that changed, with the orchestrator's
  * state of the job ({@code plannerStates}, an interactive query of its store). A job changed in the last
  * {@value #SETTLE_MS} ms is published again even without a new record, since the orchestrator's store may
- * lag the topics the feed reads. A record that cannot be read is logged and skipped. A tombstone on
- * {@code jobs} deletes the job's board ({@code deleted} hears of it).
+ * lag the topics the feed reads. A record that cannot be read is logged and skipped. A valid spec on {@code jobs}
+ * ({@code JobSpecs.problems}) makes the job's board and a tombstone drops it; a record of any other job, or of a
+ * worker not of its job, is ignored and counted ({@link JobBoards#ignoredRecords}). A job's spec is written before
+ * its workers start, so after the first pass over {@code jobs} its records come after its spec.
  */
 final class DashboardFeed implements AutoCloseable {
 
@@ -49,7 +50,6 @@ final class DashboardFeed implements AutoCloseable {
     private final JobBoards boards;
     private final Function<String, PlannerView> plannerStates;
     private final boolean planning;
-    private final Consumer<JobBoard> deleted;
     private final Map<String, long[]> publishedChanges = new HashMap<>();
     private final Thread thread;
     private volatile boolean running = true;
@@ -61,10 +61,8 @@ final class DashboardFeed implements AutoCloseable {
             final Properties connection,
             final JobBoards boards,
             final Function<String, PlannerView> plannerStates,
-            final boolean planning,
-            final Consumer<JobBoard> deleted) {
+            final boolean planning) {
         this.topics = topics;
-        this.deleted = deleted;
         this.connection = connection;
         this.boards = boards;
         this.plannerStates = plannerStates;
@@ -75,17 +73,15 @@ final class DashboardFeed implements AutoCloseable {
 
     /**
      * Starts reading. {@code plannerStates} answers the orchestrator's state of a job, null when it holds
-     * none; {@code planning} says whether the orchestrator issues commands; {@code deleted} gets the board of
-     * each deleted job, once dropped.
+     * none; {@code planning} says whether the orchestrator issues commands.
      */
     static DashboardFeed start(
             final TopicCatalog topics,
             final Properties connection,
             final JobBoards boards,
             final Function<String, PlannerView> plannerStates,
-            final boolean planning,
-            final Consumer<JobBoard> deleted) {
-        final DashboardFeed feed = new DashboardFeed(topics, connection, boards, plannerStates, planning, deleted);
+            final boolean planning) {
+        final DashboardFeed feed = new DashboardFeed(topics, connection, boards, plannerStates, planning);
         feed.thread.start();
         return feed;
     }
@@ -138,9 +134,7 @@ final class DashboardFeed implements AutoCloseable {
                 }
             }
             if (missing.isEmpty()) {
-                reader.assign(partitions);
-                reader.seekToBeginning(partitions);
-                return true;
+                return readJobsFirst(reader, partitions);
             }
             if (!warned) {
                 log.warn("dashboard waits for topics {} to be created", missing);
@@ -159,6 +153,35 @@ final class DashboardFeed implements AutoCloseable {
         return false;
     }
 
+    /**
+     * Reads {@code jobs} up to its end, then assigns every partition, the others from their beginning: a board is made
+     * only from a spec, so records of a job read before its spec would be ignored. False if closed first.
+     */
+    private boolean readJobsFirst(final KafkaConsumer<String, byte[]> reader, final List<TopicPartition> partitions) {
+        final List<TopicPartition> jobs = partitions.stream()
+                .filter(partition -> partition.topic().equals(topics.jobs().name()))
+                .toList();
+        reader.assign(jobs);
+        reader.seekToBeginning(jobs);
+        final Map<TopicPartition, Long> ends = reader.endOffsets(jobs);
+        while (running && jobs.stream().anyMatch(partition -> reader.position(partition) < ends.get(partition))) {
+            for (final ConsumerRecord<String, byte[]> record : reader.poll(POLL)) {
+                dispatch(record);
+            }
+        }
+        if (!running) {
+            return false;
+        }
+        final Map<TopicPartition, Long> read = new HashMap<>();
+        jobs.forEach(partition -> read.put(partition, reader.position(partition)));
+        reader.assign(partitions);
+        reader.seekToBeginning(partitions.stream()
+                .filter(partition -> !read.containsKey(partition))
+                .toList());
+        read.forEach(reader::seek);
+        return true;
+    }
+
     private void dispatch(final ConsumerRecord<String, byte[]> record) {
         final String topic = record.topic();
         if (record.value() == null) {
@@ -171,17 +194,24 @@ final class DashboardFeed implements AutoCloseable {
             if (topic.equals(topics.telemetry().name())) {
                 final IterationTelemetry telemetry =
                         topics.telemetry().valueSerde().deserializer().deserialize(topic, record.value());
-                boards.board(telemetry.getJob()).onTelemetry(telemetry);
+                final JobBoard board = ofJob(telemetry.getJob(), telemetry.getWorker());
+                if (board != null) {
+                    board.onTelemetry(telemetry);
+                }
             } else if (topic.equals(topics.model().name())) {
                 final ModelShard shard =
                         topics.model().valueSerde().deserializer().deserialize(topic, record.value());
-                if (boards.board(shard.getJob()).onModel(shard)) {
+                final JobBoard board = boards.recordOf(shard.getJob());
+                if (board != null && board.onModel(shard)) {
                     boards.releaseModelsBeyond(JobBoards.MODELS_HELD);
                 }
             } else if (topic.equals(topics.commands().name())) {
                 final ResourceCommand command =
                         topics.commands().valueSerde().deserializer().deserialize(topic, record.value());
-                boards.board(command.getJob()).onCommand(command);
+                final JobBoard board = ofJob(command.getJob(), command.getWorker());
+                if (board != null) {
+                    board.onCommand(command);
+                }
             } else if (topic.equals(topics.jobs().name())) {
                 final JobSpec spec = topics.jobs().valueSerde().deserializer().deserialize(topic, record.value());
                 final List<String> problems = JobSpecs.problems(spec);
@@ -193,8 +223,7 @@ final class DashboardFeed implements AutoCloseable {
                             String.join("; ", problems));
                     return;
                 }
-                boards.submitted(spec.getJob());
-                boards.board(spec.getJob()).onSpec(spec);
+                boards.submit(spec);
             }
         } catch (final RuntimeException e) {
             log.warn(
@@ -206,18 +235,28 @@ final class DashboardFeed implements AutoCloseable {
         }
     }
 
+    /** The board of {@code job} if {@code worker} is one of its workers; null, counted as ignored, otherwise. */
+    private JobBoard ofJob(final String job, final String worker) {
+        final JobBoard board = boards.recordOf(job);
+        if (board != null && !board.ofJob(worker)) {
+            boards.ignored();
+            return null;
+        }
+        return board;
+    }
+
     private void delete(final String job) {
-        publishedChanges.remove(job);
-        final JobBoard board = boards.delete(job);
-        if (board != null) {
-            deleted.accept(board);
+        if (boards.delete(job) != null) {
             log.info("dashboard dropped the board of deleted job {}", job);
         }
     }
 
     /** Publishes each job changed since its last snapshot, or changed in the last {@link #SETTLE_MS} ms. */
     private void publish(final long now) {
-        for (final JobBoard board : boards.all()) {
+        final List<JobBoard> all = boards.all();
+        // boards dropped (deleted, or making room for a new job) are forgotten here too
+        publishedChanges.keySet().retainAll(all.stream().map(JobBoard::job).toList());
+        for (final JobBoard board : all) {
             final long changes = board.changes();
             final long[] last = publishedChanges.computeIfAbsent(board.job(), job -> new long[] {-1, 0});
             if (changes != last[0]) {

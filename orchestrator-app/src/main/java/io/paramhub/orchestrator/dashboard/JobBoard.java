@@ -6,6 +6,7 @@ import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ResourceCommand;
 import io.paramhub.avro.WorkerEvaluation;
 import io.paramhub.topology.jobs.JobSpecs;
+import io.paramhub.topology.jobs.WorkerIds;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.SortedMap;
@@ -66,7 +67,18 @@ final class JobBoard {
         changed(value.getCreatedAt().toEpochMilli());
     }
 
+    /**
+     * Whether {@code worker} is one of the job's workers ({@link WorkerIds#belongsTo}); before the spec is read, any
+     * worker id. Records of others are not taken, so a board holds at most the job's workers.
+     */
+    synchronized boolean ofJob(final String worker) {
+        return spec != null ? WorkerIds.belongsTo(spec, worker) : WorkerIds.indexOf(worker) >= 0;
+    }
+
     synchronized void onTelemetry(final IterationTelemetry telemetry) {
+        if (!ofJob(telemetry.getWorker())) {
+            return;
+        }
         if (workers.computeIfAbsent(telemetry.getWorker(), name -> new WorkerTrack())
                 .record(telemetry)) {
             // in a hybrid job the last pipeline stage alone computes the loss of the samples all stages compute
@@ -94,7 +106,7 @@ final class JobBoard {
     }
 
     synchronized void onCommand(final ResourceCommand command) {
-        if (commands.add(command)) {
+        if (ofJob(command.getWorker()) && commands.add(command)) {
             changed(command.getIssuedAt().toEpochMilli());
         }
     }

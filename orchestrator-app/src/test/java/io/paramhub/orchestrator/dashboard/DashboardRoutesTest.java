@@ -96,7 +96,7 @@ class DashboardRoutesTest {
     @Test
     void shouldPushEachPublishedSnapshotAsAServerSentEvent(final Vertx vertx, final VertxTestContext ctx) {
         // given: a job with a snapshot published, and one published after the stream opens
-        final JobBoard board = boards.board("j");
+        final JobBoard board = boards.submit(JobBoardTestRecords.spec("j", 1_000));
         board.publish(new JobBoard.Published(
                 1, new JsonObject().put("job", "j").put("seq", 1).encode()));
         final StringBuilder received = new StringBuilder();
@@ -189,8 +189,8 @@ class DashboardRoutesTest {
     @Test
     void shouldListJobsNewestFirst(final Vertx vertx, final VertxTestContext ctx) {
         // given
-        boards.board("older").onTelemetry(JobBoardTestRecords.telemetry("older", 1_000));
-        boards.board("newer").onTelemetry(JobBoardTestRecords.telemetry("newer", 2_000));
+        boards.submit(JobBoardTestRecords.spec("older", 1_000));
+        boards.submit(JobBoardTestRecords.spec("newer", 2_000));
 
         // when
         WebClient.create(vertx)

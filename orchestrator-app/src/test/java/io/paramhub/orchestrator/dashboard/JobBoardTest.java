@@ -11,8 +11,10 @@ import io.paramhub.avro.SyncMode;
 import io.paramhub.schemas.FloatPacking;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -181,9 +183,9 @@ class JobBoardTest {
         board.onSpec(spec(2));
         board.onModel(shard(0, 0, 0f));
         board.onModel(shard(1, 0, 0f));
-        final TestSets missing = TestSets.loading();
+        final TestSets missing = TestSets.loading(List.of(Path.of("/")));
 
-        // when: the spec names a Fashion-MNIST directory that is not there
+        // when: the spec names a Fashion-MNIST directory the dashboard may read, but that is not there
         ModelEvaluator.evaluate(
                 board,
                 new JobBoard.Pending(

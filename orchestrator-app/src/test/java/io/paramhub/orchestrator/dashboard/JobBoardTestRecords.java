@@ -1,7 +1,10 @@
 package io.paramhub.orchestrator.dashboard;
 
 import io.paramhub.avro.IterationTelemetry;
+import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
+import io.paramhub.avro.OptimizerKind;
+import io.paramhub.avro.SyncMode;
 import io.paramhub.schemas.FloatPacking;
 import java.time.Instant;
 
@@ -24,6 +27,29 @@ final class JobBoardTestRecords {
                 .setCommandEpoch(-1)
                 .setLoss(5.0)
                 .setTimestamp(Instant.ofEpochMilli(timestampMs))
+                .build();
+    }
+
+    /** A valid spec of {@code job}: linear regression on 3 inputs (4 parameters, 1 shard), 2 workers. */
+    static JobSpec spec(final String job, final long createdAtMs) {
+        return JobSpec.newBuilder()
+                .setJob(job)
+                .setModel("linear")
+                .setDataset("linear:n=64,d=3")
+                .setInputs(3)
+                .setOutputs(1)
+                .setParameters(4)
+                .setShards(1)
+                .setSyncMode(SyncMode.BSP)
+                .setStaleness(0)
+                .setOptimizer(OptimizerKind.SGD)
+                .setLearningRate(0.1)
+                .setMomentum(0.0)
+                .setGlobalBatch(128)
+                .setExpectedWorkers(2)
+                .setEpochs(1)
+                .setSeed(7)
+                .setCreatedAt(Instant.ofEpochMilli(createdAtMs))
                 .build();
     }
 
