@@ -23,7 +23,14 @@ import io.paramhub.topology.ShardKeys;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.jobs.WorkerIds;
-import io.paramhub.topology.orchestrator.OrchestratorSettings;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,8 +55,9 @@ import org.junit.jupiter.api.io.TempDir;
  * speeds, a maximum epoch, a negative share, a million threads), membership of a worker beyond the job's count and a
  * LEFT of a live worker at a clock it has long passed, an invalid spec of the running job, and telemetry of a worker
  * beyond the job's count. Each is dead-lettered with its reason by whoever reads it (the aggregator's fan-outs, its
- * shard 0, the workers, the orchestrator, here observe-only), none is applied, and the model is the in-process
- * reference's, bit for bit.
+ * shard 0, the workers, the orchestrator, here observe-only and serving its dashboard), none is applied, and the model
+ * is the in-process reference's, bit for bit. Telemetry of a job nobody submitted is set aside by no one, and the
+ * dashboard makes no board of it.
  */
 @Tag("integration")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -59,6 +67,9 @@ class ForgedControlRecordsIT {
     private static final int WORKERS = 3;
     private static final int SHARDS = 2;
     private static final long INJECTED_AT_CLOCK = 5;
+    private static final String UNKNOWN_JOB = "never-submitted";
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /** A forged record and how its dead letter is told apart: its error names {@code marker}. */
     private record Forgery(String kind, DeadLetterReason reason, String marker) {}
@@ -87,6 +98,8 @@ class ForgedControlRecordsIT {
     private TrainingRun.Result result;
     private final List<Injection> injected = new ArrayList<>();
     private List<DeadLetter> deadLetters;
+    private volatile String dashboard;
+    private volatile List<String> dashboardJobs;
 
     @BeforeAll
     void trainUnderForgedControlRecords(@TempDir final Path stateDir) throws InterruptedException {
@@ -103,10 +116,18 @@ class ForgedControlRecordsIT {
                     if (injecting.equals(telemetry.getWorker()) && telemetry.getClock() == INJECTED_AT_CLOCK) {
                         inject(injector);
                     }
+                    if (injecting.equals(telemetry.getWorker()) && telemetry.getClock() == INJECTED_AT_CLOCK + 3) {
+                        dashboardJobs = jobsOnTheDashboard();
+                    }
+                }
+
+                @Override
+                public void onDashboard(final String url) {
+                    dashboard = url.substring(0, url.lastIndexOf("/dashboard"));
                 }
             };
             result = new TrainingRun(kafka.bootstrapServers(), registry.url(), TopicCatalog.DEFAULT_PREFIX, stateDir)
-                    .withOrchestrator(OrchestratorSettings.defaults().observeOnly())
+                    .withDashboard(0)
                     .run(spec, problem.data(), listener);
         }
         deadLetters = readDeadLetters();
@@ -120,7 +141,7 @@ class ForgedControlRecordsIT {
 
     @Test
     void shouldFinishWithTheParametersOfTheReferenceRunBitForBit() {
-        assertThat(injected).hasSize(FORGERIES.size());
+        assertThat(injected).hasSize(FORGERIES.size() + 1);
         assertThat(result.epochs()).hasSize(spec.getEpochs());
         assertThat(result.finalParameters()).containsExactly(LinearJobs.bspReference(spec, problem));
     }
@@ -145,6 +166,11 @@ class ForgedControlRecordsIT {
     }
 
     @Test
+    void shouldShowOnTheDashboardOnlyTheJobWithASpecAndNotTheJobNamedOnlyByTelemetry() {
+        assertThat(dashboardJobs).containsExactly(JOB);
+    }
+
+    @Test
     void shouldDeadLetterNothingElse() {
         assertThat(deadLetters)
                 .allSatisfy(letter -> assertThat(FORGERIES)
@@ -165,7 +191,8 @@ class ForgedControlRecordsIT {
                         member("left-of-live-worker", WorkerIds.of(1), WorkerState.LEFT, now),
                         member("join-beyond-count", WorkerIds.of(WORKERS), WorkerState.JOINED, now),
                         invalidSpec(),
-                        telemetry("telemetry-beyond-count", WorkerIds.of(WORKERS + 1)))
+                        telemetry("telemetry-beyond-count", WorkerIds.of(WORKERS + 1)),
+                        unknownJobTelemetry())
                 .forEach(injector::send);
         try {
             injected.addAll(injector.flush());
@@ -279,6 +306,69 @@ class ForgedControlRecordsIT {
                         .valueSerde()
                         .serializer()
                         .serialize(topics.telemetry().name(), telemetry));
+    }
+
+    /**
+     * Telemetry of worker-000 of a job nobody submitted, keyed as worker-000's own, so that it lands in the partition
+     * of its telemetry, before the clocks that follow: neither the aggregator nor the orchestrator sets it aside (a
+     * worker id of the right form, a job without a spec), and the dashboard must make no board of it.
+     */
+    private Injection.Planned unknownJobTelemetry() {
+        final IterationTelemetry telemetry = IterationTelemetry.newBuilder()
+                .setJob(UNKNOWN_JOB)
+                .setWorker(WorkerIds.of(0))
+                .setClock(1)
+                .setSamples(1_000)
+                .setComputeMs(1)
+                .setWaitMs(0)
+                .setThreads(1)
+                .setBatchShare(1.0)
+                .setTimestamp(Instant.now())
+                .build();
+        return planned(
+                "telemetry-unknown-job",
+                topics.telemetry().name(),
+                ShardKeys.worker(JOB, WorkerIds.of(0)),
+                topics.telemetry()
+                        .valueSerde()
+                        .serializer()
+                        .serialize(topics.telemetry().name(), telemetry));
+    }
+
+    /**
+     * The jobs the dashboard lists, once it shows worker-000 past the clock the forgeries were written at (so it has
+     * read the record of the unknown job, which is in the same partition before that clock's telemetry).
+     */
+    private List<String> jobsOnTheDashboard() {
+        await().alias("the dashboard shows worker-000 past the forgeries")
+                .atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> {
+                    final HttpResponse<String> snapshot = get("/jobs/" + JOB + "/snapshot");
+                    return snapshot.statusCode() == 200
+                            && new JsonObject(snapshot.body())
+                                    .getJsonArray("workers").stream()
+                                            .map(JsonObject.class::cast)
+                                            .anyMatch(row -> WorkerIds.of(0).equals(row.getString("worker"))
+                                                    && row.getLong("clock", -1L) > INJECTED_AT_CLOCK);
+                });
+        return new JsonArray(get("/jobs").body())
+                .stream().map(job -> ((JsonObject) job).getString("job")).toList();
+    }
+
+    private HttpResponse<String> get(final String path) {
+        try {
+            return HTTP.send(
+                    HttpRequest.newBuilder(URI.create(dashboard + path))
+                            .timeout(Duration.ofSeconds(2))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking the dashboard", e);
+        }
     }
 
     /** The running job's spec again, with a shard count no valid spec has. */
