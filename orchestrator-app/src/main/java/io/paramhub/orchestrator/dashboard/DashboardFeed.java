@@ -4,6 +4,7 @@ import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ResourceCommand;
+import io.paramhub.schemas.serde.PatientDeserializer;
 import io.paramhub.topology.ClientProperties;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.jobs.JobSpecs;
@@ -22,6 +23,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * every {@value #PUBLISH_MS} ms publishes a fresh JSON snapshot of each job that changed, with the orchestrator's
  * state of the job ({@code plannerStates}, an interactive query of its store). A job changed in the last
  * {@value #SETTLE_MS} ms is published again even without a new record, since the orchestrator's store may
- * lag the topics the feed reads. A record that cannot be read is logged and skipped. A valid spec on {@code jobs}
+ * lag the topics the feed reads. A record that cannot be read is logged and skipped; while the schema registry cannot
+ * answer, the feed waits for it ({@link PatientDeserializer}) rather than skip what it could not decode. A valid spec on {@code jobs}
  * ({@code JobSpecs.problems}) makes the job's board and a tombstone drops it; a record of any other job, or of a
  * worker not of its job, is ignored and counted ({@link JobBoards#ignoredRecords}). A job's spec is written before
  * its workers start, so after the first pass over {@code jobs} its records come after its spec.
@@ -46,6 +49,10 @@ final class DashboardFeed implements AutoCloseable {
     private static final long TOPIC_RETRY_MS = 2_000;
 
     private final TopicCatalog topics;
+    private final Deserializer<JobSpec> jobReader;
+    private final Deserializer<IterationTelemetry> telemetryReader;
+    private final Deserializer<ResourceCommand> commandReader;
+    private final Deserializer<ModelShard> modelReader;
     private final Properties connection;
     private final JobBoards boards;
     private final Function<String, PlannerView> plannerStates;
@@ -63,6 +70,12 @@ final class DashboardFeed implements AutoCloseable {
             final Function<String, PlannerView> plannerStates,
             final boolean planning) {
         this.topics = topics;
+        this.jobReader = new PatientDeserializer<>(topics.jobs().valueSerde().deserializer());
+        this.telemetryReader =
+                new PatientDeserializer<>(topics.telemetry().valueSerde().deserializer());
+        this.commandReader =
+                new PatientDeserializer<>(topics.commands().valueSerde().deserializer());
+        this.modelReader = new PatientDeserializer<>(topics.model().valueSerde().deserializer());
         this.connection = connection;
         this.boards = boards;
         this.plannerStates = plannerStates;
@@ -192,28 +205,25 @@ final class DashboardFeed implements AutoCloseable {
         }
         try {
             if (topic.equals(topics.telemetry().name())) {
-                final IterationTelemetry telemetry =
-                        topics.telemetry().valueSerde().deserializer().deserialize(topic, record.value());
+                final IterationTelemetry telemetry = telemetryReader.deserialize(topic, record.value());
                 final JobBoard board = ofJob(telemetry.getJob(), telemetry.getWorker());
                 if (board != null) {
                     board.onTelemetry(telemetry);
                 }
             } else if (topic.equals(topics.model().name())) {
-                final ModelShard shard =
-                        topics.model().valueSerde().deserializer().deserialize(topic, record.value());
+                final ModelShard shard = modelReader.deserialize(topic, record.value());
                 final JobBoard board = boards.recordOf(shard.getJob());
                 if (board != null && board.onModel(shard)) {
                     boards.releaseModelsBeyond(JobBoards.MODELS_HELD);
                 }
             } else if (topic.equals(topics.commands().name())) {
-                final ResourceCommand command =
-                        topics.commands().valueSerde().deserializer().deserialize(topic, record.value());
+                final ResourceCommand command = commandReader.deserialize(topic, record.value());
                 final JobBoard board = ofJob(command.getJob(), command.getWorker());
                 if (board != null) {
                     board.onCommand(command);
                 }
             } else if (topic.equals(topics.jobs().name())) {
-                final JobSpec spec = topics.jobs().valueSerde().deserializer().deserialize(topic, record.value());
+                final JobSpec spec = jobReader.deserialize(topic, record.value());
                 final List<String> problems = JobSpecs.problems(spec);
                 if (!problems.isEmpty()) {
                     // the aggregator sets it aside on dead-letters (INVALID_JOB); the dashboard has no producer
