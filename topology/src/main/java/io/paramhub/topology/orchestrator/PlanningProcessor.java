@@ -48,6 +48,11 @@ import org.slf4j.LoggerFactory;
  * <p>A deleted job (a tombstone on {@code jobs}, which removes it from the global job store): every
  * {@link #SWEEP_INTERVAL} of wall-clock time the job states of this task whose job had a spec and has none
  * any more are deleted, with the job's meters. A job deleted while this task was not running keeps its state.
+ *
+ * <p>Telemetry may name a job before its spec reaches the global store, so such a job gets a state too; but at
+ * most {@link #MAX_JOBS_WITHOUT_SPEC} of them per task, so that records naming made-up jobs cannot grow the store
+ * without bound: telemetry of a further job without a spec is dropped (and counted in the log) until one of them
+ * gets its spec or the count falls.
  */
 final class PlanningProcessor implements Processor<String, IterationTelemetry, String, ResourceCommand> {
 
@@ -57,6 +62,8 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
     static final double NOISE_MARGIN = 2.0;
     /** How often the task looks for job states of deleted jobs. */
     static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
+    /** The most jobs without a spec whose state one task keeps. */
+    static final int MAX_JOBS_WITHOUT_SPEC = 100;
 
     private final OrchestratorSettings settings;
     private final OrchestratorMetrics metrics;
@@ -68,6 +75,10 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
     private ProcessorContext<String, ResourceCommand> context;
     private KeyValueStore<String, JobState> states;
     private KeyValueStore<String, JobSpec> specs;
+    /** States of this task's jobs that have no spec and never had one here, as of the last sweep and since. */
+    private int withoutSpec;
+
+    private long droppedWithoutSpec;
 
     PlanningProcessor(final OrchestratorSettings settings, final OrchestratorMetrics metrics) {
         this.settings = settings;
@@ -80,11 +91,16 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         this.states = context.getStateStore(OrchestratorTopology.JOB_STATE_STORE);
         this.specs = context.getStateStore(OrchestratorTopology.JOB_SPEC_STORE);
         context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> sweepDeletedJobs());
+        sweepDeletedJobs();
     }
 
-    /** Deletes the state and meters of each job of this task that had a spec and has none any more. */
+    /**
+     * Deletes the state and meters of each job of this task that had a spec and has none any more, and counts the
+     * jobs that never had one.
+     */
     private void sweepDeletedJobs() {
         final List<String> deleted = new ArrayList<>();
+        int neverSpecified = 0;
         try (KeyValueIterator<String, JobState> all = states.all()) {
             while (all.hasNext()) {
                 final String job = all.next().key;
@@ -92,9 +108,12 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
                     specified.add(job);
                 } else if (specified.contains(job)) {
                     deleted.add(job);
+                } else {
+                    neverSpecified++;
                 }
             }
         }
+        withoutSpec = neverSpecified;
         for (final String job : deleted) {
             states.delete(job);
             specified.remove(job);
@@ -112,6 +131,9 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         }
         final String job = telemetry.getJob();
         final JobState stored = states.get(job);
+        if (stored == null && specs.get(job) == null && !admitWithoutSpec(job)) {
+            return;
+        }
         final JobState known = stored != null ? stored : JobState.EMPTY;
         if (telemetry.getClock() <= known.worker(telemetry.getWorker()).lastClock()) {
             log.debug("old telemetry of {}/{} at clock {} ignored", job, telemetry.getWorker(), telemetry.getClock());
@@ -133,6 +155,23 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
                 round > reported.lastEvaluatedRound()
                         ? evaluate(job, reported.evaluatedAt(round), round, record.timestamp())
                         : reported);
+    }
+
+    /** Whether a first record of {@code job}, which has no spec, may start a state: fewer than the cap have one. */
+    private boolean admitWithoutSpec(final String job) {
+        if (withoutSpec < MAX_JOBS_WITHOUT_SPEC) {
+            withoutSpec++;
+            return true;
+        }
+        if (droppedWithoutSpec++ % 1_000 == 0) {
+            log.warn(
+                    "telemetry of job {} dropped: it has no spec on jobs and this task already keeps {} jobs without "
+                            + "one ({} such records dropped so far)",
+                    job,
+                    MAX_JOBS_WITHOUT_SPEC,
+                    droppedWithoutSpec);
+        }
+        return false;
     }
 
     private int expectedWorkers(final String job, final JobState state) {

@@ -60,6 +60,49 @@ class JobDeletionTest {
         }
     }
 
+    @Test
+    void shouldKeepAtMostTheCapOfJobsWithoutASpecAndStillPlanSubmittedOnes() {
+        try (OrchestratorTestBed bed = new OrchestratorTestBed(OrchestratorSettings.defaults())) {
+            // given: telemetry naming more made-up jobs than the cap
+            for (int i = 0; i <= PlanningProcessor.MAX_JOBS_WITHOUT_SPEC + 20; i++) {
+                bed.telemetry.pipeInput(ShardKeys.worker("made-up-" + i, "worker-000"), telemetry("made-up-" + i));
+            }
+
+            // when: a submitted job with a straggler reports
+            bed.submit(4);
+            for (int i = 0; i < 5; i++) {
+                bed.round(1000, 1000, 1000 / 3.0, 1000);
+            }
+
+            // then
+            int madeUp = 0;
+            try (var all = states(bed).all()) {
+                while (all.hasNext()) {
+                    madeUp += all.next().key.startsWith("made-up-") ? 1 : 0;
+                }
+            }
+            assertThat(madeUp).isEqualTo(PlanningProcessor.MAX_JOBS_WITHOUT_SPEC);
+            assertThat(states(bed).get(OrchestratorTestBed.JOB)).isNotNull();
+            assertThat(bed.issued).isNotEmpty();
+        }
+    }
+
+    private static IterationTelemetry telemetry(final String job) {
+        return IterationTelemetry.newBuilder()
+                .setJob(job)
+                .setWorker("worker-000")
+                .setClock(0)
+                .setSamples(100)
+                .setComputeMs(10)
+                .setWaitMs(0)
+                .setThreads(1)
+                .setBatchShare(1.0)
+                .setCommandEpoch(-1)
+                .setLoss(1.0)
+                .setTimestamp(Instant.ofEpochMilli(1_700_000_000_000L))
+                .build();
+    }
+
     private static KeyValueStore<String, JobState> states(final OrchestratorTestBed bed) {
         return bed.driver.getKeyValueStore(OrchestratorTopology.JOB_STATE_STORE);
     }
