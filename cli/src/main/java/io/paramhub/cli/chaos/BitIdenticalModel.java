@@ -6,31 +6,39 @@ import java.time.Duration;
 import java.util.OptionalLong;
 
 /**
- * The BSP job's last model version, assembled from its shards on {@code model} (read_committed), equals the
- * in-process reference ({@link ChaosJob#reference}) bit for bit: no fault lost, doubled or reordered a gradient.
+ * A BSP or staged job's last model version, assembled from its shards on {@code model} (read_committed), equals the
+ * in-process reference ({@link ChaosJob#reference}) bit for bit: no fault lost, doubled or reordered a gradient (or,
+ * for the staged job, an activation or its gradient between the stages).
  */
 final class BitIdenticalModel implements Invariant {
 
-    @Override
-    public String name() {
-        return "bsp-model-bit-identical";
+    private final String job;
+
+    BitIdenticalModel(final String job) {
+        this.job = job;
     }
 
     @Override
-    public Verdict check(final ChaosRecord run) {
+    public String name() {
+        return "model-bit-identical[" + job + "]";
+    }
+
+    @Override
+    public Verdict check(final ChaosRecord record) {
+        final ChaosJob run = record.job(job).job();
         final ExportedModel model;
         try {
             model = ModelVersions.read(
-                    run.topics().model(),
-                    run.topics().jobs(),
-                    run.client(),
-                    run.spec().getJob(),
+                    record.topics().model(),
+                    record.topics().jobs(),
+                    record.client(),
+                    job,
                     OptionalLong.of(run.clocks()),
                     Duration.ofSeconds(60));
         } catch (final RuntimeException e) {
             return Verdict.fail(name(), "could not read version " + run.clocks() + ": " + e.getMessage());
         }
-        final float[] reference = ChaosJob.reference(run.spec());
+        final float[] reference = run.reference();
         final float[] trained = model.parameters();
         if (reference.length != trained.length) {
             return Verdict.fail(name(), trained.length + " parameters, the reference has " + reference.length);

@@ -25,12 +25,12 @@ import java.util.function.Consumer;
 /**
  * The processes of a chaos run on this machine: three brokers (each a KRaft voter; replication 3,
  * {@code min.insync.replicas} 2), a schema registry, two aggregators, an orchestrator with its levers off (so that
- * it never changes a BSP job's shares) and one process per worker of the job. Starts, kills, freezes and restarts
+ * it never changes a BSP job's shares) and one process per worker of each job. Starts, kills, freezes and restarts
  * them by name; {@link #close()} kills every one, whatever happened.
  */
 final class ChaosCluster implements AutoCloseable {
 
-    /** Heap of each app JVM; nine JVMs share two cores and the machine's memory. */
+    /** Heap of each app JVM; thirteen JVMs share two cores and the machine's memory. */
     static final String APP_HEAP = "256m";
 
     private static final HttpClient HTTP =
@@ -174,24 +174,32 @@ final class ChaosCluster implements AutoCloseable {
         return httpPorts.containsKey(name);
     }
 
-    /** Starts one process per worker of {@code job}, each slowed to about {@code sampleCostMicros} per example. */
-    void startWorkers(final String job, final long sampleCostMicros, final long modelTimeoutSeconds) {
-        for (int i = 0; i < topology.workers(); i++) {
-            final AppJvm worker = app(
-                    "worker-" + i,
-                    WorkerApp.class.getName(),
-                    true,
-                    List.of(
-                            "--bootstrap-servers", bootstrapServers(),
-                            "--registry-url", registryUrl(),
-                            "--job", job,
-                            "--index", Integer.toString(i),
-                            "--workers", Integer.toString(topology.workers()),
-                            "--model-timeout", Long.toString(modelTimeoutSeconds),
-                            "--sample-cost-us", Long.toString(sampleCostMicros),
-                            "--http-port", "-1"));
-            workers.add(worker);
-            worker.start();
+    /**
+     * Starts one process per worker of each job, named as {@link ChaosJob#workerName} says, each slowed to its job's
+     * cost per example and its own {@code --slowdown}, and waiting for a model version up to its job's session
+     * timeout and two minutes.
+     */
+    void startWorkers(final List<ChaosJob> jobs) {
+        for (final ChaosJob job : jobs) {
+            final long modelTimeoutSeconds = (job.spec().getSessionTimeoutMs() + 120_000) / 1000;
+            for (int i = 0; i < job.workers(); i++) {
+                final AppJvm worker = app(
+                        job.workerName(i),
+                        WorkerApp.class.getName(),
+                        true,
+                        List.of(
+                                "--bootstrap-servers", bootstrapServers(),
+                                "--registry-url", registryUrl(),
+                                "--job", job.name(),
+                                "--index", Integer.toString(i),
+                                "--workers", Integer.toString(job.workers()),
+                                "--model-timeout", Long.toString(modelTimeoutSeconds),
+                                "--sample-cost-us", Long.toString(job.sampleCostMicros()),
+                                "--slowdown", Double.toString(job.slowdowns().get(i)),
+                                "--http-port", "-1"));
+                workers.add(worker);
+                worker.start();
+            }
         }
     }
 
@@ -255,7 +263,14 @@ final class ChaosCluster implements AutoCloseable {
     }
 
     private AppJvm app(final String name, final String mainClass, final boolean finishes, final List<String> args) {
-        final AppJvm app = AppJvm.of(name, mainClass, APP_HEAP, dir.resolve(name + ".log"), finishes, args);
+        // a worker's name has its job's as a directory: chaos-ssp/worker-1.log
+        final Path log = dir.resolve(name + ".log");
+        try {
+            Files.createDirectories(log.getParent());
+        } catch (final IOException e) {
+            throw new UncheckedIOException("could not make " + log.getParent(), e);
+        }
+        final AppJvm app = AppJvm.of(name, mainClass, APP_HEAP, log, finishes, args);
         apps.add(app);
         return app;
     }

@@ -1,6 +1,5 @@
 package io.paramhub.cli.chaos;
 
-import io.paramhub.avro.JobSpec;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.client.JobSubmitter;
@@ -8,7 +7,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
@@ -23,9 +24,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code paramhub chaos}: a cluster of processes on this machine, a BSP job, a hostile tenant forging control records
- * at it and a seeded nemesis injecting faults while it trains, then the invariants checked on the recorded topics
- * and a JSON summary as the last line.
+ * {@code paramhub chaos}: a cluster of processes on this machine, three jobs at once (BSP, SSP, staged), a hostile
+ * tenant forging control records at the BSP job and a seeded nemesis injecting faults while they train, then the
+ * invariants checked per job on the recorded topics and a JSON summary as the last line.
  */
 @Command(
         name = "chaos",
@@ -33,27 +34,32 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
             "Starts three brokers (replication 3, min.insync.replicas 2), a schema registry, two aggregators, an "
-                    + "orchestrator (levers off) and one process per worker of a BSP job, each its own JVM, and a "
-                    + "hostile tenant (a thread here with its own producer) forging model versions, commands, "
-                    + "membership and a job spec at the BSP job early on and half way; injects "
-                    + "--faults faults drawn from --seed, one at a time a few clocks apart (SIGKILL or SIGSTOP/SIGCONT "
-                    + "an aggregator, SIGKILL a worker and restart it within the session timeout, SIGKILL a broker and "
-                    + "restart it, never two at once, SIGKILL the orchestrator or the registry and restart it); after "
-                    + "healing checks the invariants on the topics: the model bit-identical to the in-process "
-                    + "reference, every shard's versions 0..N once each, no schema id naming two schemas, only "
-                    + "the tenant's forgeries (as many as it sent) and repeated gradients dead-lettered, the job within "
-                    + "its fault-free time plus (session timeout + "
-                    + "30 s) a fault, no app shut itself down, every fault injected and healed.",
+                    + "orchestrator (levers off) and one process per worker of three jobs, each its own JVM: "
+                    + "chaos-bsp (BSP, linear, 2 workers), chaos-ssp (SSP staleness 2, linear, 2 workers, the second "
+                    + "1.5 times slower) and chaos-staged (BSP, mlp:8 on Fashion-MNIST cut into 2 pipeline stages, "
+                    + "2 workers); and a hostile tenant (a thread here with its own producer) forging model versions, "
+                    + "commands, membership and a job spec at the BSP job early on and half way. Injects --faults "
+                    + "faults drawn from --seed, one at a time a few of the BSP job's clocks apart (SIGKILL or "
+                    + "SIGSTOP/SIGCONT an aggregator; SIGKILL a worker of any job and restart it: a BSP worker within "
+                    + "its session timeout, an SSP or staged one before or 1-6 s after its job's, as the seed draws; "
+                    + "SIGKILL a broker and restart it, never two at once; SIGKILL the orchestrator or the registry "
+                    + "and restart it). After healing checks the invariants on the topics: the BSP and staged models "
+                    + "bit-identical to their in-process references, every shard's versions 0..N once each (an SSP "
+                    + "shard may repeat a version unchanged), every SSP gradient applied within its staleness bound, "
+                    + "no schema id naming two schemas, only the tenant's forgeries (as many as it sent), repeated "
+                    + "gradients and too-stale SSP gradients dead-lettered, every job within its fault-free time plus "
+                    + "(its session timeout + 30 s) a fault, no app shut itself down, every fault injected and healed.",
             "The last line of the output is a JSON summary; the exit code is 1 when an invariant fails.",
-            "Time bound: 3 min to start + the job (about 0.15 s a clock, 64 + 40 a fault clocks, rounded up to "
-                    + "epochs of 32) + a fault's session timeout and 30 s each + 2 min of checks; e.g. --faults 3 "
-                    + "about 3 min, --faults 30 at most about 40 min. Every process started is killed at the end."
+            "Time bound: 3 min to start + the jobs (about 0.25 s a BSP clock, 64 + --clocks-per-fault a fault "
+                    + "clocks, rounded up to epochs of 32) + a fault's BSP session timeout and 30 s each + 2 min of "
+                    + "checks; e.g. --faults 3 about 3 min, --faults 30 at most about 45 min. Every process started "
+                    + "is killed at the end."
         })
 public final class ChaosCommand implements Callable<Integer> {
 
     private static final long STARTUP_MS = 180_000;
     private static final long CHECKS_MS = 120_000;
-    private static final long MS_PER_CLOCK = 150;
+    private static final long MS_PER_CLOCK = 250;
     private static final long PAUSE_BEFORE_SUMMARY_MS = 500;
 
     @Spec
@@ -95,9 +101,23 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(
             names = "--session-timeout-ms",
             defaultValue = "30000",
-            description = "The job's session timeout: a worker silent this long is dead; a killed worker is back "
-                    + "well within it (default: ${DEFAULT-VALUE}).")
+            description = "The BSP job's session timeout: a worker silent this long is dead; a killed worker of "
+                    + "that job is back well within it (default: ${DEFAULT-VALUE}).")
     private long sessionTimeoutMs;
+
+    @Option(
+            names = "--short-session-timeout-ms",
+            defaultValue = "12000",
+            description = "The SSP and staged jobs' session timeout: a killed worker of theirs is back well within it "
+                    + "or 1-6 s after it, as the seed draws (default: ${DEFAULT-VALUE}).")
+    private long shortSessionTimeoutMs;
+
+    @Option(
+            names = "--clocks-per-fault",
+            defaultValue = "40",
+            description = "Clocks each job is sized up by per fault, after 64 clocks of warm-up; at least 10 "
+                    + "(default: ${DEFAULT-VALUE}).")
+    private int clocksPerFault;
 
     @Option(
             names = "--sample-cost-us",
@@ -111,14 +131,22 @@ public final class ChaosCommand implements Callable<Integer> {
         if (replay == null && (faults < 0 || faults > 100)) {
             throw new ParameterException(command.commandLine(), "--faults must be in 0..100, not " + faults);
         }
-        if (sessionTimeoutMs < 10_000) {
+        if (clocksPerFault < 10) {
+            throw new ParameterException(
+                    command.commandLine(), "--clocks-per-fault must be at least 10, not " + clocksPerFault);
+        }
+        if (sessionTimeoutMs < 10_000 || shortSessionTimeoutMs < 10_000) {
             throw new ParameterException(
                     command.commandLine(),
-                    "--session-timeout-ms must be at least 10000: a worker's JVM must restart within it");
+                    "--session-timeout-ms and --short-session-timeout-ms must be at least 10000: a worker's JVM must "
+                            + "restart within a quarter of it");
         }
-        final ChaosTopology topology = ChaosTopology.STANDARD;
-        final Schedule schedule =
-                replay != null ? Schedule.read(replay) : Schedule.generate(seed, faults, topology, sessionTimeoutMs);
+        final Schedule drawn = replay != null ? Schedule.read(replay) : null;
+        final int faultCount = drawn != null ? drawn.faults().size() : faults;
+        final List<ChaosJob> jobs = ChaosJob.standard(
+                faultCount, clocksPerFault, sessionTimeoutMs, shortSessionTimeoutMs, sampleCostMicros);
+        final ChaosTopology topology = ChaosTopology.of(jobs);
+        final Schedule schedule = drawn != null ? drawn : Schedule.generate(seed, faults, topology);
         final Path runDir = ChaosCluster.createDir(dir);
         schedule.write(runDir.resolve("schedule.json"));
         System.out.println("chaos: " + schedule.faults().size() + " faults (seed " + schedule.seed() + "), schedule in "
@@ -134,7 +162,7 @@ public final class ChaosCommand implements Callable<Integer> {
         final Thread killAll = new Thread(cluster::close, "chaos-kill-all");
         Runtime.getRuntime().addShutdownHook(killAll);
         try {
-            final ChaosRecord record = train(cluster, topology, schedule, brokerExits);
+            final ChaosRecord record = train(cluster, topology, jobs, schedule, brokerExits);
             injected = record.faults();
             verdicts = check(record);
         } catch (final RuntimeException e) {
@@ -156,10 +184,11 @@ public final class ChaosCommand implements Callable<Integer> {
         return ChaosSummary.passed(verdicts) ? 0 : 1;
     }
 
-    /** Trains the job under the schedule's faults; what it left, for the invariants. */
+    /** Trains the jobs under the schedule's faults; what they left, for the invariants. */
     private ChaosRecord train(
             final ChaosCluster cluster,
             final ChaosTopology topology,
+            final List<ChaosJob> jobs,
             final Schedule schedule,
             final List<String> brokerExits)
             throws InterruptedException {
@@ -168,31 +197,33 @@ public final class ChaosCommand implements Callable<Integer> {
         final TopicCatalog topics =
                 TopicCatalog.create(TopicCatalog.DEFAULT_PREFIX, SerdeFactory.forRegistry(cluster.registryUrl()));
         awaitTopics(client, topics);
-        final JobSpec spec = ChaosJob.spec(schedule.faults().size(), topology.workers(), sessionTimeoutMs);
-        final long clocks = ChaosJob.clocks(spec);
+        final ChaosJob bsp = jobs.get(0);
+        final long longest = jobs.stream().mapToLong(ChaosJob::clocks).max().orElse(0);
         final long bound = STARTUP_MS
-                + clocks * MS_PER_CLOCK * 2
+                + longest * MS_PER_CLOCK * 2
                 + schedule.faults().size() * (sessionTimeoutMs + JobDeadline.PER_FAULT_MS);
-        final long submitted = System.nanoTime();
-        JobSubmitter.submit(topics.jobs(), client, spec);
-        System.out.println("chaos: job " + spec.getJob() + " submitted: " + clocks + " clocks, " + topology.workers()
-                + " workers, " + spec.getShards() + " shards");
-        try (JobProgress progress = new JobProgress(topics.model(), client, spec.getJob(), spec.getShards(), clocks);
-                HostileTenant tenant = new HostileTenant(
-                        new HostileForgeries(topics, spec),
-                        client,
-                        progress,
-                        HostileTenant.roundClocks(clocks),
-                        System.out::println)) {
-            progress.start();
-            tenant.start();
-            cluster.startWorkers(spec.getJob(), sampleCostMicros, (sessionTimeoutMs + 120_000) / 1000);
+        final Map<String, JobProgress> progress = new LinkedHashMap<>();
+        final Map<String, Long> submitted = new LinkedHashMap<>();
+        try (HostileTenant tenant = startJobs(client, topics, jobs, progress, submitted)) {
+            cluster.startWorkers(jobs);
             final Nemesis nemesis = new Nemesis(
-                    cluster, topology, progress, Duration.ofMillis(sessionTimeoutMs + 90_000), System.out::println);
+                    cluster,
+                    topology,
+                    progress,
+                    bsp.name(),
+                    Duration.ofMillis(sessionTimeoutMs + 90_000),
+                    System.out::println);
             final List<InjectedFault> injected = nemesis.run(schedule);
-            final boolean finished = progress.awaitFinished(Duration.ofMillis(bound));
-            final long jobMs = finished ? (System.nanoTime() - submitted) / 1_000_000 : -1;
-            System.out.println("chaos: job " + (finished ? "finished in " + jobMs + " ms" : "did NOT finish"));
+            final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(bound);
+            final List<ChaosRecord.JobRun> runs = new ArrayList<>();
+            for (final ChaosJob job : jobs) {
+                final JobProgress one = progress.get(job.name());
+                final boolean finished = one.awaitFinished(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                final long jobMs = finished ? (one.finishedAt() - submitted.get(job.name())) / 1_000_000 : -1;
+                System.out.println("chaos: job " + job.name() + " "
+                        + (finished ? "finished in " + jobMs + " ms" : "did NOT finish"));
+                runs.add(new ChaosRecord.JobRun(job, jobMs, faultFreeMs(one, submitted.get(job.name()), job.clocks())));
+            }
             tenant.close();
             System.out.println(
                     "chaos: the hostile tenant wrote " + tenant.sent().size() + " forged records"
@@ -200,27 +231,65 @@ public final class ChaosCommand implements Callable<Integer> {
             return new ChaosRecord(
                     client,
                     topics,
-                    spec,
-                    clocks,
+                    runs,
                     injected,
-                    jobMs,
-                    faultFreeMs(progress, submitted, clocks),
                     exits(cluster, brokerExits),
                     appsDown(cluster),
                     tenant.sent(),
                     tenant.failures());
+        } finally {
+            for (final JobProgress one : progress.values()) {
+                one.close();
+            }
         }
     }
 
+    /**
+     * Submits every job and follows each ({@code progress}, {@code submitted} filled in), and starts the hostile
+     * tenant on the BSP job, the first.
+     */
+    private static HostileTenant startJobs(
+            final Properties client,
+            final TopicCatalog topics,
+            final List<ChaosJob> jobs,
+            final Map<String, JobProgress> progress,
+            final Map<String, Long> submitted) {
+        for (final ChaosJob job : jobs) {
+            final JobProgress one = JobProgress.of(topics.model(), client, job);
+            progress.put(job.name(), one);
+            one.start();
+            submitted.put(job.name(), System.nanoTime());
+            JobSubmitter.submit(topics.jobs(), client, job.spec());
+            System.out.println("chaos: job " + job.name() + " (" + job.kind() + ") submitted: " + job.clocks()
+                    + " clocks, " + job.workers() + " workers, " + job.spec().getShards() + " shards, session timeout "
+                    + job.spec().getSessionTimeoutMs() + " ms");
+        }
+        final ChaosJob bsp = jobs.get(0);
+        final HostileTenant tenant = new HostileTenant(
+                new HostileForgeries(topics, bsp.spec()),
+                client,
+                progress.get(bsp.name()),
+                HostileTenant.roundClocks(bsp.clocks()),
+                System.out::println);
+        tenant.start();
+        return tenant;
+    }
+
     private static List<Verdict> check(final ChaosRecord record) {
-        final List<Invariant> invariants = List.of(
-                new AllFaultsInjected(),
-                new BitIdenticalModel(),
-                new ContiguousVersions(),
-                new UniqueSchemaIds(),
-                new ExpectedDeadLetters(),
-                new JobDeadline(),
-                new NoAppShutdown());
+        final List<Invariant> invariants = new ArrayList<>(List.of(new AllFaultsInjected()));
+        for (final ChaosRecord.JobRun run : record.jobs()) {
+            if (run.job().bitIdentical()) {
+                invariants.add(new BitIdenticalModel(run.job().name()));
+            }
+            invariants.add(new ContiguousVersions(run.job().name()));
+            if (run.job().kind() == ChaosJob.Kind.SSP) {
+                invariants.add(new SspStaleness(run.job().name()));
+            }
+        }
+        invariants.add(new UniqueSchemaIds());
+        invariants.add(new ExpectedDeadLetters());
+        record.jobs().forEach(run -> invariants.add(new JobDeadline(run.job().name())));
+        invariants.add(new NoAppShutdown());
         final List<Verdict> verdicts = new ArrayList<>();
         for (final Invariant invariant : invariants) {
             try {

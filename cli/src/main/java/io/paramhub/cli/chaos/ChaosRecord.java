@@ -1,21 +1,17 @@
 package io.paramhub.cli.chaos;
 
-import io.paramhub.avro.JobSpec;
 import io.paramhub.topology.TopicCatalog;
 import java.util.List;
 import java.util.Properties;
 
 /**
- * What a chaos run left for its invariants to check: where its cluster is, the job and how many clocks it has, the
- * faults injected, the job's timings and the apps' exits.
+ * What a chaos run left for its invariants to check: where its cluster is, its jobs and how each went, the faults
+ * injected and the apps' exits.
  *
  * @param client        client settings of the cluster (bootstrap servers)
  * @param topics        ParamHub's topics, their serdes on the run's registry
- * @param spec          the BSP job
- * @param clocks        the job's clocks (its last model version)
+ * @param jobs          every job of the run, the BSP job first
  * @param faults        the faults of the schedule, injected or not
- * @param jobMs         from the job's submission to its final version on every shard, -1 if it never finished
- * @param faultFreeMs   the job's estimated time without faults
  * @param exits         the apps' exits nobody caused, and broker exits, as text
  * @param appsDown      long-running apps not running at the end, and workers that did not end with code 0
  * @param forged        the hostile tenant's records, where each landed
@@ -24,21 +20,41 @@ import java.util.Properties;
 record ChaosRecord(
         Properties client,
         TopicCatalog topics,
-        JobSpec spec,
-        long clocks,
+        List<JobRun> jobs,
         List<InjectedFault> faults,
-        long jobMs,
-        long faultFreeMs,
         List<String> exits,
         List<String> appsDown,
         List<HostileTenant.Sent> forged,
         List<String> tenantFailures) {
 
+    /**
+     * How one job went.
+     *
+     * @param job          the job
+     * @param jobMs        from its submission to its final version on every shard, -1 if it never finished
+     * @param faultFreeMs  its estimated time without faults
+     */
+    record JobRun(ChaosJob job, long jobMs, long faultFreeMs) {}
+
     ChaosRecord {
+        jobs = List.copyOf(jobs);
         faults = List.copyOf(faults);
         exits = List.copyOf(exits);
         appsDown = List.copyOf(appsDown);
         forged = List.copyOf(forged);
         tenantFailures = List.copyOf(tenantFailures);
+    }
+
+    /** The run of the job named {@code name}. */
+    JobRun job(final String name) {
+        return jobs.stream()
+                .filter(run -> run.job().name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no job " + name + " in this run"));
+    }
+
+    /** The BSP job, the one the hostile tenant attacks. */
+    ChaosJob bsp() {
+        return job(ChaosJob.BSP_NAME).job();
     }
 }

@@ -2,10 +2,12 @@ package io.paramhub.cli.chaos;
 
 /**
  * One fault of a schedule: its kind, which process of that kind ({@code target}, from 0), how many clocks of the
- * job to let pass after the previous fault healed, and how long the fault holds (a pause, or the time a killed
- * process stays down) in milliseconds.
+ * BSP job to let pass after the previous fault healed, how long the fault holds (a pause, or the time a killed
+ * process stays down) in milliseconds, and for a worker kill whether that hold outlasts the worker's session
+ * timeout (the aggregators then take it for dead and its job's live set changes until it is back). A schedule
+ * written before that flag existed reads as false.
  */
-record Fault(FaultKind kind, int target, int afterClocks, long holdMs) {
+record Fault(FaultKind kind, int target, int afterClocks, long holdMs, boolean afterSessionTimeout) {
 
     Fault {
         if (kind == null || target < 0 || afterClocks < 0 || holdMs < 0) {
@@ -14,9 +16,13 @@ record Fault(FaultKind kind, int target, int afterClocks, long holdMs) {
         }
     }
 
-    /** How the summary and the log name it, e.g. {@code BROKER_KILL broker-2 (hold 3000 ms)}. */
+    /** How the summary and the log name it, e.g. {@code BROKER_KILL broker-2 (after 3 clocks, hold 3000 ms)}. */
     String describe(final ChaosTopology topology) {
         return kind + " " + topology.targetName(kind, target) + " (after " + afterClocks + " clocks, hold " + holdMs
-                + " ms)";
+                + " ms"
+                + (kind == FaultKind.WORKER_KILL
+                        ? afterSessionTimeout ? ", back after its session timeout" : ", back within its session timeout"
+                        : "")
+                + ")";
     }
 }

@@ -16,8 +16,10 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 /**
  * Follows one job on {@code model} as workers see it (read_uncommitted) in a thread of its own: the newest clock
  * every shard has reached, when each clock was first reached, and whether every shard has published its final
- * version. The nemesis paces its faults by it. A record of a version beyond the job's last, or of another shard
- * count, is none of the aggregators' (the hostile tenant forges such) and is passed over.
+ * version. A BSP or staged job's clock is its version; an SSP job's, whose versions are one a gradient, is the
+ * {@code minClock} its shards publish (every live worker has finished the clocks before it). The nemesis paces its
+ * faults by the BSP job's. A record of a clock beyond the job's last, or of another shard count, is none of the
+ * aggregators' (the hostile tenant forges such) and is passed over.
  */
 final class JobProgress implements AutoCloseable {
 
@@ -25,11 +27,15 @@ final class JobProgress implements AutoCloseable {
     private final Properties client;
     private final String job;
     private final int shards;
-    private final long lastVersion;
+    private final long lastClock;
+    private final boolean byMinClock;
     private final Map<String, Long> newest = new HashMap<>();
     private final Set<String> finals = new HashSet<>();
     /** When clock i (index) was first reached by every shard, in System.nanoTime(). */
     private final List<Long> reachedAt = new ArrayList<>();
+
+    /** When every shard had published its final version, in System.nanoTime(); -1 before. */
+    private long finishedAt = -1;
 
     private final Thread thread;
     private volatile boolean closed;
@@ -40,16 +46,24 @@ final class JobProgress implements AutoCloseable {
             final Properties client,
             final String job,
             final int shards,
-            final long lastVersion) {
+            final long lastClock,
+            final boolean byMinClock) {
         this.model = model;
         this.client = new Properties();
         this.client.putAll(client);
         this.client.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
         this.job = job;
         this.shards = shards;
-        this.lastVersion = lastVersion;
-        this.thread = new Thread(this::follow, "chaos-progress");
+        this.lastClock = lastClock;
+        this.byMinClock = byMinClock;
+        this.thread = new Thread(this::follow, "chaos-progress-" + job);
         this.thread.setDaemon(true);
+    }
+
+    /** The progress of {@code job} on {@code model}. */
+    static JobProgress of(final Topic<String, ModelShard> model, final Properties client, final ChaosJob job) {
+        return new JobProgress(
+                model, client, job.name(), job.spec().getShards(), job.clocks(), job.kind() == ChaosJob.Kind.SSP);
     }
 
     void start() {
@@ -64,6 +78,11 @@ final class JobProgress implements AutoCloseable {
     /** Whether every shard has published the job's final version. */
     synchronized boolean finished() {
         return finals.size() == shards;
+    }
+
+    /** When every shard had published its final version, in {@link System#nanoTime()}; -1 if not yet. */
+    synchronized long finishedAt() {
+        return finishedAt;
     }
 
     /** When every shard first reached {@code clock}, in {@link System#nanoTime()}; -1 if not yet. */
@@ -129,13 +148,17 @@ final class JobProgress implements AutoCloseable {
                 || !job.equals(shard.getJob())
                 || shard.getShards() != shards
                 || shard.getVersion() < 0
-                || shard.getVersion() > lastVersion) {
+                || clockOf(shard) < 0
+                || clockOf(shard) > lastClock) {
             return;
         }
         if (shard.getFinalVersion()) {
             finals.add(key);
+            if (finals.size() == shards && finishedAt < 0) {
+                finishedAt = System.nanoTime();
+            }
         }
-        newest.merge(key, shard.getVersion(), Math::max);
+        newest.merge(key, clockOf(shard), Math::max);
         if (newest.size() < shards) {
             return;
         }
@@ -145,6 +168,10 @@ final class JobProgress implements AutoCloseable {
         while (reachedAt.size() <= common) {
             reachedAt.add(now);
         }
+    }
+
+    private long clockOf(final ModelShard shard) {
+        return byMinClock ? shard.getMinClock() : shard.getVersion();
     }
 
     @Override

@@ -16,10 +16,11 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartitionInfo;
 
 /**
- * Injects a {@link Schedule}'s faults into a {@link ChaosCluster} one at a time, paced by the job's clocks: each
- * waits for its clock, holds, heals (the process started again and, for a Streams app, ready; a broker back in
- * every ISR, so that two brokers are never down at once; the registry answering) and waits until the job has moved past the clock it was
- * injected at before the next is due.
+ * Injects a {@link Schedule}'s faults into a {@link ChaosCluster} one at a time, paced by the BSP job's clocks:
+ * each waits for its clock, holds, heals (the process started again and, for a Streams app, ready; a broker back in
+ * every ISR, so that two brokers are never down at once; the registry answering) and waits until the BSP job, and
+ * for a worker kill the worker's own job, has moved past the clock it was injected at before the next is due. A
+ * worker kill whose job has already finished is not injected.
  */
 final class Nemesis {
 
@@ -29,18 +30,21 @@ final class Nemesis {
     private final ChaosCluster cluster;
     private final ChaosTopology topology;
     private final JobProgress progress;
+    private final Map<String, JobProgress> jobs;
     private final Consumer<String> out;
     private final long startedAt = System.nanoTime();
 
     Nemesis(
             final ChaosCluster cluster,
             final ChaosTopology topology,
-            final JobProgress progress,
+            final Map<String, JobProgress> jobs,
+            final String pacer,
             final Duration healTimeout,
             final Consumer<String> out) {
         this.cluster = cluster;
         this.topology = topology;
-        this.progress = progress;
+        this.jobs = Map.copyOf(jobs);
+        this.progress = jobs.get(pacer);
         this.healTimeout = healTimeout;
         this.out = out;
     }
@@ -55,13 +59,16 @@ final class Nemesis {
                 Thread.sleep(20);
             }
             final long clock = progress.clock();
-            if (progress.finished()) {
+            final JobProgress hit = hitJob(fault);
+            if (progress.finished() || hit.finished()) {
                 out.accept("chaos: the job finished before " + fault.describe(topology));
                 done.add(new InjectedFault(fault, -1, -1, -1));
                 continue;
             }
             final long at = elapsedMs();
-            out.accept("chaos: clock " + clock + ": " + fault.describe(topology));
+            final long hitClock = hit.clock();
+            out.accept("chaos: clock " + clock + ": " + fault.describe(topology)
+                    + (hit == progress ? "" : " at its job's clock " + hitClock));
             try {
                 inject(fault);
             } catch (final RuntimeException e) {
@@ -70,13 +77,20 @@ final class Nemesis {
                 healedClock = progress.clock();
                 continue;
             }
-            final boolean moved = progress.awaitPast(clock, healTimeout);
+            final boolean moved = hit.awaitPast(hitClock, healTimeout) && progress.awaitPast(clock, healTimeout);
             final long healMs = moved ? elapsedMs() - at : -1;
             out.accept("chaos: " + (moved ? "healed in " + healMs + " ms" : "NOT healed within " + healTimeout));
             done.add(new InjectedFault(fault, clock, at, healMs));
             healedClock = progress.clock();
         }
         return done;
+    }
+
+    /** The progress of the job a fault hits: a worker's own job, the BSP job for every other fault. */
+    private JobProgress hitJob(final Fault fault) {
+        return fault.kind() == FaultKind.WORKER_KILL
+                ? jobs.get(topology.workers().get(fault.target()).job())
+                : progress;
     }
 
     private void inject(final Fault fault) throws InterruptedException {

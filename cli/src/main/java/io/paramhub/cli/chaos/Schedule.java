@@ -27,32 +27,57 @@ record Schedule(long seed, List<Fault> faults) {
         faults = List.copyOf(faults);
     }
 
+    /** How long after its session timeout a worker kept down past it comes back, at least and at most. */
+    static final long PAST_SESSION_MIN_MS = 1_000;
+
+    static final long PAST_SESSION_MAX_MS = 6_000;
+
     /**
-     * {@code count} faults drawn from {@code seed} over {@code topology}'s processes. A worker stays down for less
-     * than a quarter of {@code sessionTimeoutMs}, so that it is back (a JVM start included) before the aggregator
-     * takes it for dead and the live set of the job never changes.
+     * {@code count} faults drawn from {@code seed} over {@code topology}'s processes. A killed worker of the BSP job
+     * stays down for less than a quarter of its job's session timeout, so that it is back (a JVM start included)
+     * before the aggregator takes it for dead and that job's live set never changes; one of the other jobs comes
+     * back either so (half the draws) or 1-6 s after its session timeout, the same single draw deciding which and
+     * how long, so that every fault takes four draws and a seed's kinds do not depend on its targets.
      */
-    static Schedule generate(
-            final long seed, final int count, final ChaosTopology topology, final long sessionTimeoutMs) {
+    static Schedule generate(final long seed, final int count, final ChaosTopology topology) {
         final SplittableRandom random = new SplittableRandom(seed);
         final FaultKind[] kinds = FaultKind.values();
         final List<Fault> faults = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             final FaultKind kind = kinds[random.nextInt(kinds.length)];
             final int gap = random.nextInt(MIN_GAP_CLOCKS, MAX_GAP_CLOCKS + 1);
-            faults.add(new Fault(
-                    kind, random.nextInt(topology.targets(kind)), gap, holdMs(kind, random, sessionTimeoutMs)));
+            final int target = random.nextInt(topology.targets(kind));
+            if (kind == FaultKind.WORKER_KILL) {
+                faults.add(workerKill(topology.workers().get(target), target, gap, random.nextLong(Long.MAX_VALUE)));
+            } else {
+                faults.add(new Fault(kind, target, gap, holdMs(kind, random), false));
+            }
         }
         return new Schedule(seed, faults);
     }
 
-    private static long holdMs(final FaultKind kind, final SplittableRandom random, final long sessionTimeoutMs) {
+    /** A kill of {@code worker}, its hold and whether it outlasts the session timeout made from one draw. */
+    private static Fault workerKill(
+            final ChaosTopology.WorkerTarget worker, final int target, final int gap, final long draw) {
+        final long within = Math.max(1, worker.sessionTimeoutMs() / 4);
+        final long past = PAST_SESSION_MAX_MS - PAST_SESSION_MIN_MS + 1;
+        if (!worker.mayOutliveSession() || draw % 2 == 0) {
+            return new Fault(FaultKind.WORKER_KILL, target, gap, (draw / 2) % within, false);
+        }
+        return new Fault(
+                FaultKind.WORKER_KILL,
+                target,
+                gap,
+                worker.sessionTimeoutMs() + PAST_SESSION_MIN_MS + (draw / 2) % past,
+                true);
+    }
+
+    private static long holdMs(final FaultKind kind, final SplittableRandom random) {
         return switch (kind) {
             // up to 10 s frozen: past the Streams consumer's 6 s session, so some pauses wake a fenced zombie
             case AGGREGATOR_PAUSE -> random.nextLong(1_000, 10_001);
-            case WORKER_KILL -> random.nextLong(0, Math.max(1, sessionTimeoutMs / 4));
             case BROKER_KILL -> random.nextLong(1_000, 8_001);
-            case AGGREGATOR_KILL, ORCHESTRATOR_KILL, REGISTRY_KILL -> random.nextLong(0, 3_001);
+            case AGGREGATOR_KILL, ORCHESTRATOR_KILL, REGISTRY_KILL, WORKER_KILL -> random.nextLong(0, 3_001);
         };
     }
 

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class ChaosSummaryTest {
 
-    private static final Fault BROKER = new Fault(FaultKind.BROKER_KILL, 1, 3, 2_000);
-    private static final Fault WORKER = new Fault(FaultKind.WORKER_KILL, 0, 4, 500);
+    private static final Fault BROKER = new Fault(FaultKind.BROKER_KILL, 1, 3, 2_000, false);
+    private static final Fault WORKER = new Fault(FaultKind.WORKER_KILL, 0, 4, 500, false);
 
     @Test
     void shouldCountInjectedFaultsByKindAndPassWhenEveryInvariantHolds() throws Exception {

@@ -12,7 +12,8 @@ class HostileForgeriesTest {
     @Test
     void shouldAimTheMembershipForgeriesAtTheJobsLastWorkerAndTheOneBeyondWhenTheJobHasTwo() {
         // given
-        final JobSpec bsp = ChaosJob.spec(3, 2, 30_000);
+        final JobSpec bsp = ChaosJob.bsp(ChaosJob.budget(3, ChaosJob.CLOCKS_PER_FAULT), 30_000, 2_000)
+                .spec();
 
         // when
         final List<Forgery> kinds = HostileForgeries.kinds(bsp);
@@ -31,7 +32,8 @@ class HostileForgeriesTest {
     @Test
     void shouldNameItsOwnJobNotTheBspJobsInItsInvalidSpec() {
         // given
-        final JobSpec bsp = ChaosJob.spec(0, 2, 30_000);
+        final JobSpec bsp = ChaosJob.bsp(ChaosJob.budget(0, ChaosJob.CLOCKS_PER_FAULT), 30_000, 2_000)
+                .spec();
 
         // when
         final Forgery spec = HostileForgeries.kinds(bsp).stream()
@@ -46,7 +48,8 @@ class HostileForgeriesTest {
     @Test
     void shouldForgeOnceBeforeTheFirstFaultAndOnceHalfWay() {
         // given: 3 faults: 64 + 3 x 40 clocks, rounded up to 6 epochs of 32
-        final long clocks = ChaosJob.clocks(ChaosJob.spec(3, 2, 30_000));
+        final long clocks = ChaosJob.bsp(ChaosJob.budget(3, ChaosJob.CLOCKS_PER_FAULT), 30_000, 2_000)
+                .clocks();
 
         // when
         final List<Long> rounds = HostileTenant.roundClocks(clocks);

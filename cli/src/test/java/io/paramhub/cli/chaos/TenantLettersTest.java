@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 class TenantLettersTest {
 
-    private static final JobSpec BSP = ChaosJob.spec(3, 2, 30_000);
+    private static final JobSpec BSP = ChaosJob.bsp(ChaosJob.budget(3, ChaosJob.CLOCKS_PER_FAULT), 30_000, 2_000)
+            .spec();
     private static final List<Forgery> KINDS = HostileForgeries.kinds(BSP);
     private static final Forgery MODEL = kind("model-version-max");
     private static final Forgery COMMAND = kind("command-negative-share");
