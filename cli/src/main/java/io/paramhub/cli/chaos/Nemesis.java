@@ -18,9 +18,10 @@ import org.apache.kafka.common.TopicPartitionInfo;
 /**
  * Injects a {@link Schedule}'s faults into a {@link ChaosCluster} one at a time, paced by the BSP job's clocks:
  * each waits for its clock, holds, heals (the process started again and, for a Streams app, ready; a broker back in
- * every ISR, so that two brokers are never down at once; the registry answering) and waits until the BSP job, and
- * for a worker kill the worker's own job, has moved past the clock it was injected at before the next is due. A
- * worker kill whose job has already finished is not injected.
+ * every ISR, so that two brokers are never down at once; the registry answering) and waits until the BSP job has
+ * moved past the clock it was injected at, and for a worker kill until the worker's own job has moved past the
+ * clock it had when the worker was back, before the next is due. A worker kill whose job has already finished is
+ * not injected.
  */
 final class Nemesis {
 
@@ -77,7 +78,9 @@ final class Nemesis {
                 healedClock = progress.clock();
                 continue;
             }
-            final boolean moved = hit.awaitPast(hitClock, healTimeout) && progress.awaitPast(clock, healTimeout);
+            // a worker's job must move on once the worker is back, not merely finish a clock in flight at the kill
+            final boolean moved = hit.awaitPast(hit == progress ? clock : hit.clock(), healTimeout)
+                    && progress.awaitPast(clock, healTimeout);
             final long healMs = moved ? elapsedMs() - at : -1;
             out.accept("chaos: " + (moved ? "healed in " + healMs + " ms" : "NOT healed within " + healTimeout));
             done.add(new InjectedFault(fault, clock, at, healMs));
