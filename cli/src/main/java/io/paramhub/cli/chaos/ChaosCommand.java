@@ -50,16 +50,17 @@ import picocli.CommandLine.Spec;
                     + "gradients and too-stale SSP gradients dead-lettered, every job within its fault-free time plus "
                     + "(its session timeout + 30 s) a fault, no app shut itself down, every fault injected and healed.",
             "The last line of the output is a JSON summary; the exit code is 1 when an invariant fails.",
-            "Time bound: 3 min to start + the jobs (about 0.25 s a BSP clock, 64 + --clocks-per-fault a fault "
-                    + "clocks, rounded up to epochs of 32) + a fault's BSP session timeout and 30 s each + 2 min of "
-                    + "checks; e.g. --faults 3 about 3 min, --faults 30 at most about 45 min. Every process started "
-                    + "is killed at the end."
+            "Time bound: 3 min to start + the jobs (the BSP job's 64 + --clocks-per-fault a fault clocks, "
+                    + "rounded up to epochs of 32, at up to 1 s a clock) + a fault's BSP session timeout and 30 s "
+                    + "each + 2 min of checks. Typically a BSP clock takes 0.7 s on two cores: --faults 3 about 4 min "
+                    + "(with --clocks-per-fault 10 under 3), --faults 20 about 10 min; --faults 30 at most about "
+                    + "57 min. Every process started is killed at the end."
         })
 public final class ChaosCommand implements Callable<Integer> {
 
     private static final long STARTUP_MS = 180_000;
     private static final long CHECKS_MS = 120_000;
-    private static final long MS_PER_CLOCK = 250;
+    private static final long MS_PER_CLOCK = 500;
     private static final long PAUSE_BEFORE_SUMMARY_MS = 500;
 
     @Spec
@@ -115,8 +116,9 @@ public final class ChaosCommand implements Callable<Integer> {
     @Option(
             names = "--clocks-per-fault",
             defaultValue = "40",
-            description = "Clocks each job is sized up by per fault, after 64 clocks of warm-up; at least 10 "
-                    + "(default: ${DEFAULT-VALUE}).")
+            description = "Clocks each job is sized up by per fault, after 64 clocks of warm-up; at least 10. Fewer "
+                    + "than the default may end the jobs before a schedule with long holds is through: a fault after "
+                    + "the end is not injected and the run fails (default: ${DEFAULT-VALUE}).")
     private int clocksPerFault;
 
     @Option(
