@@ -54,7 +54,7 @@ import picocli.CommandLine.Spec;
                     + "rounded up to epochs of 32, at up to 1 s a clock) + a fault's BSP session timeout and 30 s "
                     + "each + 2 min of checks. Typically a BSP clock takes 0.7 s on two cores: --faults 3 about 4 min "
                     + "(with --clocks-per-fault 10 under 3), --faults 20 about 10 min; --faults 30 at most about "
-                    + "57 min. Every process started is killed at the end."
+                    + "72 min. Every process started is killed at the end."
         })
 public final class ChaosCommand implements Callable<Integer> {
 
@@ -101,7 +101,7 @@ public final class ChaosCommand implements Callable<Integer> {
 
     @Option(
             names = "--session-timeout-ms",
-            defaultValue = "30000",
+            defaultValue = "60000",
             description = "The BSP job's session timeout: a worker silent this long is dead; a killed worker of "
                     + "that job is back well within it (default: ${DEFAULT-VALUE}).")
     private long sessionTimeoutMs;
