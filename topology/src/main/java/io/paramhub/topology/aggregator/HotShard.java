@@ -193,7 +193,7 @@ final class HotShard {
         clocks.firstGradientAt(now);
         parameters.step(mean, gradient.getClock());
         lineage.apply(gradient.getExamples());
-        clocks.minClock(clocks.liveMinClock(members.live(spec.getSessionTimeoutMs())));
+        clocks.minClock(clocks.nextMinClock(members.live(spec.getSessionTimeoutMs()), now, sync, members::heardFrom));
     }
 
     /** BSP: holds an admitted gradient, read at {@code offset}, until its clock; says whether it is the shard's first. */
@@ -231,9 +231,9 @@ final class HotShard {
         return gradients.size();
     }
 
-    /** SSP and ASP: moves {@code minClock} to the live workers' smallest clock; says whether a version is due. */
-    boolean advanceMinClock() {
-        final long live = clocks.liveMinClock(members.live(spec.getSessionTimeoutMs()));
+    /** SSP and ASP: moves {@code minClock} as far as it may go at {@code now}; says whether a version is due. */
+    boolean advanceMinClock(final long now) {
+        final long live = clocks.nextMinClock(members.live(spec.getSessionTimeoutMs()), now, sync, members::heardFrom);
         if (sync.versionDue(live, clocks.minClock())) {
             clocks.minClock(live);
             return true;

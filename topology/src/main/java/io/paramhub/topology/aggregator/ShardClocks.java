@@ -2,9 +2,11 @@ package io.paramhub.topology.aggregator;
 
 import io.paramhub.avro.ModelShard;
 import io.paramhub.avro.ShardState;
+import io.paramhub.topology.sync.SyncPolicy;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.IntSupplier;
 
 /**
  * Where one shard's clocks stand: the next clock of each worker (the clocks it has had applied or counted as
@@ -80,6 +82,15 @@ final class ShardClocks {
     /** SSP and ASP: {@code minClock} moves to {@code clock}. */
     void minClock(final long clock) {
         minClock = clock;
+    }
+
+    /**
+     * SSP and ASP: where {@code minClock} may move at {@code now}: to the {@code live} workers' smallest next clock
+     * ({@link #liveMinClock}), but nowhere in the start grace ({@link SyncPolicy#inStartGrace}), when an expected
+     * worker not yet heard from would join at the current one.
+     */
+    long nextMinClock(final Set<String> live, final long now, final SyncPolicy sync, final IntSupplier heardFrom) {
+        return sync.inStartGrace(now, startedAt, heardFrom) ? minClock : liveMinClock(live);
     }
 
     /**

@@ -380,7 +380,7 @@ final class ShardEngine {
     /** BSP: applies every complete clock. SSP/ASP: republishes when the live set moved {@code minClock}. */
     private List<ModelShard> progress(final HotShard hot, final long now) {
         if (!hot.waitsForBarrier()) {
-            return hot.advanceMinClock() ? List.of(publish(hot, now)) : List.of();
+            return hot.advanceMinClock(now) ? List.of(publish(hot, now)) : List.of();
         }
         final List<ModelShard> published = new ArrayList<>();
         for (int applied = hot.applyNextClock(now); applied > 0; applied = hot.applyNextClock(now)) {

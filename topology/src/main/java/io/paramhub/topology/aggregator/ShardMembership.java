@@ -166,6 +166,11 @@ final class ShardMembership {
         return gone;
     }
 
+    /** How many workers this shard has heard from. */
+    int heardFrom() {
+        return everSeen.size();
+    }
+
     /** Every worker heard from, with {@code also} added. */
     Set<String> everSeenWith(final Set<String> also) {
         final Set<String> all = new TreeSet<>(everSeen);

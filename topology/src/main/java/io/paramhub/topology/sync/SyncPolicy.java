@@ -213,11 +213,22 @@ public final class SyncPolicy {
         if (contributors.isEmpty()) {
             return false;
         }
-        final boolean startGrace = now < firstGradientAt + sessionTimeoutMs;
-        if (startGrace && heardFrom.getAsInt() < expectedWorkers) {
+        if (inStartGrace(now, firstGradientAt, heardFrom)) {
             return false;
         }
         return contributors.containsAll(live.get());
+    }
+
+    /**
+     * Aggregator: whether a shard is in its start grace at {@code now}: within one session timeout after its first
+     * gradient (at {@code firstGradientAt}), with fewer than the expected workers heard from ({@code heardFrom}, asked
+     * only within that timeout). In it a BSP clock waits for every expected worker, and an SSP or ASP shard's
+     * {@code minClock} stays where it is, since a worker not yet heard from starts there.
+     */
+    public boolean inStartGrace(final long now, final long firstGradientAt, final IntSupplier heardFrom) {
+        return firstGradientAt > 0
+                && now < firstGradientAt + sessionTimeoutMs
+                && heardFrom.getAsInt() < expectedWorkers;
     }
 
     /**

@@ -108,6 +108,44 @@ class SyncSemanticsTest {
     }
 
     @Test
+    void shouldHoldMinClockForAnExpectedWorkerNotYetHeardFromUnderSsp() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given: an SSP job of 2 workers; only worker-000 has joined, and it runs ahead
+            bed.jobs.pipeInput(JOB, job(SyncMode.SSP, 3, 2), T0);
+            bed.member(JOB, "worker-000", WorkerState.JOINED, T0);
+            bed.send(at("worker-000", 0, 0), T0 + 1);
+            bed.send(at("worker-000", 1, 1), T0 + 2);
+            final long beforeTheOtherJoins = shard0(bed.models()).getMinClock();
+
+            // when: worker-001 joins late and sends its clock 0
+            bed.member(JOB, "worker-001", WorkerState.JOINED, T0 + 3);
+            bed.send(at("worker-001", 0, 2), T0 + 4);
+
+            // then: worker-001 found minClock 0, so it trained clock 0; then minClock moved
+            assertThat(beforeTheOtherJoins).isZero();
+            assertThat(shard0(bed.models()).getMinClock()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldLetMinClockMoveASessionTimeoutAfterTheFirstGradientWhenAnExpectedWorkerNeverCame() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given: an SSP job of 2 workers, only worker-000 ever heard from
+            bed.jobs.pipeInput(JOB, job(SyncMode.SSP, 3, 2), T0);
+            bed.member(JOB, "worker-000", WorkerState.JOINED, T0);
+            bed.send(at("worker-000", 0, 0), T0 + 1);
+            bed.send(at("worker-000", 1, 1), T0 + 2);
+            bed.models();
+
+            // when: worker-000's heartbeat one session timeout (1 s) after the first gradient
+            bed.member(JOB, "worker-000", WorkerState.HEARTBEAT, T0 + 1_001);
+
+            // then
+            assertThat(shard0(bed.models()).getMinClock()).isEqualTo(2);
+        }
+    }
+
+    @Test
     void shouldDeadLetterGradientStalerThanTheBound() {
         try (AggregatorTestBed bed = new AggregatorTestBed()) {
             // given: bound of 1 version

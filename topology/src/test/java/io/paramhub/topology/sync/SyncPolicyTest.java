@@ -212,6 +212,24 @@ class SyncPolicyTest {
     }
 
     @Test
+    void shouldHoldTheStartGraceForEveryModeUntilEveryExpectedWorkerOrTheTimeout() {
+        // given: 2 expected workers, 1 heard from, the first gradient at T0
+        final SyncPolicy ssp = policy(SyncMode.SSP, 3, 2);
+
+        // then
+        assertThat(ssp.inStartGrace(T0 + TIMEOUT_MS - 1, T0, () -> 1)).isTrue();
+        assertThat(ssp.inStartGrace(T0 + TIMEOUT_MS, T0, () -> 1))
+                .as("after one timeout")
+                .isFalse();
+        assertThat(ssp.inStartGrace(T0 + 1, T0, () -> 2))
+                .as("every worker heard from")
+                .isFalse();
+        assertThat(ssp.inStartGrace(T0 + 1, 0, () -> 1))
+                .as("before any gradient")
+                .isFalse();
+    }
+
+    @Test
     void shouldAskForTheHeardFromWorkersOnlyInTheStartGrace() {
         // given
         final SyncPolicy bsp = policy(SyncMode.BSP, 0, 2);
