@@ -48,6 +48,8 @@ class RegistryOutageIT extends ClusterTestBase {
 
     private static final long OUTAGE_AT_CLOCK = 20;
     private static final long OUTAGE_MS = 4_000;
+    /** The orchestrator test's topics. */
+    private static final String PREFIX = "outage.";
 
     @Test
     void shouldStartAndFinishTheJobBitForBitWhenRestartedWhileTheRegistryIsDown(@TempDir final Path dir)
@@ -114,34 +116,28 @@ class RegistryOutageIT extends ClusterTestBase {
     void shouldKeepAnOrchestratorThatLooksSchemasUpAliveThroughAnOutageAtItsStart(@TempDir final Path dir)
             throws Exception {
         // given: a job on the jobs topic, written while the registry was up (a first orchestrator made the topics
-        // and registered its schemas)
+        // and registered its schemas); topics of their own, without the other test's telemetry, which a look-up-only
+        // orchestrator could not write to its repartition topic (a subject only a first record registers)
         final int port = freePort();
         SchemaRegistryServer outageRegistry = SchemaRegistryServer.start(kafka.bootstrapServers(), "127.0.0.1", port);
         final String url = outageRegistry.url();
         final JobSpec spec = LinearJobs.job("outage-orchestrated", 2, 2, 3);
         OrchestratorRunner.start(
                         props(url, dir.resolve("first")),
-                        TopicCatalog.DEFAULT_PREFIX,
+                        PREFIX,
                         TopicSetup.defaults(),
                         OrchestratorSettings.defaults())
                 .close();
         JobSubmitter.submit(
-                TopicCatalog.create(TopicCatalog.DEFAULT_PREFIX, SerdeFactory.forRegistry(url))
-                        .jobs(),
-                client(),
-                spec);
+                TopicCatalog.create(PREFIX, SerdeFactory.forRegistry(url)).jobs(), client(), spec);
 
         // when: the registry is down as an orchestrator that only looks schemas up starts on an empty state
         // directory (its global jobs store reads the topic again, and its start waits for that), and back later
         outageRegistry.close();
         final Properties lookUpOnly = props(url, dir.resolve("second"));
         lookUpOnly.put("auto.register.schemas", "false");
-        final CompletableFuture<OrchestratorRunner> starting =
-                CompletableFuture.supplyAsync(() -> OrchestratorRunner.start(
-                        lookUpOnly,
-                        TopicCatalog.DEFAULT_PREFIX,
-                        TopicSetup.defaults(),
-                        OrchestratorSettings.defaults()));
+        final CompletableFuture<OrchestratorRunner> starting = CompletableFuture.supplyAsync(() ->
+                OrchestratorRunner.start(lookUpOnly, PREFIX, TopicSetup.defaults(), OrchestratorSettings.defaults()));
         Thread.sleep(OUTAGE_MS);
         final boolean waitedForTheRegistry = !starting.isDone();
         outageRegistry = SchemaRegistryServer.start(kafka.bootstrapServers(), "127.0.0.1", port);
