@@ -36,21 +36,7 @@ class JobDeletionTest {
     void shouldKeepTheStateOfAJobThatNeverHadASpec() {
         try (OrchestratorTestBed bed = new OrchestratorTestBed(OrchestratorSettings.defaults())) {
             // given: telemetry of a job never submitted on jobs
-            bed.telemetry.pipeInput(
-                    ShardKeys.worker("unsubmitted", "worker-000"),
-                    IterationTelemetry.newBuilder()
-                            .setJob("unsubmitted")
-                            .setWorker("worker-000")
-                            .setClock(0)
-                            .setSamples(100)
-                            .setComputeMs(10)
-                            .setWaitMs(0)
-                            .setThreads(1)
-                            .setBatchShare(1.0)
-                            .setCommandEpoch(-1)
-                            .setLoss(1.0)
-                            .setTimestamp(Instant.ofEpochMilli(1_700_000_000_000L))
-                            .build());
+            bed.telemetry.pipeInput(ShardKeys.worker("unsubmitted", "worker-000"), telemetry("unsubmitted"));
 
             // when
             bed.driver.advanceWallClockTime(PlanningProcessor.SWEEP_INTERVAL);
