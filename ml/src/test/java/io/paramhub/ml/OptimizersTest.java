@@ -128,6 +128,45 @@ class OptimizersTest {
     }
 
     @Test
+    void shouldMatchTheOneLoopAdamBitForBitAcrossBlocks() {
+        // given: more values than a block of the step's loops, and a last block that is not full
+        final Random random = new Random(3);
+        final int length = 2_500;
+        final Optimizer adam = Optimizers.adam(0.005, 0.9, 0.999, 1e-8);
+        final float[] params = GradientCheck.gaussian(random, length, 1);
+        final float[] expected = params.clone();
+        final float[][] state = state(adam, length);
+        final float[][] expectedState = state(adam, length);
+
+        // when
+        for (int step = 1; step <= 5; step++) {
+            final float[] gradient = GradientCheck.gaussian(random, length, 1e-3);
+            adam.step(params, gradient, state, step, 0.5);
+            oneLoopAdam(expected, gradient, expectedState, step, 0.005 * 0.5);
+        }
+
+        // then
+        assertThat(params).containsExactly(expected);
+        assertThat(state[0]).containsExactly(expectedState[0]);
+        assertThat(state[1]).containsExactly(expectedState[1]);
+    }
+
+    /** Adam as one loop, in double, rounded to float where stored: the arithmetic the step must keep. */
+    private static void oneLoopAdam(
+            final float[] params, final float[] gradient, final float[][] state, final long step, final double rate) {
+        final double correction1 = 1 - Math.pow(0.9, step);
+        final double correction2 = 1 - Math.pow(0.999, step);
+        for (int i = 0; i < params.length; i++) {
+            final double g = gradient[i];
+            final double m = 0.9 * state[0][i] + (1 - 0.9) * g;
+            final double v = 0.999 * state[1][i] + (1 - 0.999) * g * g;
+            state[0][i] = (float) m;
+            state[1][i] = (float) v;
+            params[i] = (float) (params[i] - rate * (m / correction1) / (Math.sqrt(v / correction2) + 1e-8));
+        }
+    }
+
+    @Test
     void shouldRejectArgumentsWhenOutOfRange() {
         // when / then
         assertThatThrownBy(() -> Optimizers.sgd(0, 0)).isInstanceOf(IllegalArgumentException.class);
