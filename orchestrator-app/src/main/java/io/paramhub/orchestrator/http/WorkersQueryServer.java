@@ -176,6 +176,7 @@ public final class WorkersQueryServer implements AutoCloseable {
                     .forEach((worker, w) -> workers.add(new JsonObject()
                             .put("worker", worker)
                             .put("speed", w.speed())
+                            .put("fixedMs", w.fixedMs())
                             .put("share", w.share())
                             .put("threads", w.threads())
                             .put("plannedShare", w.plannedShare())

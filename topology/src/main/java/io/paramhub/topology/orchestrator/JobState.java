@@ -115,7 +115,9 @@ public record JobState(
      * @param plannedShare       share of the last plan, NaN if none
      * @param plannedThreads     threads of the last plan, 0 if none
      * @param straggler          whether the last evaluation found it a straggler
-     * @param speed              samples per compute-second over the window, 0 before a usable iteration
+     * @param speed              samples per second of the part of its compute time that grows with the samples,
+     *                           over the window ({@link CostFit#msPerSample}), 0 before a usable iteration
+     * @param cost               its compute time a clock fitted as a fixed part plus a part a sample
      */
     public record Worker(
             List<Iteration> window,
@@ -126,13 +128,22 @@ public record JobState(
             double plannedShare,
             int plannedThreads,
             boolean straggler,
-            double speed) {
+            double speed,
+            CostFit cost) {
 
         /** A worker not heard from yet. */
-        static final Worker UNSEEN = new Worker(List.of(), NONE, 1, 0, NONE, Double.NaN, 0, false, 0);
+        static final Worker UNSEEN = new Worker(List.of(), NONE, 1, 0, NONE, Double.NaN, 0, false, 0, CostFit.NONE);
 
         public Worker {
             window = List.copyOf(window);
+        }
+
+        /**
+         * The part of a clock's compute time, in ms, that does not depend on its samples: the cost fit's fixed part
+         * at the window's speed; 0 before the fit could tell it apart.
+         */
+        public double fixedMs() {
+            return window.isEmpty() ? 0 : cost.fixedSamples() * cost.msPerSample(window);
         }
 
         /**
@@ -149,11 +160,13 @@ public record JobState(
                 final long applied) {
             List<Iteration> nextWindow = window;
             double nextSpeed = speed;
+            CostFit nextCost = cost;
             if (samples > 0 && computeMs > 0 && !Double.isInfinite(computeMs)) {
                 final List<Iteration> grown = new ArrayList<>(window);
                 grown.add(new Iteration(clock, samples, computeMs));
                 nextWindow = grown.subList(Math.max(0, grown.size() - size), grown.size());
-                nextSpeed = speedOf(nextWindow);
+                nextCost = cost.with(samples, computeMs);
+                nextSpeed = 1000.0 / nextCost.msPerSample(nextWindow);
             }
             return new Worker(
                     nextWindow,
@@ -164,17 +177,8 @@ public record JobState(
                     plannedShare,
                     plannedThreads,
                     straggler,
-                    nextSpeed);
-        }
-
-        private static double speedOf(final List<Iteration> window) {
-            long total = 0;
-            double seconds = 0;
-            for (final Iteration it : window) {
-                total += it.samples();
-                seconds += it.computeMs() / 1000.0;
-            }
-            return total / seconds;
+                    nextSpeed,
+                    nextCost);
         }
 
         Worker withStraggler(final boolean flagged) {
@@ -187,17 +191,28 @@ public record JobState(
                     plannedShare,
                     plannedThreads,
                     flagged,
-                    speed);
+                    speed,
+                    cost);
         }
 
         Worker withPlan(final double planShare, final int planThreads) {
             return new Worker(
-                    window, lastClock, threads, share, appliedPlanVersion, planShare, planThreads, straggler, speed);
+                    window,
+                    lastClock,
+                    threads,
+                    share,
+                    appliedPlanVersion,
+                    planShare,
+                    planThreads,
+                    straggler,
+                    speed,
+                    cost);
         }
 
         /**
          * Relative standard error of {@link #speed()}: the standard deviation of the window's per-iteration
-         * speeds over their mean, over the square root of the window size; 0 with fewer than 2 iterations.
+         * speeds (samples with the fit's fixed part added, over the compute time) over their mean, over the square
+         * root of the window size; 0 with fewer than 2 iterations.
          */
         public double noise() {
             final int n = window.size();
@@ -207,7 +222,7 @@ public record JobState(
             double sum = 0;
             double squares = 0;
             for (final Iteration it : window) {
-                final double x = it.samples() / (it.computeMs() / 1000.0);
+                final double x = (it.samples() + cost.fixedSamples()) / (it.computeMs() / 1000.0);
                 sum += x;
                 squares += x * x;
             }

@@ -1,5 +1,6 @@
 package io.paramhub.topology.orchestrator;
 
+import io.paramhub.avro.CostFitState;
 import io.paramhub.avro.OrchestratorJobState;
 import io.paramhub.avro.OrchestratorWorkerState;
 import io.paramhub.avro.SpeedSample;
@@ -22,7 +23,7 @@ import org.apache.kafka.common.serialization.Serializer;
  * every other store), and read back from that or from the hand-written binary format the orchestrator
  * stored before (its changelog may still hold such records). The two are told apart by their first byte:
  * 0, the wire format's magic byte, or 1, the old format's version byte. A state read in the old format is
- * written back as Avro the next time its job's telemetry is taken in.
+ * written back as Avro the next time its job's telemetry is taken in; it has no cost fit ({@link CostFit#NONE}).
  */
 public final class JobStateSerde implements Serde<JobState> {
 
@@ -83,6 +84,7 @@ public final class JobStateSerde implements Serde<JobState> {
                     .setStraggler(w.straggler())
                     .setSpeed(w.speed())
                     .setWindow(window)
+                    .setCost(toAvro(w.cost()))
                     .build());
         });
         return OrchestratorJobState.newBuilder()
@@ -113,7 +115,8 @@ public final class JobStateSerde implements Serde<JobState> {
                             w.getPlannedShare(),
                             w.getPlannedThreads(),
                             w.getStraggler(),
-                            w.getSpeed()));
+                            w.getSpeed(),
+                            fromAvro(w.getCost())));
         }
         return new JobState(
                 workers,
@@ -121,6 +124,30 @@ public final class JobStateSerde implements Serde<JobState> {
                 stored.getLastPlanRound(),
                 stored.getLastEvaluatedRound(),
                 stored.getGainStreak());
+    }
+
+    private static CostFitState toAvro(final CostFit cost) {
+        return CostFit.NONE.equals(cost)
+                ? null
+                : new CostFitState(
+                        cost.weight(),
+                        cost.samples(),
+                        cost.ms(),
+                        cost.samplesSq(),
+                        cost.samplesMs(),
+                        cost.fixedSamples());
+    }
+
+    private static CostFit fromAvro(final CostFitState cost) {
+        return cost == null
+                ? CostFit.NONE
+                : new CostFit(
+                        cost.getWeight(),
+                        cost.getSamples(),
+                        cost.getMs(),
+                        cost.getSamplesSquared(),
+                        cost.getSamplesTimesMs(),
+                        cost.getFixedSamples());
     }
 
     /**
@@ -169,7 +196,8 @@ public final class JobStateSerde implements Serde<JobState> {
                                 plannedShare,
                                 plannedThreads,
                                 straggler,
-                                speed));
+                                speed,
+                                CostFit.NONE));
             }
             return new JobState(workers, planVersion, lastPlanRound, lastEvaluatedRound, gainStreak);
         } catch (final IOException e) {

@@ -242,11 +242,13 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
     /** Judges the job at {@code round} and issues a plan if one is due; returns the job's next state. */
     private JobState evaluate(final String job, final JobState evaluated, final long round, final long timestamp) {
         final SortedMap<String, Double> speeds = new TreeMap<>();
+        final Map<String, Double> fixed = new TreeMap<>();
         final SortedMap<String, Integer> threads = new TreeMap<>();
         final SortedMap<String, Double> shares = new TreeMap<>();
         final boolean planned = evaluated.workers().values().stream().noneMatch(w -> Double.isNaN(w.plannedShare()));
         evaluated.workers().forEach((name, w) -> {
             speeds.put(name, w.speed());
+            fixed.put(name, w.fixedMs() / 1000.0);
             threads.put(name, w.threads());
             shares.put(
                     name,
@@ -260,7 +262,7 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         if (spec != null && StagePlan.hybrid(spec)) {
             return judgedByStage(job, spec, evaluated, speeds, threads, shares);
         }
-        final LoadPlan plan = Planner.plan(speeds, threads, shares, settings);
+        final LoadPlan plan = Planner.plan(speeds, fixed, threads, shares, batch(spec, evaluated), settings);
         final JobState judged = evaluated.judged(plan.stragglers());
         if (!settings.issuesCommands()) {
             return judged; // observe-only: flags, no plan
@@ -300,6 +302,23 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         });
         context.commit();
         return issued;
+    }
+
+    /**
+     * The job's global batch: its spec's, or before the spec is known the samples of every worker's last iteration
+     * summed.
+     */
+    private static int batch(final JobSpec spec, final JobState state) {
+        if (spec != null) {
+            return spec.getGlobalBatch();
+        }
+        int sum = 0;
+        for (final JobState.Worker w : state.workers().values()) {
+            sum += w.window().isEmpty()
+                    ? 0
+                    : w.window().get(w.window().size() - 1).samples();
+        }
+        return sum;
     }
 
     static String reason(final LoadPlan plan) {

@@ -32,7 +32,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * A {@link TopologyTestDriver} around the orchestrator, and a simulated BSP job whose workers have
  * given true speeds per thread (samples per compute-second), compute the share of the global batch their newest
- * command gives them, and report it in their telemetry.
+ * command gives them, and report it in their telemetry; with {@link #fixedMs} set, each clock also costs a part that
+ * does not depend on the samples, as much longer for a worker as its speed is below worker 0's.
  */
 final class OrchestratorTestBed implements AutoCloseable {
 
@@ -51,6 +52,8 @@ final class OrchestratorTestBed implements AutoCloseable {
     private final Path stateDir = TestStateDirs.create("orchestrator-test-");
     private final String scope = "orchestrator-test-" + UUID.randomUUID();
     private long clock;
+    /** Each worker's fixed compute time a clock at speed factor 1, which a slower worker takes as long longer. */
+    double fixedMs;
 
     OrchestratorTestBed(final OrchestratorSettings settings) {
         final SerdeFactory serdes = SerdeFactory.forRegistry("mock://" + scope);
@@ -148,7 +151,8 @@ final class OrchestratorTestBed implements AutoCloseable {
             final int threads = command == null ? 1 : command.getThreads();
             final int samples = (int) Math.round(share * GLOBAL_BATCH);
             final double factor = random == null ? 1.0 : 1.0 + noise * (2 * random.nextDouble() - 1);
-            final double computeMs = samples / (speeds[w] * threads * factor) * 1000.0;
+            final double computeMs =
+                    samples / (speeds[w] * threads * factor) * 1000.0 + fixedMs * (speeds[0] / speeds[w]) / factor;
             send(name, samples, computeMs, threads, share, command == null ? -1 : command.getEpoch());
         }
         clock++;

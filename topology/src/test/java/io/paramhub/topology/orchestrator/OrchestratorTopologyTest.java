@@ -205,6 +205,44 @@ class OrchestratorTopologyTest {
     }
 
     @Test
+    void shouldEqualiseWholeClocksWhenPartOfAClockDoesNotDependOnItsSamples() {
+        try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS.withResourceLever(false))) {
+            // given: 100 ms a clock before the first sample, about a third of a clock at an equal share
+            bed.submit(4);
+            bed.fixedMs = 100;
+
+            // when: worker-002 turns three times as slow, in both parts
+            for (int c = 0; c < 5; c++) {
+                bed.round(1500, 1500, 1500, 1500);
+            }
+            for (int c = 0; c < 40; c++) {
+                bed.round(1500, 1500, 500, 1500);
+            }
+
+            // then: its share is cut so that its whole clock takes as long as the others'
+            final JobState slowState = bed.state();
+            final double fast = clockMs(slowState, worker(0));
+            assertThat(clockMs(slowState, worker(2))).isCloseTo(fast, within(0.03 * fast));
+            assertThat(slowState.workers().get(worker(2)).fixedMs()).isCloseTo(300, within(1.0));
+            assertThat(bed.newest().get(worker(2)).getBatchShare()).isLessThan(0.15);
+
+            // and when it recovers, the shares go back to equal
+            for (int c = 0; c < 40; c++) {
+                bed.round(1500, 1500, 1500, 1500);
+            }
+            assertThat(bed.newest().values())
+                    .allSatisfy(command -> assertThat(command.getBatchShare()).isCloseTo(0.25, within(0.02)));
+            assertThat(bed.state().workers().values()).noneMatch(JobState.Worker::straggler);
+        }
+    }
+
+    /** The compute time of a worker's newest iteration. */
+    private static double clockMs(final JobState state, final String worker) {
+        final List<JobState.Iteration> window = state.workers().get(worker).window();
+        return window.get(window.size() - 1).computeMs();
+    }
+
+    @Test
     void shouldMoveThreadsToStragglerWhenBudgetIsFree() {
         try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS.withThreadBudget(7))) {
             // given
