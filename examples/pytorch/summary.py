@@ -18,8 +18,8 @@ def load(path):
 
 
 def orchestrator_view(path):
-    """The orchestrator's answer, trimmed to what shows a straggler: per worker speed, share, planned share,
-    threads, straggler flag."""
+    """The orchestrator's answer, trimmed to what shows a straggler: per worker speed, fixed ms a clock, share,
+    planned share, threads, straggler flag."""
     try:
         answer = load(path)
     except (OSError, ValueError):
@@ -28,7 +28,8 @@ def orchestrator_view(path):
     if isinstance(workers, dict):
         workers = [dict(worker=name, **value) if isinstance(value, dict) else {"worker": name, "value": value}
                    for name, value in sorted(workers.items())]
-    keep = ("worker", "speed", "share", "plannedShare", "threads", "plannedThreads", "straggler", "appliedEpoch")
+    keep = ("worker", "speed", "fixedMs", "share", "plannedShare", "threads", "plannedThreads", "straggler",
+            "appliedEpoch")
     view = {"epoch": answer.get("epoch") if isinstance(answer, dict) else None, "workers": []}
     for worker in workers if isinstance(workers, list) else []:
         view["workers"].append({k: worker[k] for k in keep if k in worker} or worker)

@@ -29,8 +29,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each record updates its worker's speed window in the job's {@link JobState}, which it replaces in
  * {@link OrchestratorTopology#JOB_STATE_STORE} with the state the record leads to. A job is evaluated
- * once per <em>round</em>: when every expected worker has reported and the smallest clock among them
- * (the round) has advanced. Expected workers are the job's {@code expectedWorkers} from the global
+ * once per <em>round</em>: when every expected worker has a full speed window and the smallest clock among
+ * them (the round) has advanced. Expected workers are the job's {@code expectedWorkers} from the global
  * {@code jobs} store, or, for a job not (yet) there, the workers seen so far. An evaluation plans
  * ({@link Planner}) and issues the {@link LoadPlan}, with the job's next plan version, when
  * <ul>
@@ -149,7 +149,7 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
                 telemetry.getCommandEpoch(),
                 settings.window());
 
-        final long round = round(reported, expectedWorkers(job, reported));
+        final long round = round(reported, expectedWorkers(job, reported), settings.window());
         states.put(
                 job,
                 round > reported.lastEvaluatedRound()
@@ -182,14 +182,18 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         return spec != null ? spec.getExpectedWorkers() : state.workers().size();
     }
 
-    /** The smallest clock every expected worker has reported with a usable speed, or -1 before that. */
-    private static long round(final JobState state, final int expected) {
+    /**
+     * The smallest clock every expected worker has reported, once each has a full speed window ({@code window}
+     * usable iterations), or -1 before that: a worker's first clock alone (a cold start, its noise not yet measured)
+     * would make a plan of noise, and the plans that follow are held back by the noise margin and the interval.
+     */
+    private static long round(final JobState state, final int expected, final int window) {
         if (state.workers().size() < expected) {
             return JobState.NONE;
         }
         long round = Long.MAX_VALUE;
         for (final JobState.Worker w : state.workers().values()) {
-            if (!(w.speed() > 0)) {
+            if (!(w.speed() > 0) || w.windowSize() < window) {
                 return JobState.NONE;
             }
             round = Math.min(round, w.lastClock());

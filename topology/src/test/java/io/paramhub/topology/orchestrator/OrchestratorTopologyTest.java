@@ -87,7 +87,7 @@ class OrchestratorTopologyTest {
 
     @Test
     void shouldWaitForEveryExpectedWorkerWhenPlanningFirst() {
-        try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS)) {
+        try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS.withWindow(1))) {
             // given
             bed.submit(4);
 
@@ -104,6 +104,26 @@ class OrchestratorTopologyTest {
             assertThat(afterAll)
                     .hasSize(4)
                     .allSatisfy(c -> assertThat(c.getEpoch()).isZero());
+        }
+    }
+
+    @Test
+    void shouldNotPlanOnAFirstClockAlone() {
+        try (OrchestratorTestBed bed = new OrchestratorTestBed(DEFAULTS)) {
+            // given
+            bed.submit(4);
+
+            // when: worker-002's first clock is three times as slow (a cold start), the next ones are not
+            bed.round(1000, 1000, 1000 / 3.0, 1000);
+            final List<ResourceCommand> afterTheFirst = bed.commands.readValuesToList();
+            for (int c = 1; c < 3 * DEFAULTS.window(); c++) {
+                bed.round(1000, 1000, 1000, 1000);
+            }
+
+            // then: judged only once every worker had a full window, so never a straggler
+            assertThat(afterTheFirst).isEmpty();
+            assertThat(bed.issued).isEmpty();
+            assertThat(bed.state().lastEvaluatedRound()).isEqualTo(3L * DEFAULTS.window() - 1);
         }
     }
 
@@ -249,7 +269,9 @@ class OrchestratorTopologyTest {
             bed.submit(4);
 
             // when
-            bed.round(1000, 1000, 1000 / 3.0, 1000);
+            for (int c = 0; c < DEFAULTS.window(); c++) {
+                bed.round(1000, 1000, 1000 / 3.0, 1000);
+            }
 
             // then
             final ResourceCommand slow = bed.newest().get(worker(2));
@@ -268,7 +290,9 @@ class OrchestratorTopologyTest {
             bed.submit(4);
 
             // when
-            bed.round(1000, 1000, 500, 1000);
+            for (int c = 0; c < DEFAULTS.window(); c++) {
+                bed.round(1000, 1000, 500, 1000);
+            }
 
             // then
             assertThat(bed.newest().values())
