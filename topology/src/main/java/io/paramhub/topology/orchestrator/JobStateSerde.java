@@ -135,6 +135,7 @@ public final class JobStateSerde implements Serde<JobState> {
                         cost.ms(),
                         cost.samplesSq(),
                         cost.samplesMs(),
+                        cost.msSq(),
                         cost.fixedSamples());
     }
 
@@ -147,6 +148,7 @@ public final class JobStateSerde implements Serde<JobState> {
                         cost.getMs(),
                         cost.getSamplesSquared(),
                         cost.getSamplesTimesMs(),
+                        cost.getMsSquared(),
                         cost.getFixedSamples());
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class CostFitTest {
@@ -65,6 +66,27 @@ class CostFitTest {
         // then: a fit over all of them would find 31 samples' worth fixed; the new regime finds none
         assertThat(slow.fixedSamples()).isZero();
         assertThat(slow.weight()).as("the fast clocks left out").isLessThan(4);
+    }
+
+    @Test
+    void shouldNotTakeNoiseForAFixedPart() {
+        // given: 25 ms a clock plus 1.4 ms a sample, each clock off by up to a third (cores shared with other work)
+        final Random random = new Random(7);
+        CostFit near = CostFit.NONE;
+        CostFit apart = CostFit.NONE;
+
+        // when: the shares move between 32 and 44 samples, or between 16 and 112
+        for (int clock = 0; clock < 40; clock++) {
+            final double noise = 1 + (2 * random.nextDouble() - 1) / 3;
+            final int few = clock % 2 == 0 ? 32 : 44;
+            final int many = clock % 2 == 0 ? 16 : 112;
+            near = near.with(few, (25 + 1.4 * few) * noise);
+            apart = apart.with(many, (25 + 1.4 * many) * noise);
+        }
+
+        // then: twelve samples apart the slope is lost in the noise; 96 apart the fit finds the fixed part
+        assertThat(near.fixedSamples()).isZero();
+        assertThat(apart.fixedSamples()).isCloseTo(25 / 1.4, within(10.0));
     }
 
     @Test
