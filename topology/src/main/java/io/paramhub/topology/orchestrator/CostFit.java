@@ -14,9 +14,10 @@ package io.paramhub.topology.orchestrator;
  * weighing {@value #FORGETTING} times the next) once their sample counts spread by {@value #MIN_SPREAD} of their mean
  * (a plan changes them) and the slope's standard error is at most {@value #MAX_SLOPE_ERROR} of the slope: on cores
  * shared with other work a clock's time varies by a third from one clock to the next, and a fit of two shares a few
- * samples apart would read that noise as anything from no fixed part to all of it. An iteration more than {@value #NEW_REGIME} away from what the current regime predicts (the
- * worker's speed changed: a straggler appears or recovers) starts a new regime, so a change of speed is not mistaken
- * for a fixed part; the last {@code fixedSamples} told apart stands until another regime tells it again.
+ * samples apart would read that noise as anything from no fixed part to all of it. An iteration more than
+ * {@value #NEW_REGIME} away from what the current regime predicts (the worker's speed changed: a straggler appears or
+ * recovers) starts a new regime, so a change of speed is not mistaken for a fixed part; the last {@code fixedSamples}
+ * told apart stands until another regime tells it again.
  *
  * @param weight       the current regime's iterations' total weight
  * @param samples      their weighted sum of samples
