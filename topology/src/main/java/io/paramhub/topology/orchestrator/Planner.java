@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * Computes a job's {@link LoadPlan}, the orchestrator's reallocation decision, as a pure function of the
@@ -178,7 +179,8 @@ public final class Planner {
     /**
      * Shares of a batch of {@code batch} samples, each at least {@code floor} and summing to 1, with which every
      * worker not held at the floor needs the same time {@code T = fixed + share × batch / speed}: {@code share =
-     * speed × (T − fixed) / batch}, where {@code T} makes the shares sum to what the floor leaves.
+     * speed × (T − fixed) / batch}, where {@code T} makes the shares sum to what the floor leaves. With no fixed part
+     * anywhere these are the shares proportional to the speeds, computed as before fixed parts were known.
      */
     static SortedMap<String, Double> equalTime(
             final SortedMap<String, Double> speeds,
@@ -186,41 +188,40 @@ public final class Planner {
             final double batch,
             final double floor) {
         if (speeds.keySet().stream().allMatch(worker -> fixed.get(worker) == 0)) {
-            return proportional(speeds, floor);
+            return atLeast(floor, speeds, free -> {
+                final double total =
+                        free.values().stream().mapToDouble(Double::doubleValue).sum();
+                return (worker, speed, left) -> speed / total * left;
+            });
         }
-        final SortedMap<String, Double> shares = new TreeMap<>();
-        final SortedMap<String, Double> free = new TreeMap<>(speeds);
-        double left = 1.0;
-        boolean clamped = true;
-        while (clamped && !free.isEmpty()) {
-            clamped = false;
-            final double time = commonTime(free, fixed, left * batch);
-            for (final var entry : List.copyOf(free.entrySet())) {
-                if (entry.getValue() * (time - fixed.get(entry.getKey())) / batch < floor) {
-                    shares.put(entry.getKey(), floor);
-                    free.remove(entry.getKey());
-                    left -= floor;
-                    clamped = true;
-                }
-            }
-        }
-        final double time = commonTime(free, fixed, left * batch);
-        free.forEach((worker, speed) -> shares.put(worker, speed * (time - fixed.get(worker)) / batch));
-        return shares;
+        return atLeast(floor, speeds, free -> {
+            final Map<String, Double> pass = new TreeMap<>(free);
+            return (worker, speed, left) -> speed * (commonTime(pass, fixed, left * batch) - fixed.get(worker)) / batch;
+        });
     }
 
-    /** Shares proportional to {@code speeds}, each at least {@code floor}, summing to 1 (the plans before fixed parts). */
-    private static SortedMap<String, Double> proportional(final SortedMap<String, Double> speeds, final double floor) {
+    /** How the free workers of one pass divide what the floor leaves them, worker by worker. */
+    private interface Division {
+        double share(String worker, double speed, double left);
+    }
+
+    /**
+     * The shares {@code divide} gives, each at least {@code floor}: a worker it gives less is held at the floor, and
+     * the others divide what is left again.
+     */
+    private static SortedMap<String, Double> atLeast(
+            final double floor,
+            final SortedMap<String, Double> speeds,
+            final Function<SortedMap<String, Double>, Division> divide) {
         final SortedMap<String, Double> shares = new TreeMap<>();
         final SortedMap<String, Double> free = new TreeMap<>(speeds);
         double left = 1.0;
         boolean clamped = true;
         while (clamped && !free.isEmpty()) {
             clamped = false;
-            final double total =
-                    free.values().stream().mapToDouble(Double::doubleValue).sum();
+            final Division division = divide.apply(free);
             for (final var entry : List.copyOf(free.entrySet())) {
-                if (entry.getValue() / total * left < floor) {
+                if (division.share(entry.getKey(), entry.getValue(), left) < floor) {
                     shares.put(entry.getKey(), floor);
                     free.remove(entry.getKey());
                     left -= floor;
@@ -228,10 +229,9 @@ public final class Planner {
                 }
             }
         }
-        final double total =
-                free.values().stream().mapToDouble(Double::doubleValue).sum();
+        final Division division = divide.apply(free);
         final double rest = left;
-        free.forEach((worker, speed) -> shares.put(worker, speed / total * rest));
+        free.forEach((worker, speed) -> shares.put(worker, division.share(worker, speed, rest)));
         return shares;
     }
 
