@@ -266,7 +266,9 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         if (spec != null && StagePlan.hybrid(spec)) {
             return judgedByStage(job, spec, evaluated, speeds, threads, shares);
         }
-        final LoadPlan plan = Planner.plan(speeds, fixed, threads, shares, batch(spec, evaluated), settings);
+        // a job whose spec has not arrived yet is planned without fixed parts (its batch is not known)
+        final LoadPlan plan =
+                Planner.plan(speeds, fixed, threads, shares, spec != null ? spec.getGlobalBatch() : 0, settings);
         final JobState judged = evaluated.judged(plan.stragglers());
         if (!settings.issuesCommands()) {
             return judged; // observe-only: flags, no plan
@@ -306,23 +308,6 @@ final class PlanningProcessor implements Processor<String, IterationTelemetry, S
         });
         context.commit();
         return issued;
-    }
-
-    /**
-     * The job's global batch: its spec's, or before the spec is known the samples of every worker's last iteration
-     * summed.
-     */
-    private static int batch(final JobSpec spec, final JobState state) {
-        if (spec != null) {
-            return spec.getGlobalBatch();
-        }
-        int sum = 0;
-        for (final JobState.Worker w : state.workers().values()) {
-            sum += w.window().isEmpty()
-                    ? 0
-                    : w.window().get(w.window().size() - 1).samples();
-        }
-        return sum;
     }
 
     static String reason(final LoadPlan plan) {
