@@ -26,10 +26,11 @@ def schema_text(name):
 
     def expand(node):
         if isinstance(node, str):
-            if node in _PRIMITIVES or node in defined or node not in known:
+            short = node.rsplit(".", 1)[-1]  # a reference may give the namespace
+            if node in _PRIMITIVES or short in defined or short not in known:
                 return node
-            defined.add(node)
-            return expand(known[node])
+            defined.add(short)
+            return expand(known[short])
         if isinstance(node, list):
             return [expand(item) for item in node]
         if isinstance(node, dict):
