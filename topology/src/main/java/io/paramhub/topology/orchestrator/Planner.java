@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 
 /**
  * Computes a job's {@link LoadPlan}, the orchestrator's reallocation decision, as a pure function of the
@@ -188,40 +188,41 @@ public final class Planner {
             final double batch,
             final double floor) {
         if (speeds.keySet().stream().allMatch(worker -> fixed.get(worker) == 0)) {
-            return atLeast(floor, speeds, free -> {
+            return atLeast(floor, speeds, (free, left) -> {
                 final double total =
                         free.values().stream().mapToDouble(Double::doubleValue).sum();
-                return (worker, speed, left) -> speed / total * left;
+                return (worker, speed) -> speed / total * left;
             });
         }
-        return atLeast(floor, speeds, free -> {
-            final Map<String, Double> pass = new TreeMap<>(free);
-            return (worker, speed, left) -> speed * (commonTime(pass, fixed, left * batch) - fixed.get(worker)) / batch;
+        return atLeast(floor, speeds, (free, left) -> {
+            final double time = commonTime(free, fixed, left * batch);
+            return (worker, speed) -> speed * (time - fixed.get(worker)) / batch;
         });
     }
 
     /** How the free workers of one pass divide what the floor leaves them, worker by worker. */
     private interface Division {
-        double share(String worker, double speed, double left);
+        double share(String worker, double speed);
     }
 
     /**
-     * The shares {@code divide} gives, each at least {@code floor}: a worker it gives less is held at the floor, and
-     * the others divide what is left again.
+     * The shares {@code divide} gives (from the free workers and the share left to them), each at least {@code floor}:
+     * every worker one pass gives less is held at the floor, and the others divide what is left again. A pass judges
+     * all its workers by one division, so the result does not depend on the order of their names.
      */
     private static SortedMap<String, Double> atLeast(
             final double floor,
             final SortedMap<String, Double> speeds,
-            final Function<SortedMap<String, Double>, Division> divide) {
+            final BiFunction<SortedMap<String, Double>, Double, Division> divide) {
         final SortedMap<String, Double> shares = new TreeMap<>();
         final SortedMap<String, Double> free = new TreeMap<>(speeds);
         double left = 1.0;
         boolean clamped = true;
         while (clamped && !free.isEmpty()) {
             clamped = false;
-            final Division division = divide.apply(free);
+            final Division division = divide.apply(free, left);
             for (final var entry : List.copyOf(free.entrySet())) {
-                if (division.share(entry.getKey(), entry.getValue(), left) < floor) {
+                if (division.share(entry.getKey(), entry.getValue()) < floor) {
                     shares.put(entry.getKey(), floor);
                     free.remove(entry.getKey());
                     left -= floor;
@@ -229,9 +230,8 @@ public final class Planner {
                 }
             }
         }
-        final Division division = divide.apply(free);
-        final double rest = left;
-        free.forEach((worker, speed) -> shares.put(worker, division.share(worker, speed, rest)));
+        final Division division = divide.apply(free, left);
+        free.forEach((worker, speed) -> shares.put(worker, division.share(worker, speed)));
         return shares;
     }
 

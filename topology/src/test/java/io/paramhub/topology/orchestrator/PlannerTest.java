@@ -50,6 +50,24 @@ class PlannerTest {
     }
 
     @Test
+    void shouldHoldAtTheFloorOnlyWhoFallsBelowItWhateverTheOrderOfTheirNames() {
+        // given: speeds 0.4, 0.2, 2.5 and 1.4 with a floor of 0.2; the first two fall below it
+        final SortedMap<String, Double> fixed = map(0, 0, 0, 0);
+
+        // when
+        final SortedMap<String, Double> shares = Planner.equalTime(map(0.4, 0.2, 2.5, 1.4), fixed, 128, 0.2);
+        final SortedMap<String, Double> reversed = Planner.equalTime(map(1.4, 2.5, 0.2, 0.4), fixed, 128, 0.2);
+
+        // then: the other two divide the 0.6 left by their speeds, worker-003 included
+        assertThat(shares.get("worker-000")).isEqualTo(0.2);
+        assertThat(shares.get("worker-001")).isEqualTo(0.2);
+        assertThat(shares.get("worker-002")).isCloseTo(0.6 * 2.5 / 3.9, within(1e-12));
+        assertThat(shares.get("worker-003")).isCloseTo(0.6 * 1.4 / 3.9, within(1e-12));
+        assertThat(reversed.get("worker-000")).isCloseTo(shares.get("worker-003"), within(1e-12));
+        assertThat(reversed.get("worker-001")).isCloseTo(shares.get("worker-002"), within(1e-12));
+    }
+
+    @Test
     void shouldGiveIdenticalWorkersEqualSharesOnceTheirFixedPartIsKnown() {
         // given: four identical workers, 25 ms a clock plus 1.4 ms a sample, at shares of 18, 30, 34 and 46 of 128
         final double[] samples = {18, 30, 34, 46};
