@@ -284,9 +284,8 @@ public final class TrainingRun {
                 }
                 final EpochEvaluator.Evaluated evaluated = evaluation.get();
                 final double wallSeconds = (System.nanoTime() - started) / 1e9;
-                final long commits = runners.stream()
-                        .mapToLong(runner -> StreamsCounters.commits(runner.streams()))
-                        .sum();
+                final long commits = StreamsCounters.settledCommits(
+                        runners.stream().map(AggregatorRunner::streams).toList());
                 return new Result(
                         job,
                         evaluated.epochs(),
