@@ -32,7 +32,7 @@ final class BrokerSettings {
         props.put("log.retention.check.interval.ms", "30000");
         // request threads for the machine's cores, not Kafka's 3 network and 8 I/O threads whatever the machine:
         // on 2 cores the embedded broker shares with the run's every other thread, the one-epoch MLP demo took
-        // 0.93 of the time with 2 and 2 (docs/benchmarks.md); from 8 cores up these are Kafka's defaults
+        // 0.93 of the time with 2 and 2 (docs/benchmarks-history.md); from 8 cores up these are Kafka's defaults
         final int cores = Runtime.getRuntime().availableProcessors();
         props.put("num.network.threads", String.valueOf(Math.min(3, Math.max(2, cores))));
         props.put("num.io.threads", String.valueOf(Math.max(2, cores)));

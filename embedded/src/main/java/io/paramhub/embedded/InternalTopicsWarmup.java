@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * Has a fresh embedded broker create its internal topics, {@code __consumer_offsets} and {@code __transaction_state},
  * as a running cluster already has them: a broker creates each when a client first looks for a group or a
  * transaction coordinator, and on a fresh broker that first look cost the aggregator's first rebalance about
- * 0.6 s and its first transaction about 0.3 s (docs/benchmarks.md, "Round cost, continued: huge pages, fewer
+ * 0.6 s and its first transaction about 0.3 s (docs/benchmarks-history.md, "Round cost, continued: huge pages, fewer
  * copies, socket buffers"). Started while the
  * embedded schema registry starts; a warm-up that fails only costs that time back, so it is logged, not thrown.
  */
