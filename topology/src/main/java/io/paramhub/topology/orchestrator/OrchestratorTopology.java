@@ -48,8 +48,9 @@ import org.apache.kafka.streams.state.Stores;
  *   instances (the last one in {@value #PLACEMENT_STORE}), a scaling recommendation.</li>
  * </ol>
  *
- * <p>Every processor, store and internal topic is named; {@value #JOB_STATE_STORE} has a changelog and
- * no cache, and holds Avro ({@code OrchestratorJobState}, see {@link JobStateSerde}).
+ * <p>Every processor, store and internal topic is named; {@value #JOB_STATE_STORE} and {@value #PLACEMENT_STORE}
+ * are in memory with a changelog and no cache (a restarted orchestrator reads them back from the changelog), and
+ * the job state is Avro ({@code OrchestratorJobState}, see {@link JobStateSerde}).
  */
 public final class OrchestratorTopology {
 
@@ -88,8 +89,10 @@ public final class OrchestratorTopology {
             final PlacementSettings placement,
             final OrchestratorMetrics metrics) {
         final StreamsBuilder builder = new StreamsBuilder();
+        // in memory with its changelog, as the placement store below: a few kilobytes a job, written on every
+        // telemetry record; RocksDB would flush its memtable to a new file at every exactly-once commit
         builder.addStateStore(Stores.keyValueStoreBuilder(
-                        Stores.persistentKeyValueStore(JOB_STATE_STORE),
+                        Stores.inMemoryKeyValueStore(JOB_STATE_STORE),
                         Serdes.String(),
                         new JobStateSerde(serdes.valueSerde(OrchestratorJobState.class)))
                 .withCachingDisabled());
@@ -122,7 +125,7 @@ public final class OrchestratorTopology {
                                 .withName("commands-sink"));
 
         builder.addStateStore(Stores.keyValueStoreBuilder(
-                        Stores.persistentKeyValueStore(PLACEMENT_STORE),
+                        Stores.inMemoryKeyValueStore(PLACEMENT_STORE),
                         Serdes.String(),
                         serdes.valueSerde(ShardPlacement.class))
                 .withCachingDisabled());
