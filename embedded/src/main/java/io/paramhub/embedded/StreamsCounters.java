@@ -1,7 +1,5 @@
 package io.paramhub.embedded;
 
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
@@ -20,45 +18,11 @@ public final class StreamsCounters {
     static final String REBALANCES_GROUP = "consumer-coordinator-metrics";
     static final String REBALANCES = "rebalance-total";
 
-    /** Longer than Streams' 100 ms commit interval under exactly-once, so that a commit under way is seen. */
-    static final Duration COMMITS_QUIET = Duration.ofMillis(150);
-
-    static final Duration COMMITS_SETTLE_AT_MOST = Duration.ofSeconds(2);
-
     private StreamsCounters() {}
 
     /** The commits of {@code streams}' threads so far. */
     public static long commits(final KafkaStreams streams) {
         return sum(streams.metrics(), COMMITS_GROUP, COMMITS);
-    }
-
-    /**
-     * The commits of all of {@code apps}' threads once their count has stopped moving (for {@link #COMMITS_QUIET},
-     * waiting at most {@link #COMMITS_SETTLE_AT_MOST}). A thread counts a commit only after its transaction
-     * returns, and the transaction's records can reach a reader before that: read at once after a reader saw the
-     * last of them, the count could miss the commit that made them visible.
-     */
-    public static long settledCommits(final List<KafkaStreams> apps) {
-        long seen = commits(apps);
-        final long deadline = System.nanoTime() + COMMITS_SETTLE_AT_MOST.toNanos();
-        while (!apps.isEmpty() && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(COMMITS_QUIET.toMillis());
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            final long now = commits(apps);
-            if (now == seen) {
-                break;
-            }
-            seen = now;
-        }
-        return seen;
-    }
-
-    private static long commits(final List<KafkaStreams> apps) {
-        return apps.stream().mapToLong(StreamsCounters::commits).sum();
     }
 
     /** The rebalances {@code streams}' threads completed so far. */

@@ -284,8 +284,9 @@ public final class TrainingRun {
                 }
                 final EpochEvaluator.Evaluated evaluated = evaluation.get();
                 final double wallSeconds = (System.nanoTime() - started) / 1e9;
-                final long commits = StreamsCounters.settledCommits(
-                        runners.stream().map(AggregatorRunner::streams).toList());
+                final long commits = runners.stream()
+                        .mapToLong(runner -> StreamsCounters.commits(runner.streams()))
+                        .sum();
                 return new Result(
                         job,
                         evaluated.epochs(),
