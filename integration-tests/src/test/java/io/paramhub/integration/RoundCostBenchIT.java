@@ -67,8 +67,9 @@ class RoundCostBenchIT extends ClusterTestBase {
             assertThat(model.get("wait_ms_p99").asDouble())
                     .as(name)
                     .isGreaterThanOrEqualTo(model.get("wait_ms_p50").asDouble());
-            // the aggregator commits at least once a round
-            assertThat(model.get("transactions_per_round").asDouble()).as(name).isGreaterThanOrEqualTo(1.0);
+            // the aggregator's transactions are counted; the commit interval paces them, not the rounds (workers
+            // read versions before they commit), so eight fast rounds may take fewer than eight
+            assertThat(model.get("transactions_per_round").asDouble()).as(name).isPositive();
             // every worker's gradient of every parameter went to gradients, and a model version to model
             assertThat(bytesPerRound(model, "paramhub.gradients"))
                     .as(name)
