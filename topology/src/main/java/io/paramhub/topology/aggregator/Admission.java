@@ -18,19 +18,19 @@ record Admission(float[] values, long lag, Rejection rejection, boolean changed)
         return new Admission(null, 0, rejection, false);
     }
 
-    /** From a worker of a stage other than the one that owns the shard. */
-    static Admission notOfStage(final GradientShard gradient, final int stage) {
+    /** Holds the gradient of {@code worker}, of a stage other than the one that owns the shard. */
+    static Admission notOfStage(final GradientShard gradient, final String worker, final int stage) {
         return refused(new Rejection(
                 DeadLetterReason.UNKNOWN_WORKER,
-                "worker " + gradient.getWorker() + " does not compute pipeline stage " + stage + ", which owns shard "
+                "worker " + worker + " does not compute pipeline stage " + stage + ", which owns shard "
                         + gradient.getShard() + " of job " + gradient.getJob()));
     }
 
-    /** A clock of its worker already applied, or already {@code buffered}. */
-    static Admission duplicate(final GradientShard gradient, final boolean buffered) {
+    /** Holds a clock of {@code worker} already applied, or already {@code buffered}. */
+    static Admission duplicate(final GradientShard gradient, final String worker, final boolean buffered) {
         return refused(new Rejection(
                 DeadLetterReason.DUPLICATE,
-                "clock " + gradient.getClock() + " of worker " + gradient.getWorker() + " is already "
+                "clock " + gradient.getClock() + " of worker " + worker + " is already "
                         + (buffered ? "buffered" : "applied")));
     }
 

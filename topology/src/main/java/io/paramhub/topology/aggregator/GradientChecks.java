@@ -9,12 +9,13 @@ import io.paramhub.ml.ShardLayout;
 import io.paramhub.schemas.FloatPacking;
 import io.paramhub.topology.jobs.JobSpecs;
 import io.paramhub.topology.jobs.WorkerIds;
+import java.util.HashSet;
 import java.util.List;
 
 /**
  * Checks a decoded gradient against its job (length of its shard, sample count, finite values, well-formed
- * example ranges, and last that it comes from a worker of the job) and unpacks it, float32 or bfloat16 as its
- * {@code encoding} says.
+ * example ranges, that it comes from a worker of the job, and last that a host's sum names sound contributors) and
+ * unpacks it, float32 or bfloat16 as its {@code encoding} says.
  */
 final class GradientChecks {
 
@@ -25,6 +26,11 @@ final class GradientChecks {
 
     static Checked check(final JobSpec spec, final GradientShard gradient) {
         return check(spec, JobSpecs.layout(spec), gradient);
+    }
+
+    /** The workers whose gradients {@code gradient} holds: a host's sum's contributors, else its own worker. */
+    static List<String> workersOf(final GradientShard gradient) {
+        return gradient.getContributors().isEmpty() ? List.of(gradient.getWorker()) : gradient.getContributors();
     }
 
     /** As {@link #check(JobSpec, GradientShard)} with the job's shard layout already at hand. */
@@ -74,7 +80,37 @@ final class GradientChecks {
                             + " workers of job " + spec.getJob() + " (" + WorkerIds.of(0) + " to "
                             + WorkerIds.of(spec.getExpectedWorkers() - 1) + ")");
         }
-        return new Checked(values, null);
+        final Rejection contributors = contributorsProblem(spec, gradient);
+        return contributors != null ? new Checked(null, contributors) : new Checked(values, null);
+    }
+
+    /**
+     * A host's sum (protocol 2): its contributors are distinct workers of the job, its own worker among them
+     * ({@code MALFORMED} or {@code UNKNOWN_WORKER} otherwise); null for a sound list or none.
+     */
+    private static Rejection contributorsProblem(final JobSpec spec, final GradientShard gradient) {
+        final List<String> contributors = gradient.getContributors();
+        if (contributors.isEmpty()) {
+            return null;
+        }
+        if (!contributors.contains(gradient.getWorker())) {
+            return new Rejection(
+                    DeadLetterReason.MALFORMED,
+                    "worker " + gradient.getWorker() + " sent a host's sum it is not among the contributors of: "
+                            + contributors);
+        }
+        if (new HashSet<>(contributors).size() != contributors.size()) {
+            return new Rejection(DeadLetterReason.MALFORMED, "contributors named twice in " + contributors);
+        }
+        for (final String contributor : contributors) {
+            if (!WorkerIds.belongsTo(spec, contributor)) {
+                return new Rejection(
+                        DeadLetterReason.UNKNOWN_WORKER,
+                        "contributor '" + contributor + "' is not one of the " + spec.getExpectedWorkers()
+                                + " workers of job " + spec.getJob());
+            }
+        }
+        return null;
     }
 
     /**

@@ -153,15 +153,16 @@ final class HotShard {
         if (checked.rejection() != null) {
             return Admission.refused(checked.rejection());
         }
-        final String worker = gradient.getWorker();
         final long clock = gradient.getClock();
-        if (!stages.contributesTo(worker, shard)) {
-            return Admission.notOfStage(gradient, stages.stageOfShard(shard));
-        }
-        final long appliedClocks = clocks.of(worker);
-        final boolean buffered = clock >= appliedClocks && pending.contains(clock, worker);
-        if (clock < appliedClocks || buffered) {
-            return Admission.duplicate(gradient, buffered);
+        final List<String> workers = GradientChecks.workersOf(gradient);
+        for (final String worker : workers) {
+            if (!stages.contributesTo(worker, shard)) {
+                return Admission.notOfStage(gradient, worker, stages.stageOfShard(shard));
+            }
+            final boolean buffered = clock >= clocks.of(worker) && pending.contains(clock, worker);
+            if (clock < clocks.of(worker) || buffered) {
+                return Admission.duplicate(gradient, worker, buffered);
+            }
         }
         if (sync.tooFarAhead(clocks.minClock(), clock)) {
             return Admission.clockAhead(gradient, sync.aheadBound(), clocks.minClock());
@@ -172,15 +173,19 @@ final class HotShard {
         }
         final long version = parameters.version();
         if (sync.tooStale(version, gradient.getBaseVersion())) {
-            clocks.processed(worker, clock);
+            workers.forEach(worker -> clocks.processed(worker, clock));
             return Admission.stale(gradient, version, sync.versionBound());
         }
         return Admission.accepted(checked.values(), version - gradient.getBaseVersion());
     }
 
-    /** A gradient shows its worker is alive; says whether that moved its last-seen time by a tenth of the session timeout. */
-    boolean noteSender(final String worker, final long clock, final long now) {
-        return members.noteSender(worker, clock, now, spec.getSessionTimeoutMs());
+    /**
+     * A gradient shows the workers it holds are alive; says whether that moved a last-seen time by a tenth of the
+     * session timeout.
+     */
+    boolean noteSenders(final GradientShard gradient, final long now) {
+        return members.noteSenders(
+                GradientChecks.workersOf(gradient), gradient.getClock(), now, spec.getSessionTimeoutMs());
     }
 
     /** SSP and ASP: one optimizer step with an admitted gradient, divided by the global batch (one clock's add up to a BSP step). */
@@ -189,7 +194,7 @@ final class HotShard {
         for (int i = 0; i < mean.length; i++) {
             mean[i] = (float) ((double) values[i] / spec.getGlobalBatch());
         }
-        clocks.processed(gradient.getWorker(), gradient.getClock());
+        GradientChecks.workersOf(gradient).forEach(worker -> clocks.processed(worker, gradient.getClock()));
         clocks.firstGradientAt(now);
         parameters.step(mean, gradient.getClock());
         lineage.apply(gradient.getExamples());
@@ -198,22 +203,20 @@ final class HotShard {
 
     /** BSP: holds an admitted gradient, read at {@code offset}, until its clock; says whether it is the shard's first. */
     boolean buffer(final GradientShard gradient, final float[] values, final long offset, final long now) {
-        pending.add(
-                gradient.getClock(),
-                gradient.getWorker(),
-                new PendingGradients.Pending(values, gradient.getSampleCount(), offset, gradient.getExamples()));
+        pending.add(gradient.getClock(), gradient.getWorker(), PendingGradients.Pending.of(gradient, values, offset));
         lineage.hold(gradient.getExamples());
         return clocks.firstGradientAt(now);
     }
 
     /**
-     * BSP: applies the next clock if its barrier is passed (its gradients summed in worker order, as one
-     * version); returns how many gradients it summed, 0 when the clock is not complete.
+     * BSP: applies the next clock if its barrier is passed (its gradients summed in the order of the workers that
+     * sent them, as one version); returns how many workers' gradients it applied, 0 when the clock is not complete.
      */
     int applyNextClock(final long now) {
         final long clock = clocks.nextClock();
         final NavigableMap<String, PendingGradients.Pending> gradients = pending.ofClock(clock);
-        if (!complete(clock, gradients.keySet(), now)) {
+        final Set<String> workers = pending.workersOf(clock);
+        if (!complete(clock, workers, now)) {
             return 0;
         }
         final GradientSum sum = new GradientSum(length);
@@ -222,13 +225,13 @@ final class HotShard {
             sum.add(entry.getValue().values(), entry.getValue().samples());
             offsets.add(entry.getValue().offset());
             lineage.apply(entry.getValue().examples());
-            clocks.processed(entry.getKey(), clock);
         }
+        workers.forEach(worker -> clocks.processed(worker, clock));
         parameters.step(sum.mean(), clock);
         replay.applied(clock, offsets);
         clocks.barrierPassed(clock);
         pending.removeClock(clock);
-        return gradients.size();
+        return workers.size();
     }
 
     /** SSP and ASP: moves {@code minClock} as far as it may go at {@code now}; says whether a version is due. */
@@ -255,23 +258,24 @@ final class HotShard {
         if (checked.rejection() != null) {
             return false;
         }
-        final PendingGradients.Pending read = new PendingGradients.Pending(
-                checked.values(), gradient.getSampleCount(), offset, gradient.getExamples());
+        final PendingGradients.Pending read = PendingGradients.Pending.of(gradient, checked.values(), offset);
+        final List<String> workers = read.workers();
         if (replay.readAgain(offset, read)) {
             replay.applyReplayable(parameters, length);
             return false;
         }
-        final String worker = gradient.getWorker();
+        final long clock = gradient.getClock();
         if (offset < restoreFrom
-                || !stages.contributesTo(worker, shard)
-                || gradient.getClock() < clocks.of(worker)
-                || pending.contains(gradient.getClock(), worker)
-                || sync.tooFarAhead(clocks.minClock(), gradient.getClock())
+                || workers.stream()
+                        .anyMatch(worker -> !stages.contributesTo(worker, shard)
+                                || clock < clocks.of(worker)
+                                || pending.contains(clock, worker))
+                || sync.tooFarAhead(clocks.minClock(), clock)
                 || sync.tooStale(parameters.version(), gradient.getBaseVersion())
                 || lineage.refusal(gradient).isPresent()) {
             return false;
         }
-        pending.add(gradient.getClock(), worker, read);
+        pending.add(clock, gradient.getWorker(), read);
         lineage.hold(gradient.getExamples());
         return true;
     }

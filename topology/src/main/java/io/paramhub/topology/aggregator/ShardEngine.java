@@ -348,12 +348,12 @@ final class ShardEngine {
             return new Outcome(markFinal(hot, wasFinished, List.of(), now), Optional.of(admission.rejection()));
         }
         metrics.staleness(Math.max(0, admission.lag()));
-        if (hot.noteSender(gradient.getWorker(), gradient.getClock(), now)) {
+        if (hot.noteSenders(gradient, now)) {
             members.put(key, hot.membersAvro());
         }
         if (!hot.waitsForBarrier()) {
             hot.applyOnArrival(gradient, admission.values(), now);
-            metrics.applied(1);
+            metrics.applied(GradientChecks.workersOf(gradient).size());
             return new Outcome(List.of(publish(hot, now)), Optional.empty());
         }
         final boolean firstGradient = hot.buffer(gradient, admission.values(), offset, now);

@@ -6,6 +6,7 @@ import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -126,6 +127,15 @@ final class ShardMembership {
             lastSeen.merge(worker, timestamp, Math::max);
         }
         everSeen.add(worker);
+    }
+
+    /** {@link #noteSender} for each of {@code workers}, whose gradients one record holds; says whether any moved. */
+    boolean noteSenders(final List<String> workers, final long clock, final long now, final long sessionTimeoutMs) {
+        boolean moved = false;
+        for (final String worker : workers) {
+            moved |= noteSender(worker, clock, now, sessionTimeoutMs);
+        }
+        return moved;
     }
 
     /**

@@ -131,6 +131,34 @@ class ShardEngineRestoreTest {
         assertThat(published).extracting(ModelShard::getVersion).containsExactly(2L);
     }
 
+    @Test
+    void shouldBufferAgainAHostsSumReadBeforeTheTaskStoppedAndStillCountEachContributorOnce() {
+        // given: three workers; the sum of workers 000 and 001 for clock 0, read at offset 10, is buffered
+        final ShardEngine before = startedEngine(engine(), linearJob(JOB, 3));
+        final float[] initial = FloatPacking.unpack(versionZero().getValues());
+        final GradientShard sum = GradientShard.newBuilder(gradient(JOB, 0, "worker-000", 0, 4, 2f, 4f))
+                .setContributors(List.of("worker-000", "worker-001"))
+                .build();
+        assertThat(before.gradient(KEY, sum, 10, T0 + 1).published()).isEmpty();
+
+        // when: the task starts again, reads the sum again, then worker-001's own copy and worker-002's gradient
+        final ShardEngine after = engine();
+        after.load();
+        after.continueAt(11);
+        final boolean buffered = after.restoreGradient(KEY, sum, 10, T0 + 1);
+        final ShardEngine.Outcome copy = after.gradient(KEY, gradient(JOB, 0, "worker-001", 0, 2, 1f, 1f), 11, T0 + 2);
+        final List<ModelShard> published = after.gradient(KEY, gradient(JOB, 0, "worker-002", 0, 4, 6f, 8f), 12, T0 + 3)
+                .published();
+
+        // then: the copy is a duplicate, and version 1 is one SGD step (lr 0.5) on the sum and worker-002's over 8
+        assertThat(buffered).isTrue();
+        assertThat(copy.rejection()).map(Rejection::reason).contains(DeadLetterReason.DUPLICATE);
+        assertThat(published).extracting(ModelShard::getVersion).containsExactly(1L);
+        assertThat(published.get(0).getClocks()).containsEntry("worker-001", 1L);
+        assertThat(FloatPacking.unpack(published.get(0).getValues()))
+                .containsExactly(initial[0] - 0.5f * (8f / 8), initial[1] - 0.5f * (12f / 8));
+    }
+
     /** Version 0 of the shard, from an engine over stores of its own. */
     private ModelShard versionZero() {
         final ShardEngine fresh = new ShardEngine(
