@@ -4,13 +4,15 @@
 #
 #   examples/pytorch/run.sh --workers 4 --epochs 2 [--batch 128] [--lr 0.005] [--lr-schedule cosine|constant]
 #       [--seed 7] [--network lenet|mnist] [--slow-worker W:F] [--ddp] [--dashboard]
-#       [--shards S] [--gradient-encoding float32|bfloat16] [--pipeline-depth D] (ParamHub only)
+#       [--shards S] [--gradient-encoding float32|bfloat16] [--pipeline-depth D] [--no-host-sum] (ParamHub only)
 #       [--bootstrap-servers B --registry-url R [--orchestrator-url U]]
 #
 # Without --bootstrap-servers it builds the jars if they are missing or older than the sources, starts
 # `paramhub up` (a broker and a schema registry) on free ports, an aggregator and an orchestrator, and stops all
 # of them at the end, on failure and on Ctrl-C. With --bootstrap-servers/--registry-url it submits the job to
-# that cluster and starts only the workers. --ddp starts no ParamHub at all. See README.md.
+# that cluster and starts only the workers. --ddp starts no ParamHub at all. Under ParamHub the workers, all on
+# this host, sum their gradients here (--host-group 0,...,N-1, protocol 2) and worker 0 publishes the sum, one
+# record a shard; --no-host-sum makes each worker publish its own (protocol 1). See README.md.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -18,8 +20,8 @@ root="$(cd "$here/../.." && pwd)"
 python="${PARAMHUB_PYTHON:-/usr/bin/python3}"
 
 workers=4 epochs=2 batch=128 lr=0.005 schedule=cosine seed=7 network=lenet shards="" encoding=float32 depth=0
-slow_worker="" bootstrap="" registry="" orchestrator_url="" ddp="" dashboard=""
-usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+slow_worker="" bootstrap="" registry="" orchestrator_url="" ddp="" dashboard="" no_host_sum=""
+usage() { sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --workers) workers="$2"; shift 2 ;;
@@ -38,6 +40,7 @@ while [ $# -gt 0 ]; do
     --orchestrator-url) orchestrator_url="$2"; shift 2 ;;
     --ddp) ddp=yes; shift ;;
     --dashboard) dashboard=yes; shift ;;
+    --no-host-sum) no_host_sum=yes; shift ;;
     -h|--help) usage ;;
     *) echo "run.sh: unknown option $1" >&2; usage ;;
   esac
@@ -215,12 +218,16 @@ java -cp "$root/worker-app/target/paramhub-worker.jar" io.paramhub.worker.Submit
   --optimizer adam --lr "$lr" --lr-schedule "$schedule" --seed "$seed" ${shards:+--shards "$shards"} \
   --gradient-encoding "$encoding" --pipeline-depth "$depth" >&2
 
+host_group=""  # every worker of this host in one group, which sums its gradients before publishing (protocol 2)
+if [ -z "${no_host_sum:-}" ] && [ "$workers" -gt 1 ]; then
+  host_group="$(seq -s , 0 $((workers - 1)))"
+fi
 pids=()
 for ((w = 0; w < workers; w++)); do
   # shellcheck disable=SC2046
   start "worker-$w" - "$python" "$here/train.py" paramhub --bootstrap-servers "$bootstrap" --registry-url "$registry" \
     --job "$job" --index "$w" --workers "$workers" --network "$network" --seed "$seed" \
-    --result "$work/result-$w.json" $(slow_args "$w")
+    --result "$work/result-$w.json" ${host_group:+--host-group "$host_group"} $(slow_args "$w")
   pids+=("$!")
 done
 if [ -n "$orchestrator_url" ]; then
@@ -242,6 +249,6 @@ if [ -n "$dashboard" ] && [ -t 0 ]; then
 fi
 summary="$("$python" "$here/summary.py" --mode paramhub --workers "$workers" --network "$network" --lr "$lr" \
   --lr-schedule "$schedule" --seed "$seed" --job "$job" ${slow_worker:+--slow-worker "$slow_worker"} \
-  --gradient-encoding "$encoding" --pipeline-depth "$depth" \
+  --gradient-encoding "$encoding" --pipeline-depth "$depth" ${host_group:+--host-sum} \
   --orchestrator "$work/orchestrator-workers.json" --cpu-start "$work/cpu-start" --cpu-end "$work/cpu-end" \
   "${result_files[@]}")"

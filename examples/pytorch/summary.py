@@ -76,6 +76,7 @@ def main():
     parser.add_argument("--orchestrator")
     parser.add_argument("--gradient-encoding")
     parser.add_argument("--pipeline-depth", type=int)
+    parser.add_argument("--host-sum", action="store_true", help="the workers summed their gradients on the host")
     parser.add_argument("--cpu-start")
     parser.add_argument("--cpu-end")
     parser.add_argument("results", nargs="+")
@@ -113,6 +114,7 @@ def main():
         summary["shards"] = first.get("shards")
         summary["gradient_encoding"] = args.gradient_encoding
         summary["pipeline_depth"] = args.pipeline_depth
+        summary["host_sum"] = args.host_sum
         summary["per_worker"] = [{"worker": r["index"], "compute_ms_mean": round(r["compute_ms_mean"], 2),
                                   "wait_ms_mean": round(r["wait_ms_mean"], 2),
                                   "samples_first_clock": r["samples_first_clock"],

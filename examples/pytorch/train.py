@@ -2,7 +2,8 @@
 --ddp, under torch DDP (gloo, CPU), on the same samples clock by clock. run.sh starts N of these.
 
     train.py export   --out FILE.json [--network lenet] [--seed 7]
-    train.py paramhub --bootstrap-servers B --registry-url R --job J --index W --workers N [--slow F] --result FILE
+    train.py paramhub --bootstrap-servers B --registry-url R --job J --index W --workers N [--slow F]
+                      [--host-group 0,1,...] --result FILE
     train.py ddp      --master-port P --index W --workers N --epochs E --batch B --lr LR [--lr-schedule cosine]
                       [--seed 7] [--slow F] --result FILE
 
@@ -11,7 +12,9 @@ its share of it (round-robin, or the orchestrator's contiguous chunk under Param
 (ParamHub: as many as the plan's `threads` say). Worker 0 evaluates on the 10,000 test images at each epoch's
 end. Each writes a JSON result (--result) with wall-clock stamps: `ready` (every worker can start clock 0),
 `end` (its last step is done: ParamHub's worker 0 holds the final model, DDP's optimizer has stepped) and the
-seconds spent evaluating before `end`, which run.sh (summary.py) takes out of the wall time.
+seconds spent evaluating before `end`, which run.sh (summary.py) takes out of the wall time. Under ParamHub,
+--host-group names the workers of this host, W among them, that sum their gradients before publishing
+(protocol 2: the lowest index publishes one record a shard for all of them).
 """
 
 import argparse
@@ -115,7 +118,8 @@ def train_paramhub(args):
     net = networks.create(args.network, args.seed)  # the layout only: every value comes from the model topic
     adapter = TorchModel(net)
     config = WorkerConfig(bootstrap_servers=args.bootstrap_servers, registry_url=args.registry_url, job=args.job,
-                          index=args.index, workers=args.workers, model_timeout_s=args.model_timeout)
+                          index=args.index, workers=args.workers, model_timeout_s=args.model_timeout,
+                          host_group=args.host_group)
     slow = Slowdown(args.slow)
     result = {"mode": "paramhub", "index": args.index, "evaluations": [], "eval_seconds": 0.0}
     compute_s, wait_ms, samples_seen = [], [], []
@@ -284,6 +288,8 @@ def main():
     parser.add_argument("--registry-url")
     parser.add_argument("--job")
     parser.add_argument("--model-timeout", type=float, default=120.0)
+    parser.add_argument("--host-group", type=lambda text: [int(index) for index in text.split(",")],
+                        help="ParamHub: comma-separated indices of the workers of this host that sum their gradients")
     parser.add_argument("--master-port", type=int)
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--batch", type=int, default=128)

@@ -46,6 +46,10 @@ class AvroCodec:
                 full[field.name] = field.default
         return frame(schema_id, writer(full))
 
+    def field_names(self, topic):
+        """The fields of ``<topic>-value``'s latest schema, the one ``encode`` writes with."""
+        return [field.name for field in self._writer(topic + "-value")[1].fields]
+
     def _writer(self, subject):
         cached = self._writers.get(subject)
         if cached is None:

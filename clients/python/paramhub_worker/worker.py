@@ -25,6 +25,7 @@ import numpy as np
 from .codec import AvroCodec
 from .encoding import Bfloat16ErrorFeedback, pack_bfloat16, pack_float32
 from .errors import ModelTimeoutError, ParamHubError
+from .host_group import HostLeader, HostMember, HostSum, join_host_group
 from .jobs import await_job
 from .membership import Membership
 from .model import ModelReader, ModelView
@@ -48,7 +49,10 @@ class WorkerConfig:
     ``workers``: N, the job's worker count (None: the spec's ``expectedWorkers``). ``kafka_config``: librdkafka
     settings added to every client (security.protocol, sasl.*, ssl.*, ...). ``registry_auth``: (user, password)
     for basic auth; ``registry_ca``: a CA file for an https registry. ``threads``: the compute threads the caller
-    uses while no plan says otherwise, as reported in telemetry.
+    uses while no plan says otherwise, as reported in telemetry. ``host_group``: the indices of the workers of this
+    host, ``index`` among them, that sum their gradients before publishing (protocol 2, BSP only; module
+    ``host_group``); None, a group of one, SSP and ASP publish this worker's own. ``host_group_address``: the
+    leader's Unix socket address (default ``host_group.host_address``, in the abstract namespace).
     """
 
     bootstrap_servers: str
@@ -63,6 +67,8 @@ class WorkerConfig:
     model_timeout_s: float = 60.0
     job_timeout_s: float = 60.0
     threads: int = 1
+    host_group: tuple = None
+    host_group_address: bytes = None
 
 
 class Step:
@@ -112,6 +118,7 @@ class Worker:
         self._reader = None
         self._view = None
         self._rounding = None
+        self._host = None
         self._threads = config.threads
         self._left = False
 
@@ -143,6 +150,10 @@ class Worker:
         self.spec = spec
         self.sync = SyncPolicy.of(spec)
         self.layout = ShardLayout(spec["parameters"], spec["shards"])
+        self._host = join_host_group(self.config.host_group, self.config.index, workers, spec,
+                                     self.config.host_group_address, self.config.job_timeout_s,
+                                     "contributors" in self.codec.field_names(self.topics["gradients"]),
+                                     self.config.model_timeout_s)
         if spec.get("gradientEncoding", "FLOAT32") == "BFLOAT16":
             self._rounding = Bfloat16ErrorFeedback(spec["parameters"])
         self._view = ModelView(spec["job"], spec["shards"], self.sync.pipeline_depth + 1)
@@ -221,15 +232,9 @@ class Worker:
             raise ValueError("clock %d: the gradient or loss is not finite (first bad value at %s); the aggregator "
                              "would refuse it" % (step.clock, np.flatnonzero(~finite)[:1].tolist()))
         count = len(step.samples)
-        bfloat16 = self._rounding is not None
-        wire = self._rounding.round(float32) if bfloat16 and count > 0 else float32
-        for shard in range(self.layout.shards):
-            first, end = self.layout.bounds(shard)
-            self._publisher.send(self.topics["gradients"], "%s/%d" % (spec["job"], shard), {
-                "job": spec["job"], "shard": shard, "worker": self.id, "clock": step.clock,
-                "baseVersion": step.versions[shard], "sampleCount": count, "loss": float(loss_sum),
-                "values": pack_bfloat16(wire[first:end]) if bfloat16 else pack_float32(wire[first:end]),
-                "encoding": "BFLOAT16" if bfloat16 else "FLOAT32"})
+        shipped = self._gradient_to_ship(step, HostSum([self.config.index], count, float(loss_sum), float32))
+        if shipped is not None:
+            self._send_gradients(step, shipped)
         telemetry = {
             "job": spec["job"], "worker": self.id, "clock": step.clock, "samples": count,
             "computeMs": compute_ms, "waitMs": step.wait_ms, "threads": self._threads,
@@ -240,7 +245,38 @@ class Worker:
                                        "accuracy": float(evaluation["accuracy"]), "loss": float(evaluation["loss"])}
         self._publisher.send(self.topics["telemetry"], "%s/%s" % (spec["job"], self.id), telemetry)
         self._publisher.flush()
+        if isinstance(self._host, HostLeader):
+            self._host.confirm(shipped)
         self._membership.clock = step.clock + 1
+
+    def _gradient_to_ship(self, step, own):
+        """What this worker publishes as the clock's gradient: ``own``, its host group's sum (the group's leader),
+        or None (a member of a group whose leader's sum holds ``own``)."""
+        if isinstance(self._host, HostLeader):
+            contributions = self._host.gather(step.clock, step.versions, self.spec["sessionTimeoutMs"] / 1000.0)
+            return self._host.add_up(own, contributions)
+        if isinstance(self._host, HostMember) and self._host.hand_over(step.clock, step.versions, own.sample_count,
+                                                                        own.loss, own.gradient):
+            return None
+        return own
+
+    def _send_gradients(self, step, shipped):
+        """One GradientShard a shard, in shard order, of ``shipped`` (a HostSum), rounded as the job's encoding
+        says: under BFLOAT16 with this worker's error feedback, which a clock without samples leaves alone."""
+        job = self.spec["job"]
+        bfloat16 = self._rounding is not None
+        wire = self._rounding.round(shipped.gradient) if bfloat16 and shipped.sample_count > 0 else shipped.gradient
+        contributors = shipped.contributor_ids()
+        for shard in range(self.layout.shards):
+            first, end = self.layout.bounds(shard)
+            record = {
+                "job": job, "shard": shard, "worker": self.id, "clock": step.clock,
+                "baseVersion": step.versions[shard], "sampleCount": shipped.sample_count, "loss": shipped.loss,
+                "values": pack_bfloat16(wire[first:end]) if bfloat16 else pack_float32(wire[first:end]),
+                "encoding": "BFLOAT16" if bfloat16 else "FLOAT32"}
+            if contributors:  # a protocol-1 record leaves the field out, for a registry that lacks it
+                record["contributors"] = contributors
+            self._publisher.send(self.topics["gradients"], "%s/%d" % (job, shard), record)
 
     def _await(self, reader, clock, first_clock, what):
         """Reads ``model`` until every shard is held and the sync mode lets ``clock`` start."""
@@ -294,7 +330,11 @@ class Worker:
             self._reader.poll(_POLL_S, view.offer)
 
     def close(self):
-        """Stops the heartbeats (without LEFT, if ``leave`` was not called) and closes every client."""
+        """Stops the heartbeats (without LEFT, if ``leave`` was not called), leaves the host group and closes every
+        client."""
+        if self._host is not None:
+            self._host.close()
+            self._host = None
         if self._membership is not None:
             self._membership.stop()
         if self._reader is not None:

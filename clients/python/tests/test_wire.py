@@ -66,6 +66,33 @@ class CodecTest(unittest.TestCase):
         self.assertEqual(decoded["encoding"], "FLOAT32")
         self.assertEqual((decoded["clock"], decoded["values"]), (7, values))
 
+    def test_should_write_no_contributors_when_a_gradient_leaves_them_out(self):
+        # given
+        codec = self.codec()
+
+        # when
+        decoded = codec.decode(codec.encode("paramhub.gradients", {
+            "job": "j", "shard": 0, "worker": "worker-002", "clock": 7, "baseVersion": 7, "sampleCount": 3,
+            "loss": 1.5, "values": b"\0\0\0\0"}))
+
+        # then: protocol 1, the worker's own gradient
+        self.assertIn("contributors", codec.field_names("paramhub.gradients"))
+        self.assertEqual(decoded["contributors"], [])
+
+    def test_should_write_the_contributors_of_a_host_sum(self):
+        # given
+        codec = self.codec()
+        contributors = ["worker-000", "worker-001", "worker-003"]
+
+        # when
+        decoded = codec.decode(codec.encode("paramhub.gradients", {
+            "job": "j", "shard": 0, "worker": "worker-000", "clock": 7, "baseVersion": 7, "sampleCount": 9,
+            "loss": 4.5, "values": b"\0\0\0\0", "contributors": contributors}))
+
+        # then
+        self.assertEqual(decoded["contributors"], contributors)
+        self.assertEqual((decoded["worker"], decoded["sampleCount"]), ("worker-000", 9))
+
     def test_should_fill_defaults_and_keep_timestamps_when_writing_telemetry(self):
         # given
         codec = self.codec()

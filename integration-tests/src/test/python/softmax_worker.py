@@ -3,13 +3,18 @@ external model of ParamHub (weight outputs x inputs, then bias), trained through
 
     softmax_worker.py worker    --bootstrap-servers B --registry-url R --job J --index I --workers N --out DIR
                                 [--kill-after-clock N] [--kafka-config JSON] [--registry-auth USER:PASSWORD] [--registry-ca PEM]
+                                [--host-group I,J,...]
     softmax_worker.py reference --initial FILE --learning-rate LR --global-batch B --seed S --epochs E
-                                --workers N --out FILE
+                                --workers N [--host-group I,J,...] --out FILE
 
 A worker prints "published clock c" after each clock and, at the end, writes the model it reads after the last
 clock to DIR/final-<index>.f32. The reference computes the same job in one process: each clock, every worker's
 gradient sum on the model as it stands, summed in double in worker order, divided by the clock's samples and
 applied as the aggregator's SGD does (p = (float) (p - lr x (float) (sum / samples)), in double).
+
+--host-group: the workers, this one among them, that sum their gradients on their host (protocol 2); in the
+reference, their gradients are first added in double in worker order and rounded to float32, the host's sum,
+which then counts in the clock's sum at its lowest index, as the aggregator adds the record its leader sends.
 """
 
 import argparse
@@ -63,7 +68,7 @@ def work(args):
                           index=args.index, workers=args.workers, model_timeout_s=args.model_timeout,
                           kafka_config=json.loads(args.kafka_config),
                           registry_auth=tuple(args.registry_auth.split(":", 1)) if args.registry_auth else None,
-                          registry_ca=args.registry_ca)
+                          registry_ca=args.registry_ca, host_group=args.host_group)
     with Worker(config) as worker:
         spec = worker.join(dataset_size=SAMPLES)
         assert spec["parameters"] == PARAMETERS, spec["parameters"]
@@ -79,18 +84,33 @@ def work(args):
     print("done", flush=True)
 
 
+def host_sum(gradients):
+    """What a host group's leader publishes: its workers' float32 gradients added in double, rounded once."""
+    total = np.zeros(PARAMETERS, dtype=np.float64)
+    for gradient in gradients:
+        total += gradient.astype(np.float64)
+    return total.astype(np.float32)
+
+
 def reference(args):
     x, y = dataset()
+    host_group = sorted(args.host_group or [])
     parameters = np.fromfile(args.initial, dtype="<f4").astype(np.float32)
     plan = BatchPlan(SAMPLES, args.global_batch, args.seed)
     for clock in range(args.epochs * plan.clocks_per_epoch):
         batch = plan.batch(clock)
         total = np.zeros(PARAMETERS, dtype=np.float64)
         samples = 0
+        gradients = []
         for index in range(args.workers):
             share = round_robin_share(batch, index, args.workers)
-            total += gradient_sum(parameters, x[share], y[share])[0].astype(np.float64)
+            gradients.append(gradient_sum(parameters, x[share], y[share])[0])
             samples += len(share)
+        for index in range(args.workers):
+            if host_group and index == host_group[0]:
+                total += host_sum([gradients[member] for member in host_group]).astype(np.float64)
+            elif index not in host_group:
+                total += gradients[index].astype(np.float64)
         mean = (total / samples).astype(np.float32)
         parameters = (parameters.astype(np.float64) - args.learning_rate * mean.astype(np.float64)).astype(np.float32)
     parameters.astype("<f4").tofile(args.out)
@@ -110,6 +130,8 @@ def main():
     parser.add_argument("--kafka-config", default="{}", help="librdkafka settings, JSON")
     parser.add_argument("--registry-auth")
     parser.add_argument("--registry-ca")
+    parser.add_argument("--host-group", type=lambda text: [int(index) for index in text.split(",")],
+                        help="comma-separated worker indices of this host that sum their gradients (protocol 2)")
     parser.add_argument("--initial")
     parser.add_argument("--learning-rate", type=float)
     parser.add_argument("--global-batch", type=int)

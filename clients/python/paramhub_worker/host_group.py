@@ -1,0 +1,467 @@
+"""Summing the gradients of a host's workers before they leave the host (docs/protocol.md, "Host sums (version 2)").
+
+The worker processes of one host that form a group send one ``GradientShard`` a shard and clock for all of them
+instead of one each. The group's leader, its lowest index, listens on a Unix-domain stream socket in Linux's
+abstract namespace (``host_address``: no file on disk); each other member connects once and, every clock, hands
+its gradient over (``HostMember.hand_over``) instead of publishing it. The leader gathers the clock's
+contributions (``HostLeader.gather``), adds them to its own (``HostLeader.add_up``: in double, in worker order,
+rounded once to float32), publishes the sum with ``contributors`` naming every worker in it and, once that is
+flushed, answers each member summed "included" (``HostLeader.confirm``). A "solo" answer, or a connection that
+ends, means the member publishes its own gradient records, as in protocol 1. No gradient is lost and none counted
+twice: the leader answers "solo" only to contributions it left out of its sum, and a member stops waiting for an
+answer only when the leader's process is gone (its connection ended), so that its own record and a sum holding it
+can both reach the aggregator only when the leader died between publishing and answering, and then the
+aggregator refuses the second of them as ``DUPLICATE``.
+
+On the socket, little-endian, one connection a member, the member speaking first:
+
+- hello, once: ``HELLO`` (magic, the member's index, the model's parameter count and shard count); a leader that
+  does not take the member closes the connection;
+- a contribution a clock: ``contribution_header(shards)`` (clock, sample count, loss, each shard's base version),
+  then the gradient's P float32 values, sent from and received into NumPy buffers without copies;
+- an answer to each contribution: ``ANSWER`` (its clock, whether it is included).
+
+Timing (T: the job's ``sessionTimeoutMs``): the leader waits for the members still connected up to T from the
+start of ``gather``; a member still computing then is not waited for, and its contribution, which arrives for a
+clock already gathered, is answered "solo" at once by the thread that reads it. A connection that breaks is
+dropped at once. A member goes solo for the rest of the run when its connection breaks (the leader is gone); while
+it is open it waits for its answer up to the worker's model timeout and then fails (``ModelTimeoutError``), as it
+would waiting for a model version: publishing its own gradient while a live leader may still publish a sum
+holding it could get the sum refused as ``DUPLICATE``, and with it the other members' gradients.
+"""
+
+import dataclasses
+import hashlib
+import logging
+import socket
+import struct
+import threading
+import time
+
+import numpy as np
+
+from .errors import ModelTimeoutError, ParamHubError
+from .plan import worker_id
+
+log = logging.getLogger(__name__)
+
+HELLO = struct.Struct("<4siqi")
+MAGIC = b"PHS1"
+ANSWER = struct.Struct("<q?")
+_CONNECT_RETRY_S = 0.05
+_MAX_ABSTRACT_NAME = 107  # sun_path is 108 bytes, the first of them the abstract namespace's NUL
+_LE_F32 = np.dtype("<f4")
+
+
+def host_address(job, leader_index):
+    """The abstract-namespace address of the group of job ``job`` led by ``leader_index``:
+    b"\\0paramhub-host-sum/<job>/<leader index>", the job's name hashed when that is too long for a socket."""
+    address = ("\0paramhub-host-sum/%s/%d" % (job, leader_index)).encode("utf-8")
+    if len(address) > _MAX_ABSTRACT_NAME + 1:
+        digest = hashlib.sha256(job.encode("utf-8")).hexdigest()[:32]
+        address = ("\0paramhub-host-sum/%s/%d" % (digest, leader_index)).encode("utf-8")
+    return address
+
+
+def contribution_header(shards):
+    """The fixed part of a contribution: clock (int64), sample count (int32), loss (float64), then each of the
+    ``shards`` shards' base version (int64)."""
+    return struct.Struct("<qid%dq" % shards)
+
+
+def receive_exactly(sock, view):
+    """Fills the writable memoryview ``view`` from ``sock``; EOFError when the peer closes first."""
+    while view.nbytes:
+        received = sock.recv_into(view)
+        if received == 0:
+            raise EOFError("the connection was closed")
+        view = view[received:]
+
+
+@dataclasses.dataclass(eq=False)
+class Contribution:
+    """One member's gradient of one clock, as the leader received it. ``gradient`` is the buffer of the connection
+    it came on: valid until the contribution is answered."""
+
+    index: int
+    clock: int
+    base_versions: tuple
+    sample_count: int
+    loss: float
+    gradient: np.ndarray
+    connection: "_Connection" = dataclasses.field(repr=False)
+
+    def answer(self, included):
+        """Tells the member whether a published sum holds this gradient."""
+        self.connection.answer(self.clock, included)
+
+
+@dataclasses.dataclass(eq=False)
+class HostSum:
+    """What a worker publishes as one clock's gradient: ``contributors`` (worker indices, ascending) summed into
+    ``gradient`` (float32), ``sample_count`` and ``loss``; ``members`` the contributions to confirm once it is
+    published. A worker's own gradient is the sum of one."""
+
+    contributors: list
+    sample_count: int
+    loss: float
+    gradient: np.ndarray
+    members: list = dataclasses.field(default_factory=list)
+
+    def contributor_ids(self):
+        """The record's ``contributors``: the workers' ids, or empty for a worker's own gradient (protocol 1)."""
+        return [worker_id(index) for index in self.contributors] if len(self.contributors) > 1 else []
+
+
+class _Connection:
+    """The leader's end of one member's socket, with the buffers its contributions are received into."""
+
+    def __init__(self, sock, parameters, shards):
+        self.sock = sock
+        self.index = None
+        self.header = contribution_header(shards)
+        self._header_bytes = bytearray(self.header.size)
+        self.gradient = np.empty(parameters, dtype=_LE_F32)
+        self.unanswered = False
+        self._send_lock = threading.Lock()
+
+    def read_hello(self):
+        """(magic, index, parameters, shards) of the member's hello."""
+        hello = bytearray(HELLO.size)
+        receive_exactly(self.sock, memoryview(hello))
+        return HELLO.unpack(hello)
+
+    def receive(self):
+        """The member's next contribution, its gradient in this connection's buffer."""
+        receive_exactly(self.sock, memoryview(self._header_bytes))
+        if self.unanswered:
+            raise ParamHubError("it sent a gradient before its last was answered")
+        clock, sample_count, loss, *base_versions = self.header.unpack(self._header_bytes)
+        receive_exactly(self.sock, memoryview(self.gradient.view(np.uint8)))
+        return Contribution(self.index, clock, tuple(base_versions), sample_count, loss, self.gradient, self)
+
+    def answer(self, clock, included):
+        """Sends the answer to the member's contribution of ``clock``; a broken connection is left to the
+        thread that reads it, which drops it."""
+        self.unanswered = False
+        try:
+            with self._send_lock:
+                self.sock.sendall(ANSWER.pack(clock, included))
+        except OSError as e:
+            log.debug("host sum: could not answer worker %s: %s", self.index, e)
+
+    def close(self):
+        """Ends the connection, also for the thread blocked reading it."""
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+
+
+class HostLeader:
+    """The group's lowest index: listens for the members, gathers their contributions each clock, sums them."""
+
+    def __init__(self, address, index, members, parameters, shards, join_timeout_s):
+        """Listens on ``address`` for the other ``members`` (sorted indices, ``index`` the smallest), which may
+        connect until ``join_timeout_s`` from now; until then ``gather`` waits for those not connected yet."""
+        self.index = index
+        self.parameters = parameters
+        self.shards = shards
+        self._expected = set(members) - {index}
+        self._join_deadline = time.monotonic() + join_timeout_s
+        self._connected = {}
+        self._gone = set()
+        self._held = {}
+        self._gathered_through = -1
+        self._closed = False
+        self._changed = threading.Condition()
+        self._total = np.empty(parameters, dtype=np.float64)
+        self._rounded = np.empty(parameters, dtype=np.float32)
+        self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            self._listener.bind(address)
+            self._listener.listen(max(1, len(self._expected)))
+        except OSError:
+            self._listener.close()
+            raise
+        self._acceptor = threading.Thread(target=self._accept, name="host-sum-%d-accept" % index, daemon=True)
+        self._acceptor.start()
+
+    # ------------------------------------------------------------------------------------- the main thread
+
+    def gather(self, clock, base_versions, timeout_s):
+        """The members' contributions of ``clock`` computed on ``base_versions`` (one int a shard), in index
+        order, once every connected member's is in or ``timeout_s`` is over. Every other contribution held is
+        answered "solo": an older clock's, one on other versions."""
+        with self._changed:
+            self._gathered_through = clock - 1
+            stale = self._take(lambda held: held.clock < clock)
+        self._decline(stale, "was not gathered in time")
+        deadline = time.monotonic() + timeout_s
+        with self._changed:
+            while True:
+                now = time.monotonic()
+                until = self._wait_until(now, deadline)
+                if until is None or now >= until:
+                    break
+                self._changed.wait(until - now)
+            self._gathered_through = clock
+            current = self._take(lambda held: held.clock == clock)
+        summed, other_versions = [], []
+        for contribution in current:
+            (summed if contribution.base_versions == tuple(base_versions) else other_versions).append(contribution)
+        self._decline(other_versions, "was computed on other versions than %s" % list(base_versions))
+        return summed
+
+    def _take(self, which):
+        """Removes the held contributions ``which`` selects and returns them in index order. Call with the lock
+        held."""
+        taken = [self._held[index] for index in sorted(self._held) if which(self._held[index])]
+        for contribution in taken:
+            del self._held[contribution.index]
+        return taken
+
+    def _wait_until(self, now, deadline):
+        """When ``gather`` stops waiting for the members that owe the clock, or None when none does: a member
+        connected without a contribution held, or, until the join deadline, one that has not connected yet.
+        Call with the lock held."""
+        owing = [index for index in self._connected if index not in self._held]
+        if now < self._join_deadline:
+            owing += [index for index in self._expected if index not in self._connected and index not in self._gone]
+        if not owing:
+            return None
+        return deadline if self._connected.keys() & set(owing) else min(deadline, self._join_deadline)
+
+    def _decline(self, contributions, why):
+        """Answers "solo" to each of ``contributions``, which no sum holds."""
+        for contribution in contributions:
+            log.info("host sum: worker %d's gradient of clock %d %s: it publishes its own", contribution.index,
+                     contribution.clock, why)
+            contribution.answer(False)
+
+    def add_up(self, own, contributions):
+        """The HostSum of the leader's ``own`` (a HostSum of one) and the members' ``contributions``: the
+        gradients added in double in worker order and rounded once to float32, sample counts and losses summed.
+        Its gradient is a buffer of this leader, valid until the next ``add_up``."""
+        if not contributions:
+            return own
+        parts = sorted([(own.contributors[0], own.sample_count, own.loss, own.gradient)]
+                       + [(c.index, c.sample_count, c.loss, c.gradient) for c in contributions],
+                       key=lambda part: part[0])
+        np.copyto(self._total, parts[0][3])
+        loss = parts[0][2]
+        for _, _, part_loss, gradient in parts[1:]:
+            np.add(self._total, gradient, out=self._total)
+            loss += part_loss
+        np.copyto(self._rounded, self._total, casting="same_kind")
+        return HostSum([part[0] for part in parts], sum(part[1] for part in parts), loss, self._rounded,
+                       list(contributions))
+
+    def confirm(self, host_sum):
+        """Answers "included" to each member summed into ``host_sum``, once it is published and flushed."""
+        for contribution in host_sum.members:
+            contribution.answer(True)
+
+    def close(self):
+        """Stops listening and closes every member's connection (a member waiting for an answer goes solo)."""
+        with self._changed:
+            self._closed = True
+            connections = list(self._connected.values())
+        try:
+            self._listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self._listener.close()
+        for connection in connections:
+            connection.close()
+        self._acceptor.join(1.0)
+
+    # ------------------------------------------------------------------------------- the members' threads
+
+    def _accept(self):
+        """Takes connections until closed, each served on a thread of its own."""
+        while True:
+            try:
+                sock, _ = self._listener.accept()
+            except OSError:
+                return
+            connection = _Connection(sock, self.parameters, self.shards)
+            threading.Thread(target=self._serve, args=(connection,), name="host-sum-%d-member" % self.index,
+                             daemon=True).start()
+
+    def _serve(self, connection):
+        """Reads one member's hello, then its contributions, until its connection ends; then drops it."""
+        reason = "it was refused"
+        try:
+            if self._welcome(connection):
+                while True:
+                    self._offer(connection.receive())
+        except (OSError, EOFError, struct.error, ParamHubError) as e:
+            reason = str(e) or type(e).__name__
+        self._drop(connection, reason)
+
+    def _welcome(self, connection):
+        """Whether the member's hello is one this leader takes: a member of its group that is not connected,
+        with the same model layout. A member refused is not waited for, unless it connects again."""
+        magic, index, parameters, shards = connection.read_hello()
+        with self._changed:
+            problem = ("is not a hello" if magic != MAGIC else
+                       "is not a member of the group" if index not in self._expected else
+                       "is connected already" if index in self._connected else
+                       "has another model layout (%d parameters, %d shards)" % (parameters, shards)
+                       if (parameters, shards) != (self.parameters, self.shards) else
+                       "came after the leader closed" if self._closed else None)
+            if problem is None:
+                connection.index = index
+                self._connected[index] = connection
+                self._gone.discard(index)
+            elif index in self._expected and index not in self._connected:
+                self._gone.add(index)  # refused, it publishes its own gradients: not waited for
+            self._changed.notify_all()
+        if problem is not None:
+            log.warning("host sum: %s refuses a connection that %s", worker_id(self.index), problem)
+        return problem is None
+
+    def _offer(self, contribution):
+        """Holds ``contribution`` for the gather of its clock, or answers "solo" at once when that is over."""
+        with self._changed:
+            late = contribution.clock <= self._gathered_through
+            if not late:
+                contribution.connection.unanswered = True
+                self._held[contribution.index] = contribution
+                self._changed.notify_all()
+        if late:
+            self._decline([contribution], "came after that clock was gathered")
+
+    def _drop(self, connection, reason):
+        """Forgets a member whose connection ended: it is not waited for again, unless it connects again."""
+        with self._changed:
+            member = self._connected.get(connection.index) is connection
+            if member:
+                del self._connected[connection.index]
+                self._held.pop(connection.index, None)
+                self._gone.add(connection.index)
+                self._changed.notify_all()
+            closed = self._closed
+        if member and not closed:
+            log.warning("host sum: %s lost worker %d (%s); it is not waited for again", worker_id(self.index),
+                        connection.index, reason)
+        connection.close()
+
+
+class HostMember:
+    """A worker of the group other than its leader: hands each clock's gradient to the leader."""
+
+    def __init__(self, address, index, parameters, shards, join_timeout_s, answer_timeout_s):
+        """Connects to the leader at ``address``, retrying for up to ``join_timeout_s``; without a leader by
+        then it is solo for the whole run. ``answer_timeout_s``: how long ``hand_over`` waits for an answer before
+        it fails."""
+        self.index = index
+        self.parameters = parameters
+        self.answer_timeout_s = answer_timeout_s
+        self._header = contribution_header(shards)
+        self._answer = bytearray(ANSWER.size)
+        self._sock = self._connect(address, join_timeout_s)
+        if self._sock is not None:
+            try:
+                self._sock.sendall(HELLO.pack(MAGIC, index, parameters, shards))
+            except OSError as e:
+                self._go_solo("could not greet its host group's leader (%s)" % e)
+
+    @property
+    def solo(self):
+        """Whether this member publishes its own gradients from now on."""
+        return self._sock is None
+
+    def _connect(self, address, join_timeout_s):
+        """A socket connected to the leader, or None when none listens at ``address`` within ``join_timeout_s``."""
+        deadline = time.monotonic() + join_timeout_s
+        while True:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                sock.connect(address)
+                return sock
+            except OSError as e:
+                sock.close()
+                if time.monotonic() + _CONNECT_RETRY_S > deadline:
+                    log.warning("host sum: %s found no leader of its host group at %r within %.1f s (%s): it "
+                                "publishes its own gradients", worker_id(self.index), address, join_timeout_s, e)
+                    return None
+            time.sleep(_CONNECT_RETRY_S)
+
+    def hand_over(self, clock, base_versions, sample_count, loss, gradient):
+        """Sends the clock's gradient (float32, P values) to the leader and waits for its answer: True when a
+        published sum holds it (publish no gradient of the clock), False when this member must publish its own.
+        ModelTimeoutError when the leader's connection stays open but no answer comes within the timeout."""
+        gradient = np.ascontiguousarray(gradient, dtype=_LE_F32)
+        if gradient.size != self.parameters:
+            raise ValueError("the gradient has %d values, the model %d" % (gradient.size, self.parameters))
+        if self._sock is None:
+            return False
+        try:
+            self._sock.settimeout(self.answer_timeout_s)
+            deadline = time.monotonic() + self.answer_timeout_s
+            self._sock.sendall(self._header.pack(clock, sample_count, loss, *base_versions))
+            self._sock.sendall(gradient.view(np.uint8))
+            self._sock.settimeout(max(0.001, deadline - time.monotonic()))
+            receive_exactly(self._sock, memoryview(self._answer))
+        except socket.timeout:
+            raise ModelTimeoutError("%s: its host group's leader did not answer its gradient of clock %d within %.0f s "
+                                    "(is the leader stuck?)" % (worker_id(self.index), clock, self.answer_timeout_s))
+        except (OSError, EOFError) as e:
+            self._go_solo("had no answer from its host group's leader for clock %d (%s)"
+                          % (clock, str(e) or type(e).__name__))
+            return False
+        answered, included = ANSWER.unpack(self._answer)
+        if answered != clock:
+            self._go_solo("got the answer for clock %d to its gradient of clock %d" % (answered, clock))
+            return False
+        return included
+
+    def _go_solo(self, why):
+        """Leaves the group for the rest of the run, saying ``why``."""
+        log.warning("host sum: %s %s: it publishes its own gradients from now on", worker_id(self.index), why)
+        self.close()
+
+    def close(self):
+        """Leaves the group: the leader no longer waits for this member."""
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+
+
+def join_host_group(group, index, workers, spec, address=None, join_timeout_s=60.0, sums_accepted=True,
+                    answer_timeout_s=60.0):
+    """This worker's part in its host group: a HostLeader (the group's lowest index), a HostMember, or None when it
+    publishes its own gradients as in protocol 1: no group, a group of one, or a sum nobody may take (a sync
+    mode other than BSP, or ``sums_accepted`` False: the registry's GradientShard has no ``contributors``).
+
+    ``group``: the indices of the workers of this host that sum together, ``index`` among them, all below
+    ``workers``; ``spec``: the JobSpec dict; ``address``: the leader's socket (default ``host_address``);
+    ``answer_timeout_s``: how long a member waits for the leader's answer (the worker's model timeout)."""
+    if group is None:
+        return None
+    members = sorted(set(group))
+    if len(members) != len(group) or index not in members or members[0] < 0 or members[-1] >= workers:
+        raise ParamHubError("host group %s must hold distinct worker indices below %d, %d among them"
+                            % (list(group), workers, index))
+    if len(members) == 1:
+        return None
+    me = worker_id(index)
+    if spec["syncMode"] != "BSP":
+        log.warning("%s: job %s is %s; host sums are for BSP: it publishes its own gradients", me, spec["job"],
+                    spec["syncMode"])
+        return None
+    if not sums_accepted:
+        log.warning("%s: the registry's GradientShard has no contributors (an aggregator before protocol 2): it "
+                    "publishes its own gradients", me)
+        return None
+    address = host_address(spec["job"], members[0]) if address is None else address
+    if index != members[0]:
+        return HostMember(address, index, spec["parameters"], spec["shards"], join_timeout_s, answer_timeout_s)
+    try:
+        return HostLeader(address, index, members, spec["parameters"], spec["shards"], join_timeout_s)
+    except OSError as e:
+        log.warning("%s cannot listen at %r for its host group (%s): it publishes its own gradients", me, address, e)
+        return None

@@ -1,0 +1,212 @@
+package io.paramhub.integration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.paramhub.avro.DeadLetter;
+import io.paramhub.avro.GradientShard;
+import io.paramhub.avro.IterationTelemetry;
+import io.paramhub.avro.JobSpec;
+import io.paramhub.topology.client.JobSubmitter;
+import io.paramhub.topology.client.ModelView;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Python workers that sum their gradients on their host (protocol 2, {@code --host-group}) through a real broker,
+ * registry and aggregator, on {@link PythonJobs}'s softmax job: one record a shard and clock for the host, counted
+ * for each of its workers, the model the NumPy reference computes, and a host that loses a worker still finishes.
+ */
+@Tag("integration")
+class PythonHostSumIT extends AggregatedClusterTestBase {
+
+    private static final int EPOCHS = 2;
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+    @TempDir
+    private Path dir;
+
+    @Test
+    void shouldTrainAsTheNumpyReferenceWhenTwoWorkersOfAHostSendOneSumBesideAThirdWorker() throws Exception {
+        // given: three workers, 000 and 001 on one host, 002 on its own
+        final JobSpec spec = PythonJobs.softmax("python-host-sum", 3, EPOCHS, 10_000);
+        final Path initial = writeInitial(spec);
+        JobSubmitter.submit(topics.jobs(), connection.client(), spec);
+
+        // when
+        final List<Process> workers = List.of(
+                startWorker(spec, 0, 3, "--host-group", "0,1"),
+                startWorker(spec, 1, 3, "--host-group", "0,1"),
+                startWorker(spec, 2, 3));
+
+        // then: all train to the end, and the model is the reference's, which rounds the host's sum to float32
+        for (int index = 0; index < workers.size(); index++) {
+            assertExitsCleanly(workers.get(index), index);
+        }
+        final float[] model = finalView(spec).assemble(PythonJobs.PARAMETERS);
+        final float[] reference = reference(initial, 3, "0,1");
+        for (int i = 0; i < PythonJobs.PARAMETERS; i++) {
+            assertThat((double) model[i])
+                    .as("parameter %d", i)
+                    .isCloseTo(reference[i], within(1e-6 * Math.abs(reference[i])));
+        }
+        assertThat(model).isNotEqualTo(readFloats(initial));
+        // each clock and shard has two gradients: the host's sum, sent by worker-000, and worker-002's own
+        final Map<String, Long> senders = gradientsOf(spec).stream()
+                .collect(Collectors.groupingBy(
+                        gradient -> gradient.getWorker() + " " + gradient.getContributors(), Collectors.counting()));
+        final long records = PythonJobs.clocks(spec) * spec.getShards();
+        assertThat(senders)
+                .containsExactlyInAnyOrderEntriesOf(
+                        Map.of("worker-000 [worker-000, worker-001]", records, "worker-002 []", records));
+        assertThat(deadLettersOf(spec)).isEmpty();
+        // every worker still reports its own clocks and its own samples (14, 13, 13 of 40)
+        final Map<String, List<IterationTelemetry>> telemetry =
+                telemetryOf(spec).stream().collect(Collectors.groupingBy(IterationTelemetry::getWorker));
+        assertThat(telemetry).hasSize(3);
+        assertThat(telemetry.get("worker-001"))
+                .hasSize((int) PythonJobs.clocks(spec))
+                .allSatisfy(t -> assertThat(t.getSamples()).isEqualTo(13));
+    }
+
+    @Test
+    void shouldFinishWhenAWorkerOfTheHostIsKilledMidRun() throws Exception {
+        // given: two workers on one host, a 2 s session timeout
+        final JobSpec spec = PythonJobs.softmax("python-host-sigkill", 2, EPOCHS, 2_000);
+        writeInitial(spec);
+        JobSubmitter.submit(topics.jobs(), connection.client(), spec);
+        final Process leader = startWorker(spec, 0, 2, "--host-group", "0,1");
+
+        // when: the other SIGKILLs itself once its clock 3 is handed over and included
+        final Process victim = startWorker(spec, 1, 2, "--host-group", "0,1", "--kill-after-clock", "3");
+
+        // then: the host's first worker goes on without it and trains to the last clock
+        assertThat(PythonProcesses.awaitExit(victim, TIMEOUT.toSeconds())).isEqualTo(128 + 9);
+        assertExitsCleanly(leader, 0);
+        final ModelView view = finalView(spec);
+        assertThat(view.minClock()).isEqualTo(PythonJobs.clocks(spec));
+        assertThat(view.appliedClocks("worker-000")).isEqualTo(PythonJobs.clocks(spec));
+        assertThat(view.appliedClocks("worker-001")).isEqualTo(4L);
+        assertThat(deadLettersOf(spec)).isEmpty();
+    }
+
+    @Test
+    void shouldFinishWhenTheWorkerThatSendsTheHostsSumIsKilledMidRun() throws Exception {
+        // given: two workers on one host, a 2 s session timeout
+        final JobSpec spec = PythonJobs.softmax("python-host-leader-sigkill", 2, EPOCHS, 2_000);
+        writeInitial(spec);
+        JobSubmitter.submit(topics.jobs(), connection.client(), spec);
+        final Process member = startWorker(spec, 1, 2, "--host-group", "0,1");
+
+        // when: the host's first worker, which publishes the sums, SIGKILLs itself after its clock 3
+        final Process leader = startWorker(spec, 0, 2, "--host-group", "0,1", "--kill-after-clock", "3");
+
+        // then: the other publishes its own gradients from then on and trains to the last clock
+        assertThat(PythonProcesses.awaitExit(leader, TIMEOUT.toSeconds())).isEqualTo(128 + 9);
+        assertExitsCleanly(member, 1);
+        final ModelView view = finalView(spec);
+        assertThat(view.minClock()).isEqualTo(PythonJobs.clocks(spec));
+        assertThat(view.appliedClocks("worker-001")).isEqualTo(PythonJobs.clocks(spec));
+        assertThat(view.appliedClocks("worker-000")).isEqualTo(4L);
+        assertThat(gradientsOf(spec))
+                .filteredOn(gradient -> gradient.getWorker().equals("worker-001"))
+                .isNotEmpty()
+                .allSatisfy(gradient -> assertThat(gradient.getContributors()).isEmpty());
+    }
+
+    private Path writeInitial(final JobSpec spec) throws IOException {
+        final Path file = dir.resolve("initial.f32");
+        final ByteBuffer values = spec.getInitialParameters().duplicate();
+        final byte[] bytes = new byte[values.remaining()];
+        values.get(bytes);
+        Files.write(file, bytes);
+        return file;
+    }
+
+    private Path log(final int index) {
+        return dir.resolve("worker-" + index + ".log");
+    }
+
+    private Process startWorker(final JobSpec spec, final int index, final int workers, final String... extra)
+            throws IOException {
+        return PythonProcesses.startWorker(
+                log(index), kafka.bootstrapServers(), registry.url(), spec.getJob(), index, workers, dir, extra);
+    }
+
+    private void assertExitsCleanly(final Process worker, final int index) throws Exception {
+        final int exit = PythonProcesses.awaitExit(worker, TIMEOUT.toSeconds());
+        final String output = Files.readString(log(index));
+        assertThat(exit)
+                .as("worker %d exit code; its output:%n%s", index, output)
+                .isZero();
+    }
+
+    /** The NumPy reference of {@code workers} workers, those of {@code hostGroup} summed first and rounded. */
+    private float[] reference(final Path initial, final int workers, final String hostGroup) throws Exception {
+        final Path out = dir.resolve("reference.f32");
+        final PythonProcesses.Finished run = PythonProcesses.run(
+                dir.resolve("reference.log"),
+                TIMEOUT.toSeconds(),
+                PythonProcesses.SOFTMAX_WORKER.toString(),
+                "reference",
+                "--initial",
+                initial.toString(),
+                "--learning-rate",
+                Double.toString(PythonJobs.LEARNING_RATE),
+                "--global-batch",
+                Integer.toString(PythonJobs.GLOBAL_BATCH),
+                "--seed",
+                Long.toString(PythonJobs.SEED),
+                "--epochs",
+                Integer.toString(EPOCHS),
+                "--workers",
+                Integer.toString(workers),
+                "--host-group",
+                hostGroup,
+                "--out",
+                out.toString());
+        assertThat(run.exitCode()).as(run.output()).isZero();
+        return readFloats(out);
+    }
+
+    private static ModelView finalView(final JobSpec spec) {
+        return PythonJobs.finalModel(topics, connection.client(), spec, TIMEOUT);
+    }
+
+    private static float[] readFloats(final Path file) throws IOException {
+        final ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+        final float[] values = new float[bytes.remaining() / Float.BYTES];
+        bytes.asFloatBuffer().get(values);
+        return values;
+    }
+
+    private static List<GradientShard> gradientsOf(final JobSpec spec) {
+        return TopicContents.values(kafka.bootstrapServers(), topics.gradients()).stream()
+                .filter(gradient -> gradient != null && gradient.getJob().equals(spec.getJob()))
+                .toList();
+    }
+
+    private static List<DeadLetter> deadLettersOf(final JobSpec spec) {
+        return TopicContents.readAll(kafka.bootstrapServers(), topics.deadLetters()).stream()
+                .filter(record -> record.key().startsWith(spec.getJob() + "/"))
+                .map(ConsumerRecord::value)
+                .toList();
+    }
+
+    private static List<IterationTelemetry> telemetryOf(final JobSpec spec) {
+        return TopicContents.values(kafka.bootstrapServers(), topics.telemetry()).stream()
+                .filter(t -> t.getJob().equals(spec.getJob()))
+                .toList();
+    }
+}
