@@ -3,25 +3,17 @@ package io.paramhub.integration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.client.ModelView;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Python workers that sum their gradients on their host (protocol 2, {@code --host-group}) through a real broker,
@@ -29,13 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * for each of its workers, the model the NumPy reference computes, and a host that loses a worker still finishes.
  */
 @Tag("integration")
-class PythonHostSumIT extends AggregatedClusterTestBase {
+class PythonHostSumIT extends PythonClusterTestBase {
 
     private static final int EPOCHS = 2;
-    private static final Duration TIMEOUT = Duration.ofSeconds(60);
-
-    @TempDir
-    private Path dir;
 
     @Test
     void shouldTrainAsTheNumpyReferenceWhenTwoWorkersOfAHostSendOneSumBesideAThirdWorker() throws Exception {
@@ -55,7 +43,7 @@ class PythonHostSumIT extends AggregatedClusterTestBase {
             assertExitsCleanly(workers.get(index), index);
         }
         final float[] model = finalView(spec).assemble(PythonJobs.PARAMETERS);
-        final float[] reference = reference(initial, 3, "0,1");
+        final float[] reference = reference(initial, EPOCHS, 3, "--host-group", "0,1");
         for (int i = 0; i < PythonJobs.PARAMETERS; i++) {
             assertThat((double) model[i])
                     .as("parameter %d", i)
@@ -125,88 +113,9 @@ class PythonHostSumIT extends AggregatedClusterTestBase {
                 .allSatisfy(gradient -> assertThat(gradient.getContributors()).isEmpty());
     }
 
-    private Path writeInitial(final JobSpec spec) throws IOException {
-        final Path file = dir.resolve("initial.f32");
-        final ByteBuffer values = spec.getInitialParameters().duplicate();
-        final byte[] bytes = new byte[values.remaining()];
-        values.get(bytes);
-        Files.write(file, bytes);
-        return file;
-    }
-
-    private Path log(final int index) {
-        return dir.resolve("worker-" + index + ".log");
-    }
-
-    private Process startWorker(final JobSpec spec, final int index, final int workers, final String... extra)
-            throws IOException {
-        return PythonProcesses.startWorker(
-                log(index), kafka.bootstrapServers(), registry.url(), spec.getJob(), index, workers, dir, extra);
-    }
-
-    private void assertExitsCleanly(final Process worker, final int index) throws Exception {
-        final int exit = PythonProcesses.awaitExit(worker, TIMEOUT.toSeconds());
-        final String output = Files.readString(log(index));
-        assertThat(exit)
-                .as("worker %d exit code; its output:%n%s", index, output)
-                .isZero();
-    }
-
-    /** The NumPy reference of {@code workers} workers, those of {@code hostGroup} summed first and rounded. */
-    private float[] reference(final Path initial, final int workers, final String hostGroup) throws Exception {
-        final Path out = dir.resolve("reference.f32");
-        final PythonProcesses.Finished run = PythonProcesses.run(
-                dir.resolve("reference.log"),
-                TIMEOUT.toSeconds(),
-                PythonProcesses.SOFTMAX_WORKER.toString(),
-                "reference",
-                "--initial",
-                initial.toString(),
-                "--learning-rate",
-                Double.toString(PythonJobs.LEARNING_RATE),
-                "--global-batch",
-                Integer.toString(PythonJobs.GLOBAL_BATCH),
-                "--seed",
-                Long.toString(PythonJobs.SEED),
-                "--epochs",
-                Integer.toString(EPOCHS),
-                "--workers",
-                Integer.toString(workers),
-                "--host-group",
-                hostGroup,
-                "--out",
-                out.toString());
-        assertThat(run.exitCode()).as(run.output()).isZero();
-        return readFloats(out);
-    }
-
-    private static ModelView finalView(final JobSpec spec) {
-        return PythonJobs.finalModel(topics, connection.client(), spec, TIMEOUT);
-    }
-
-    private static float[] readFloats(final Path file) throws IOException {
-        final ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
-        final float[] values = new float[bytes.remaining() / Float.BYTES];
-        bytes.asFloatBuffer().get(values);
-        return values;
-    }
-
     private static List<GradientShard> gradientsOf(final JobSpec spec) {
         return TopicContents.values(kafka.bootstrapServers(), topics.gradients()).stream()
                 .filter(gradient -> gradient != null && gradient.getJob().equals(spec.getJob()))
-                .toList();
-    }
-
-    private static List<DeadLetter> deadLettersOf(final JobSpec spec) {
-        return TopicContents.readAll(kafka.bootstrapServers(), topics.deadLetters()).stream()
-                .filter(record -> record.key().startsWith(spec.getJob() + "/"))
-                .map(ConsumerRecord::value)
-                .toList();
-    }
-
-    private static List<IterationTelemetry> telemetryOf(final JobSpec spec) {
-        return TopicContents.values(kafka.bootstrapServers(), topics.telemetry()).stream()
-                .filter(t -> t.getJob().equals(spec.getJob()))
                 .toList();
     }
 }

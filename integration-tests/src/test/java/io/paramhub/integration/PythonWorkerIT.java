@@ -4,16 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
-import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
 import io.paramhub.launcher.TopicSetup;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.client.ModelView;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +24,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Python workers (clients/python, run by Debian's python3) training an external model through a real broker,
@@ -37,13 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  * (src/test/python/softmax_worker.py).
  */
 @Tag("integration")
-class PythonWorkerIT extends AggregatedClusterTestBase {
+class PythonWorkerIT extends PythonClusterTestBase {
 
     private static final int EPOCHS = 2;
-    private static final Duration TIMEOUT = Duration.ofSeconds(60);
-
-    @TempDir
-    private Path dir;
 
     @Test
     void shouldTrainAsTheNumpyReferenceWhenTwoPythonWorkersTrainAnExternalModelUnderBsp() throws Exception {
@@ -53,8 +44,8 @@ class PythonWorkerIT extends AggregatedClusterTestBase {
         JobSubmitter.submit(topics.jobs(), connection.client(), spec);
 
         // when
-        final Process first = startWorker(spec, 0);
-        final Process second = startWorker(spec, 1);
+        final Process first = startWorker(spec, 0, 2);
+        final Process second = startWorker(spec, 1, 2);
 
         // then: both train to the end and read the same final model
         assertExitsCleanly(first, 0);
@@ -63,7 +54,7 @@ class PythonWorkerIT extends AggregatedClusterTestBase {
         assertThat(readFloats(dir.resolve("final-0.f32"))).containsExactly(model);
         assertThat(readFloats(dir.resolve("final-1.f32"))).containsExactly(model);
         // and it is the single-process NumPy run's, clock by clock the same gradients summed in the same order
-        final float[] reference = reference(initial);
+        final float[] reference = reference(initial, EPOCHS, 2);
         for (int i = 0; i < PythonJobs.PARAMETERS; i++) {
             assertThat((double) model[i])
                     .as("parameter %d", i)
@@ -98,12 +89,11 @@ class PythonWorkerIT extends AggregatedClusterTestBase {
         final JobSpec spec = PythonJobs.softmax("python-sigkill", 2, EPOCHS, 2_000);
         writeInitial(spec);
         JobSubmitter.submit(topics.jobs(), connection.client(), spec);
-        final Process survivor = startWorker(spec, 0);
+        final Process survivor = startWorker(spec, 0, 2);
 
         // when: the second SIGKILLs itself once its clock 3 is published (a kill from here, after reading its log,
         // would land a varying number of clocks later)
-        final Process victim = PythonProcesses.startWorker(
-                log(1), kafka.bootstrapServers(), registry.url(), spec.getJob(), 1, 2, dir, "--kill-after-clock", "3");
+        final Process victim = startWorker(spec, 1, 2, "--kill-after-clock", "3");
 
         // then: it died by the signal, and the other trained to the last clock without it
         assertThat(PythonProcesses.awaitExit(victim, TIMEOUT.toSeconds())).isEqualTo(128 + 9);
@@ -116,69 +106,6 @@ class PythonWorkerIT extends AggregatedClusterTestBase {
         assertThat(view.appliedClocks("worker-000")).isEqualTo(PythonJobs.clocks(spec));
         assertThat(view.appliedClocks("worker-001")).isEqualTo(4L);
         assertThat(Files.readString(log(0))).contains("published clock " + (PythonJobs.clocks(spec) - 1) + "\n");
-    }
-
-    private Path writeInitial(final JobSpec spec) throws IOException {
-        final Path file = dir.resolve("initial.f32");
-        final ByteBuffer values = spec.getInitialParameters().duplicate();
-        final byte[] bytes = new byte[values.remaining()];
-        values.get(bytes);
-        Files.write(file, bytes);
-        return file;
-    }
-
-    private Path log(final int index) {
-        return dir.resolve("worker-" + index + ".log");
-    }
-
-    private Process startWorker(final JobSpec spec, final int index) throws IOException {
-        return PythonProcesses.startWorker(
-                log(index), kafka.bootstrapServers(), registry.url(), spec.getJob(), index, 2, dir);
-    }
-
-    private void assertExitsCleanly(final Process worker, final int index) throws Exception {
-        final int exit = PythonProcesses.awaitExit(worker, TIMEOUT.toSeconds());
-        final String output = Files.readString(log(index));
-        System.out.println("worker " + index + ":\n" + output);
-        assertThat(exit)
-                .as("worker %d exit code; its output:%n%s", index, output)
-                .isZero();
-    }
-
-    private float[] reference(final Path initial) throws Exception {
-        final Path out = dir.resolve("reference.f32");
-        final PythonProcesses.Finished run = PythonProcesses.run(
-                dir.resolve("reference.log"),
-                TIMEOUT.toSeconds(),
-                PythonProcesses.SOFTMAX_WORKER.toString(),
-                "reference",
-                "--initial",
-                initial.toString(),
-                "--learning-rate",
-                Double.toString(PythonJobs.LEARNING_RATE),
-                "--global-batch",
-                Integer.toString(PythonJobs.GLOBAL_BATCH),
-                "--seed",
-                Long.toString(PythonJobs.SEED),
-                "--epochs",
-                Integer.toString(EPOCHS),
-                "--workers",
-                "2",
-                "--out",
-                out.toString());
-        assertThat(run.exitCode()).as(run.output()).isZero();
-        return readFloats(out);
-    }
-
-    private static ModelView finalView(final JobSpec spec) {
-        return PythonJobs.finalModel(topics, connection.client(), spec, TIMEOUT);
-    }
-
-    private static float[] readFloats(final Path file) throws IOException {
-        final ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
-        final float[] values = new float[bytes.remaining() / Float.BYTES];
-        bytes.asFloatBuffer().get(values);
-        return values;
     }
 
     private static void assertGradientsOnJavasPartitions(final JobSpec spec) {
@@ -197,18 +124,5 @@ class PythonWorkerIT extends AggregatedClusterTestBase {
                         != Utils.toPositive(Utils.murmur2(record.key().getBytes(StandardCharsets.UTF_8))) % partitions)
                 .collect(Collectors.toMap(ConsumerRecord::key, ConsumerRecord::partition, (a, b) -> a));
         assertThat(wrong).isEmpty();
-    }
-
-    private static List<DeadLetter> deadLettersOf(final JobSpec spec) {
-        return TopicContents.readAll(kafka.bootstrapServers(), topics.deadLetters()).stream()
-                .filter(record -> record.key().startsWith(spec.getJob() + "/"))
-                .map(ConsumerRecord::value)
-                .toList();
-    }
-
-    private static List<IterationTelemetry> telemetryOf(final JobSpec spec) {
-        return TopicContents.values(kafka.bootstrapServers(), topics.telemetry()).stream()
-                .filter(t -> t.getJob().equals(spec.getJob()))
-                .toList();
     }
 }
