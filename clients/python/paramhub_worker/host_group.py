@@ -2,7 +2,8 @@
 
 The worker processes of one host that form a group send one ``GradientShard`` a shard and clock for all of them
 instead of one each. The group's leader, its lowest index, listens on a Unix-domain stream socket in Linux's
-abstract namespace (``host_address``: no file on disk); each other member connects once and, every clock, hands
+abstract namespace (``host_address``: no file on disk, so no file permissions either: the leader takes, and a member
+talks to, only a process of its own user id, ``peer_uid``); each other member connects once and, every clock, hands
 its gradient over (``HostMember.hand_over``) instead of publishing it. The leader gathers the clock's
 contributions (``HostLeader.gather``), adds them to its own (``HostLeader.add_up``: in double, in worker order,
 rounded once to float32), publishes the sum with ``contributors`` naming every worker in it and, once that is
@@ -33,6 +34,7 @@ holding it could get the sum refused as ``DUPLICATE``, and with it the other mem
 import dataclasses
 import hashlib
 import logging
+import os
 import socket
 import struct
 import threading
@@ -61,6 +63,13 @@ def host_address(job, leader_index):
         digest = hashlib.sha256(job.encode("utf-8")).hexdigest()[:32]
         address = ("\0paramhub-host-sum/%s/%d" % (digest, leader_index)).encode("utf-8")
     return address
+
+
+def peer_uid(sock):
+    """The user id of the process at the other end of the Unix socket ``sock`` (``SO_PEERCRED``)."""
+    credentials = struct.Struct("3i")
+    _, uid, _ = credentials.unpack(sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, credentials.size))
+    return uid
 
 
 def contribution_header(shards):
@@ -168,6 +177,8 @@ class HostLeader:
         self.index = index
         self.parameters = parameters
         self.shards = shards
+        #: Only processes of this user id may join: an abstract socket has no file permissions to keep others out.
+        self.uid = os.getuid()
         self._expected = set(members) - {index}
         self._join_deadline = time.monotonic() + join_timeout_s
         self._connected = {}
@@ -303,7 +314,13 @@ class HostLeader:
 
     def _welcome(self, connection):
         """Whether the member's hello is one this leader takes: a member of its group that is not connected,
-        with the same model layout. A member refused is not waited for, unless it connects again."""
+        with the same model layout, run by this leader's user. A member refused is not waited for, unless it
+        connects again; a connection of another user is closed before it is heard."""
+        uid = peer_uid(connection.sock)
+        if uid != self.uid:
+            log.warning("host sum: %s refuses a connection of user id %d (it runs as %d)", worker_id(self.index), uid,
+                        self.uid)
+            return False
         magic, index, parameters, shards = connection.read_hello()
         with self._changed:
             problem = ("is not a hello" if magic != MAGIC else
@@ -381,6 +398,12 @@ class HostMember:
             sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             try:
                 sock.connect(address)
+                owner = peer_uid(sock)
+                if owner != os.getuid():
+                    sock.close()
+                    log.warning("host sum: %s found a process of user id %d, not its own, listening at %r: it "
+                                "publishes its own gradients", worker_id(self.index), owner, address)
+                    return None
                 return sock
             except OSError as e:
                 sock.close()

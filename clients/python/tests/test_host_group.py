@@ -186,6 +186,23 @@ class HostGroupTest(unittest.TestCase):
         with self.assertRaises(ModelTimeoutError):
             member.hand_over(0, VERSIONS, 4, 0.5, gradient(1))
 
+    def test_should_refuse_a_process_of_another_user(self):
+        # given: a leader that takes only user id + 1 (an abstract socket has no file permissions of its own)
+        leader = self.leader(members=(0, 1), join_timeout_s=5.0)
+        leader.uid = os.getuid() + 1
+        member = self.member(1)
+
+        # when
+        hand_over = HandOver(member, 0, VERSIONS, 4, 0.5, gradient(1))
+        contributions = leader.gather(0, VERSIONS, 0.3)
+
+        # then: never heard (nor taken for the real member 1, which the leader still waits for until it joins);
+        # the member publishes its own
+        self.assertEqual(contributions, [])
+        self.assertFalse(hand_over.join())
+        self.assertLess(hand_over.seconds, PROMPT_S)
+        self.assertTrue(member.solo)
+
     def test_should_refuse_a_member_with_another_model_layout(self):
         # given
         leader = self.leader(members=(0, 1), join_timeout_s=5.0)
