@@ -5,13 +5,15 @@ python3-avro and python3-numpy (python3-torch for ``paramhub_worker.torch_adapte
 Modules, one job each: ``registry`` (schema registry and wire format), ``codec`` (Avro values), ``plan``
 (sample permutation, batch shares, shard layout), ``encoding`` (float32/bfloat16 vectors, partitioner),
 ``sync`` (when a clock may start), ``model`` (reading ``model``), ``jobs`` (finding the job),
-``publisher`` and ``membership`` (writing), ``host_group`` (summing a host's gradients, protocol 2), ``worker``
-(the loop), ``data`` and ``torch_adapter``.
+``publisher`` and ``membership`` (writing), ``host_group``, ``host_leader`` and ``host_wire`` (summing a host's
+gradients, protocol 2), ``worker`` (the loop), ``data`` and ``torch_adapter``.
 """
 
 from .errors import (JobNotFoundError, ModelTimeoutError, ParamHubError, PublishError, RegistryError,
                      SubjectNotFoundError)
-from .host_group import HostLeader, HostMember, host_address
+from .host_group import HostMember
+from .host_leader import HostLeader
+from .host_wire import host_address
 from .worker import Step, Worker, WorkerConfig
 
 __version__ = "0.1.0"

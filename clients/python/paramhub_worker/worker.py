@@ -25,7 +25,8 @@ import numpy as np
 from .codec import AvroCodec
 from .encoding import Bfloat16ErrorFeedback, pack_bfloat16, pack_float32
 from .errors import ModelTimeoutError, ParamHubError
-from .host_group import HostLeader, HostMember, HostSum, join_host_group
+from .host_group import HostMember, join_host_group
+from .host_leader import HostLeader, HostSum
 from .jobs import await_job
 from .membership import Membership
 from .model import ModelReader, ModelView

@@ -13,7 +13,9 @@ import support  # noqa: F401  (the library's import path)
 import numpy as np
 
 from paramhub_worker.errors import ModelTimeoutError, ParamHubError
-from paramhub_worker.host_group import HostLeader, HostMember, HostSum, host_address, join_host_group
+from paramhub_worker.host_group import HostMember, join_host_group
+from paramhub_worker.host_leader import HostLeader, HostSum
+from paramhub_worker.host_wire import host_address
 
 PARAMETERS = 1000
 SHARDS = 2
@@ -28,7 +30,8 @@ def gradient(seed):
 
 
 def setUpModule():
-    logging.getLogger("paramhub_worker.host_group").setLevel(logging.ERROR)  # the drops the tests provoke
+    for module in ("host_group", "host_leader"):  # the drops the tests provoke
+        logging.getLogger("paramhub_worker." + module).setLevel(logging.ERROR)
 
 
 class HandOver:
