@@ -298,6 +298,8 @@ class HostLeader:
                 self._changed.notify_all()
             closed = self._closed
         if member and not closed:
-            log.warning("host sum: %s lost worker %d (%s); it is not waited for again", worker_id(self.index),
-                        connection.index, reason)
+            # info: every member closes after its last clock; a member that died shows as the aggregator's warning
+            # that it left the live set
+            log.info("host sum: worker %d left %s's group (%s); it is not waited for again", connection.index,
+                     worker_id(self.index), reason)
         connection.close()
