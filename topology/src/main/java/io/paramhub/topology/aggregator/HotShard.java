@@ -159,8 +159,9 @@ final class HotShard {
             if (!stages.contributesTo(worker, shard)) {
                 return Admission.notOfStage(gradient, worker, stages.stageOfShard(shard));
             }
-            final boolean buffered = clock >= clocks.of(worker) && pending.contains(clock, worker);
-            if (clock < clocks.of(worker) || buffered) {
+            final long appliedClocks = clocks.of(worker);
+            final boolean buffered = clock >= appliedClocks && pending.contains(clock, worker);
+            if (clock < appliedClocks || buffered) {
                 return Admission.duplicate(gradient, worker, buffered);
             }
         }
