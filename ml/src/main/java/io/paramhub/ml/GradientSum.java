@@ -23,16 +23,34 @@ public final class GradientSum {
      * @throws IllegalArgumentException if the length differs or {@code samples} is negative
      */
     public void add(final float[] partialSum, final int samples) {
-        if (partialSum.length != sum.length) {
-            throw new IllegalArgumentException("expected " + sum.length + " values, got " + partialSum.length);
-        }
-        if (samples < 0) {
-            throw new IllegalArgumentException("samples must be >= 0, got " + samples);
-        }
+        requireShape(partialSum.length, samples);
         for (int i = 0; i < sum.length; i++) {
             sum[i] += partialSum[i];
         }
         this.samples = Math.addExact(this.samples, samples);
+    }
+
+    /**
+     * Adds a partial gradient summed in double already (a host's sum of its workers' float32 gradients, in their
+     * order): into an empty sum it adds exactly what adding those gradients one by one would have.
+     *
+     * @throws IllegalArgumentException if the length differs or {@code samples} is negative
+     */
+    public void add(final double[] partialSum, final int samples) {
+        requireShape(partialSum.length, samples);
+        for (int i = 0; i < sum.length; i++) {
+            sum[i] += partialSum[i];
+        }
+        this.samples = Math.addExact(this.samples, samples);
+    }
+
+    private void requireShape(final int length, final int samples) {
+        if (length != sum.length) {
+            throw new IllegalArgumentException("expected " + sum.length + " values, got " + length);
+        }
+        if (samples < 0) {
+            throw new IllegalArgumentException("samples must be >= 0, got " + samples);
+        }
     }
 
     /** The total number of samples added so far. */

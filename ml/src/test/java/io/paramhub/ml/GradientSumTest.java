@@ -44,4 +44,27 @@ class GradientSumTest {
         assertThatThrownBy(() -> new GradientSum(3).mean()).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> new GradientSum(3).add(new float[2], 1)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void shouldAddAPartialSummedInDoubleAsIfItsPartsWereAddedOneByOne() {
+        // given: three float32 gradients whose double sum float32 cannot hold
+        final float[][] parts = {{1e8f, 0.1f}, {1, -0.3f}, {1, 1e-9f}};
+        final GradientSum oneByOne = new GradientSum(2);
+        final double[] hostSum = new double[2];
+        for (final float[] part : parts) {
+            oneByOne.add(part, 2);
+            for (int i = 0; i < 2; i++) {
+                hostSum[i] += part[i];
+            }
+        }
+
+        // when
+        final GradientSum whole = new GradientSum(2);
+        whole.add(hostSum, 6);
+
+        // then
+        assertThat(whole.samples()).isEqualTo(6);
+        assertThat(whole.mean()).containsExactly(oneByOne.mean());
+        assertThatThrownBy(() -> whole.add(new double[3], 1)).isInstanceOf(IllegalArgumentException.class);
+    }
 }

@@ -6,7 +6,8 @@ import java.nio.ByteOrder;
 /**
  * Packs parameter and gradient vectors into the Avro {@code bytes} fields of {@code gradients} and
  * {@code model}: little-endian IEEE-754 float32, four bytes a value, no header; or, for gradients whose
- * {@code encoding} is {@code BFLOAT16}, the upper two bytes of each float32, little-endian.
+ * {@code encoding} is {@code BFLOAT16}, the upper two bytes of each float32, little-endian; or, for a host's sum
+ * whose {@code encoding} is {@code FLOAT64}, little-endian IEEE-754 float64, eight bytes a value.
  */
 public final class FloatPacking {
 
@@ -104,5 +105,30 @@ public final class FloatPacking {
     public static int countBfloat16(final ByteBuffer packed) {
         final int bytes = packed.remaining();
         return bytes % Short.BYTES == 0 ? bytes / Short.BYTES : -1;
+    }
+
+    /** Packs {@code values[from, from + length)} as float64 into a new buffer positioned at 0. */
+    public static ByteBuffer packFloat64(final double[] values, final int from, final int length) {
+        final ByteBuffer buffer = ByteBuffer.allocate(length * Double.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        buffer.asDoubleBuffer().put(values, from, length);
+        return buffer;
+    }
+
+    /** Unpacks float64 values, without moving the position of {@code packed}. */
+    public static double[] unpackFloat64(final ByteBuffer packed) {
+        final ByteBuffer view = packed.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        if (view.remaining() % Double.BYTES != 0) {
+            throw new IllegalArgumentException(
+                    "packed float64 vector has " + view.remaining() + " bytes, not a multiple of 8");
+        }
+        final double[] values = new double[view.remaining() / Double.BYTES];
+        view.asDoubleBuffer().get(values);
+        return values;
+    }
+
+    /** Number of float64 values in {@code packed}, or -1 when its length is not a multiple of 8. */
+    public static int countFloat64(final ByteBuffer packed) {
+        final int bytes = packed.remaining();
+        return bytes % Double.BYTES == 0 ? bytes / Double.BYTES : -1;
     }
 }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 
-/** Tests packing vectors as float32 and as bfloat16. */
+/** Tests packing vectors as float32, as bfloat16 and as float64. */
 class FloatPackingTest {
 
     @Test
@@ -42,5 +42,30 @@ class FloatPackingTest {
         // then
         assertThat(FloatPacking.countBfloat16(odd)).isEqualTo(-1);
         assertThatThrownBy(() -> FloatPacking.unpackBfloat16(odd)).hasMessageContaining("not a multiple of 2");
+    }
+
+    @Test
+    void shouldPackASliceAsFloat64LittleEndianAndUnpackItExactly() {
+        // given: a value float32 cannot hold, and the slice [1, 3)
+        final double[] values = {9, 0.1, -1.0 / 3, 7};
+
+        // when
+        final ByteBuffer packed = FloatPacking.packFloat64(values, 1, 2);
+
+        // then
+        assertThat(FloatPacking.countFloat64(packed)).isEqualTo(2);
+        assertThat(FloatPacking.unpackFloat64(packed)).containsExactly(0.1, -1.0 / 3);
+        assertThat(packed.get(0)).isEqualTo((byte) (Double.doubleToRawLongBits(0.1) & 0xFF));
+        assertThat(packed.position()).isZero();
+    }
+
+    @Test
+    void shouldRefuseALengthThatIsNotAMultipleOf8AsFloat64() {
+        // given
+        final ByteBuffer twelve = ByteBuffer.wrap(new byte[12]);
+
+        // then
+        assertThat(FloatPacking.countFloat64(twelve)).isEqualTo(-1);
+        assertThatThrownBy(() -> FloatPacking.unpackFloat64(twelve)).hasMessageContaining("not a multiple of 8");
     }
 }

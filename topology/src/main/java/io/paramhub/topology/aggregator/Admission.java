@@ -7,10 +7,10 @@ import io.paramhub.avro.GradientShard;
  * What a shard ({@link HotShard#admit}) makes of a gradient: its values and staleness, or why it is refused
  * and whether the refusal changed the shard (then to be stored).
  */
-record Admission(float[] values, long lag, Rejection rejection, boolean changed) {
+record Admission(GradientValues values, long lag, Rejection rejection, boolean changed) {
 
     /** Taken: its checked values, computed {@code lag} versions behind the shard. */
-    static Admission accepted(final float[] values, final long lag) {
+    static Admission accepted(final GradientValues values, final long lag) {
         return new Admission(values, lag, null, false);
     }
 

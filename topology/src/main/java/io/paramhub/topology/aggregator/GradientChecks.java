@@ -15,14 +15,14 @@ import java.util.List;
 /**
  * Checks a decoded gradient against its job (length of its shard, sample count, finite values, well-formed
  * example ranges, that it comes from a worker of the job, and last that a host's sum names sound contributors) and
- * unpacks it, float32 or bfloat16 as its {@code encoding} says.
+ * unpacks it, float32, bfloat16 or (a host's sum only) float64 as its {@code encoding} says.
  */
 final class GradientChecks {
 
     private GradientChecks() {}
 
     /** A gradient's values, unpacked once, or why it cannot be applied (then {@code values} is null). */
-    record Checked(float[] values, Rejection rejection) {}
+    record Checked(GradientValues values, Rejection rejection) {}
 
     static Checked check(final JobSpec spec, final GradientShard gradient) {
         return check(spec, JobSpecs.layout(spec), gradient);
@@ -35,10 +35,18 @@ final class GradientChecks {
 
     /** As {@link #check(JobSpec, GradientShard)} with the job's shard layout already at hand. */
     static Checked check(final JobSpec spec, final ShardLayout layout, final GradientShard gradient) {
+        final GradientEncoding encoding = gradient.getEncoding();
+        if (encoding == GradientEncoding.FLOAT64 && gradient.getContributors().isEmpty()) {
+            return reject(
+                    DeadLetterReason.MALFORMED,
+                    "encoding FLOAT64 is for a host's sum only, and this gradient names no contributors");
+        }
         final int expected = layout.length(gradient.getShard());
-        final boolean bfloat16 = gradient.getEncoding() == GradientEncoding.BFLOAT16;
-        final int actual =
-                bfloat16 ? FloatPacking.countBfloat16(gradient.getValues()) : FloatPacking.count(gradient.getValues());
+        final int actual = switch (encoding) {
+            case BFLOAT16 -> FloatPacking.countBfloat16(gradient.getValues());
+            case FLOAT64 -> FloatPacking.countFloat64(gradient.getValues());
+            default -> FloatPacking.count(gradient.getValues());
+        };
         if (actual != expected) {
             return reject(
                     DeadLetterReason.WRONG_LENGTH,
@@ -46,7 +54,7 @@ final class GradientChecks {
                             + " parameters but the gradient has "
                             + (actual < 0
                                     ? gradient.getValues().remaining() + " bytes, not a multiple of "
-                                            + (bfloat16 ? 2 : 4)
+                                            + bytesPerValue(encoding)
                                     : actual + " values"));
         }
         if (gradient.getSampleCount() < 0) {
@@ -55,19 +63,16 @@ final class GradientChecks {
         if (!Double.isFinite(gradient.getLoss())) {
             return reject(DeadLetterReason.NON_FINITE, "loss is " + gradient.getLoss());
         }
-        final float[] values = bfloat16
-                ? FloatPacking.unpackBfloat16(gradient.getValues())
-                : FloatPacking.unpack(gradient.getValues());
-        for (int i = 0; i < values.length; i++) {
-            if (!Float.isFinite(values[i])) {
-                return reject(DeadLetterReason.NON_FINITE, "value " + i + " is " + values[i]);
-            }
-            // a worker whose plan share is empty still answers the barrier, with nothing in it
-            if (gradient.getSampleCount() == 0 && values[i] != 0) {
-                return reject(
-                        DeadLetterReason.MALFORMED,
-                        "a gradient of 0 samples holds value " + i + " = " + values[i] + "; it must be all zeros");
-            }
+        final GradientValues values = switch (encoding) {
+            case BFLOAT16 -> GradientValues.of(FloatPacking.unpackBfloat16(gradient.getValues()));
+            case FLOAT64 -> GradientValues.of(FloatPacking.unpackFloat64(gradient.getValues()));
+            default -> GradientValues.of(FloatPacking.unpack(gradient.getValues()));
+        };
+        final Rejection problem = values.wide() == null
+                ? valuesProblem(values.narrow(), gradient.getSampleCount())
+                : valuesProblem(values.wide(), gradient.getSampleCount());
+        if (problem != null) {
+            return new Checked(null, problem);
         }
         final Rejection examples = examplesProblem(gradient.getExamples());
         if (examples != null) {
@@ -82,6 +87,46 @@ final class GradientChecks {
         }
         final Rejection contributors = contributorsProblem(spec, gradient);
         return contributors != null ? new Checked(null, contributors) : new Checked(values, null);
+    }
+
+    private static int bytesPerValue(final GradientEncoding encoding) {
+        return switch (encoding) {
+            case BFLOAT16 -> 2;
+            case FLOAT64 -> 8;
+            default -> 4;
+        };
+    }
+
+    /** A value that is not finite, or one that is not zero in a gradient of no samples; null when none is. */
+    private static Rejection valuesProblem(final float[] values, final int samples) {
+        for (int i = 0; i < values.length; i++) {
+            if (!Float.isFinite(values[i])) {
+                return new Rejection(DeadLetterReason.NON_FINITE, "value " + i + " is " + values[i]);
+            }
+            // a worker whose plan share is empty still answers the barrier, with nothing in it
+            if (samples == 0 && values[i] != 0) {
+                return notZero(i, values[i]);
+            }
+        }
+        return null;
+    }
+
+    private static Rejection valuesProblem(final double[] values, final int samples) {
+        for (int i = 0; i < values.length; i++) {
+            if (!Double.isFinite(values[i])) {
+                return new Rejection(DeadLetterReason.NON_FINITE, "value " + i + " is " + values[i]);
+            }
+            if (samples == 0 && values[i] != 0) {
+                return notZero(i, values[i]);
+            }
+        }
+        return null;
+    }
+
+    private static Rejection notZero(final int index, final Number value) {
+        return new Rejection(
+                DeadLetterReason.MALFORMED,
+                "a gradient of 0 samples holds value " + index + " = " + value + "; it must be all zeros");
     }
 
     /**

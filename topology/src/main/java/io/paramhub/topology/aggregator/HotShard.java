@@ -190,11 +190,8 @@ final class HotShard {
     }
 
     /** SSP and ASP: one optimizer step with an admitted gradient, divided by the global batch (one clock's add up to a BSP step). */
-    void applyOnArrival(final GradientShard gradient, final float[] values, final long now) {
-        final float[] mean = new float[values.length];
-        for (int i = 0; i < mean.length; i++) {
-            mean[i] = (float) ((double) values[i] / spec.getGlobalBatch());
-        }
+    void applyOnArrival(final GradientShard gradient, final GradientValues values, final long now) {
+        final float[] mean = values.dividedBy(spec.getGlobalBatch());
         GradientChecks.workersOf(gradient).forEach(worker -> clocks.processed(worker, gradient.getClock()));
         clocks.firstGradientAt(now);
         parameters.step(mean, gradient.getClock());
@@ -203,7 +200,7 @@ final class HotShard {
     }
 
     /** BSP: holds an admitted gradient, read at {@code offset}, until its clock; says whether it is the shard's first. */
-    boolean buffer(final GradientShard gradient, final float[] values, final long offset, final long now) {
+    boolean buffer(final GradientShard gradient, final GradientValues values, final long offset, final long now) {
         pending.add(gradient.getClock(), gradient.getWorker(), PendingGradients.Pending.of(gradient, values, offset));
         lineage.hold(gradient.getExamples());
         return clocks.firstGradientAt(now);
@@ -223,7 +220,7 @@ final class HotShard {
         final GradientSum sum = new GradientSum(length);
         final List<Long> offsets = new ArrayList<>(gradients.size());
         for (final Map.Entry<String, PendingGradients.Pending> entry : gradients.entrySet()) {
-            sum.add(entry.getValue().values(), entry.getValue().samples());
+            entry.getValue().values().addTo(sum, entry.getValue().samples());
             offsets.add(entry.getValue().offset());
             lineage.apply(entry.getValue().examples());
         }

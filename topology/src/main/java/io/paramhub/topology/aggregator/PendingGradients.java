@@ -22,10 +22,10 @@ final class PendingGradients {
      * the data-topic ranges of its examples (topic mode, shard 0; else empty), and the workers whose gradients it
      * holds (its own worker, or a host's sum's contributors).
      */
-    record Pending(float[] values, int samples, long offset, List<OffsetRange> examples, List<String> workers) {
+    record Pending(GradientValues values, int samples, long offset, List<OffsetRange> examples, List<String> workers) {
 
         /** {@code gradient}, read at {@code offset}, with its checked {@code values}. */
-        static Pending of(final GradientShard gradient, final float[] values, final long offset) {
+        static Pending of(final GradientShard gradient, final GradientValues values, final long offset) {
             return new Pending(
                     values,
                     gradient.getSampleCount(),

@@ -91,7 +91,7 @@ final class ReplayLog {
         final GradientSum sum = new GradientSum(length);
         for (final long offset : clock.getOffsets()) {
             final PendingGradients.Pending gradient = readAgain.remove(offset);
-            sum.add(gradient.values(), gradient.samples());
+            gradient.values().addTo(sum, gradient.samples());
         }
         return Optional.of(new Replayable(clock.getClock(), sum.mean()));
     }

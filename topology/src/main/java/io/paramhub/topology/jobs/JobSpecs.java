@@ -105,6 +105,9 @@ public final class JobSpecs {
                     + spec.getExpectedWorkers() + "), so that every worker gets a sample");
         }
         inRange(problems, "epochs", spec.getEpochs(), 1, MAX_EPOCHS);
+        if (spec.getGradientEncoding() == GradientEncoding.FLOAT64) {
+            problems.add("gradientEncoding must be FLOAT32 or BFLOAT16, not FLOAT64 (only a host's sum is sent so)");
+        }
         inRange(problems, "sessionTimeoutMs", spec.getSessionTimeoutMs(), 1, MAX_SESSION_TIMEOUT_MS);
         problems.addAll(DatasetChecks.problems(spec.getDataset(), datasetRoots));
         if (spec.getPipelineDepth() < 0 || spec.getPipelineDepth() > MAX_PIPELINE_DEPTH) {
@@ -232,7 +235,7 @@ public final class JobSpecs {
      * @throws IllegalArgumentException naming the choices, for any other name
      */
     public static GradientEncoding gradientEncoding(final String name) {
-        for (final GradientEncoding encoding : GradientEncoding.values()) {
+        for (final GradientEncoding encoding : List.of(GradientEncoding.FLOAT32, GradientEncoding.BFLOAT16)) {
             if (encoding.name().equalsIgnoreCase(name)) {
                 return encoding;
             }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.paramhub.avro.DeadLetter;
 import io.paramhub.avro.DeadLetterReason;
+import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.ModelShard;
@@ -129,6 +130,80 @@ class HostSumTest {
             assertThat(bed.deadLetters.readValuesToList())
                     .extracting(DeadLetter::getReason)
                     .containsExactly(DeadLetterReason.DUPLICATE);
+        }
+    }
+
+    @Test
+    void shouldApplyAFloat64HostsSumToTheBitAsItsWorkersOwnGradients() {
+        // given: three workers' float32 gradients whose sum float32 cannot hold (2^24 + 1 + 1)
+        final GradientShard w0 = gradient(JOB, 0, "worker-000", 0, 2, 16_777_216f, 0.1f);
+        final GradientShard w1 = gradient(JOB, 0, "worker-001", 0, 3, 1f, 0.2f);
+        final GradientShard w2 = gradient(JOB, 0, "worker-002", 0, 3, 1f, 0.3f);
+        final double[] sum = new double[2];
+        for (final GradientShard own : List.of(w0, w1)) {
+            final float[] values = FloatPacking.unpack(own.getValues());
+            for (int i = 0; i < sum.length; i++) {
+                sum[i] += values[i];
+            }
+        }
+        final GradientShard hostSum = GradientShard.newBuilder(w0)
+                .setSampleCount(5)
+                .setValues(FloatPacking.packFloat64(sum, 0, sum.length))
+                .setEncoding(GradientEncoding.FLOAT64)
+                .setContributors(List.of("worker-000", "worker-001"))
+                .build();
+
+        // when: one aggregator hears each worker, another the sum of 000 and 001 and then 002
+        final ModelShard own = appliedAfter(w0, w1, w2);
+        final ModelShard summed = appliedAfter(hostSum, w2);
+
+        // then
+        assertThat(summed.getValues()).isEqualTo(own.getValues());
+        assertThat(summed.getClocks()).isEqualTo(own.getClocks());
+    }
+
+    @Test
+    void shouldRefuseFloat64ValuesThatAreNotAHostsSum() {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            // given
+            bed.submit(linearJob(JOB, 2));
+            bed.models();
+
+            // when: a worker's own gradient as float64, and a sum of the wrong length
+            bed.send(GradientShard.newBuilder(gradient(JOB, 0, "worker-000", 0, 2, 1f, 1f))
+                    .setValues(FloatPacking.packFloat64(new double[] {1, 1}, 0, 2))
+                    .setEncoding(GradientEncoding.FLOAT64)
+                    .build());
+            bed.send(GradientShard.newBuilder(
+                            hostSum(gradient(JOB, 0, "worker-000", 0, 2, 1f, 1f), "worker-000", "worker-001"))
+                    .setEncoding(GradientEncoding.FLOAT64)
+                    .build());
+
+            // then
+            assertThat(bed.deadLetters.readValuesToList())
+                    .extracting(DeadLetter::getReason, DeadLetter::getError)
+                    .containsExactly(
+                            tuple(
+                                    DeadLetterReason.MALFORMED,
+                                    "encoding FLOAT64 is for a host's sum only, and this gradient names no"
+                                            + " contributors"),
+                            tuple(
+                                    DeadLetterReason.WRONG_LENGTH,
+                                    "shard 0 has 2 parameters but the gradient has 1" + " values"));
+            assertThat(bed.models()).isEmpty();
+        }
+    }
+
+    /** The model of shard 0 after a three-worker job's aggregator has read {@code gradients}. */
+    private static ModelShard appliedAfter(final GradientShard... gradients) {
+        try (AggregatorTestBed bed = new AggregatorTestBed()) {
+            bed.submit(linearJob(JOB, 3));
+            bed.models();
+            for (final GradientShard gradient : gradients) {
+                bed.send(gradient);
+            }
+            assertThat(bed.deadLetters.readValuesToList()).isEmpty();
+            return shardOf(bed.models(), 0);
         }
     }
 

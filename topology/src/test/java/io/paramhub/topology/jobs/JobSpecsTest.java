@@ -1,8 +1,10 @@
 package io.paramhub.topology.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.LearningRateScheduleKind;
 import io.paramhub.avro.OptimizerKind;
@@ -43,6 +45,19 @@ class JobSpecsTest {
         // then
         assertThat(spec.getShards()).isEqualTo(4);
         assertThat(spec.getParameters()).isEqualTo(17);
+    }
+
+    @Test
+    void shouldRefuseFloat64AsAJobsGradientEncoding() {
+        // given: FLOAT64 is how a host's sum travels, never how a job's workers pack their gradients
+        final JobSpec spec =
+                validLinear().setGradientEncoding(GradientEncoding.FLOAT64).build();
+
+        // when / then
+        assertThat(JobSpecs.problems(spec)).singleElement().asString().contains("not FLOAT64");
+        assertThatThrownBy(() -> JobSpecs.gradientEncoding("float64"))
+                .hasMessage("gradient encoding must be float32 or bfloat16, not float64");
+        assertThat(JobSpecs.gradientEncoding("BFloat16")).isEqualTo(GradientEncoding.BFLOAT16);
     }
 
     @Test
