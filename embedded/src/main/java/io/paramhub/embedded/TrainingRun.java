@@ -82,17 +82,18 @@ public final class TrainingRun {
     private final KafkaConnection connection;
     private final String topicPrefix;
     private final Path stateDir;
-    private int aggregators;
+    private int aggregators = 1;
     private Duration workerRestartDelay;
-    private Map<Integer, ComputeEmulation> emulations;
-    private int workerThreads;
+    private Map<Integer, ComputeEmulation> emulations = Map.of();
+    private int workerThreads = 1;
+    private boolean hostSum = true;
     private OrchestratorSettings orchestrator;
-    private int dashboardPort;
-    private TopicSetup topicSetup;
-    private ServerEmulation servers;
+    private int dashboardPort = NO_DASHBOARD;
+    private TopicSetup topicSetup = TopicSetup.defaults();
+    private ServerEmulation servers = ServerEmulation.NONE;
     private PlacementSettings placement;
-    private FirstPlacement firstPlacement;
-    private Map<Role, KafkaConnection> roles;
+    private FirstPlacement firstPlacement = FirstPlacement.NONE;
+    private Map<Role, KafkaConnection> roles = Map.of();
     /** Names this run's aggregator instances apart from those of earlier runs on the same cluster. */
     private final String instanceTag =
             Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0x10000));
@@ -107,17 +108,6 @@ public final class TrainingRun {
         this.connection = connection;
         this.topicPrefix = topicPrefix;
         this.stateDir = stateDir;
-        this.aggregators = 1;
-        this.workerRestartDelay = null;
-        this.emulations = Map.of();
-        this.workerThreads = 1;
-        this.orchestrator = null;
-        this.dashboardPort = NO_DASHBOARD;
-        this.topicSetup = TopicSetup.defaults();
-        this.servers = ServerEmulation.NONE;
-        this.placement = null;
-        this.firstPlacement = FirstPlacement.NONE;
-        this.roles = Map.of();
     }
 
     /** A copy of {@code run}'s settings, for the {@code with...} methods to change one of. */
@@ -129,6 +119,7 @@ public final class TrainingRun {
         this.workerRestartDelay = run.workerRestartDelay;
         this.emulations = run.emulations;
         this.workerThreads = run.workerThreads;
+        this.hostSum = run.hostSum;
         this.orchestrator = run.orchestrator;
         this.dashboardPort = run.dashboardPort;
         this.topicSetup = run.topicSetup;
@@ -168,6 +159,14 @@ public final class TrainingRun {
     /** The same run with {@code count} compute threads on every worker. */
     public TrainingRun withWorkerThreads(final int count) {
         return copy(run -> run.workerThreads = count);
+    }
+
+    /**
+     * The same run with its workers each sending their own gradients, rather than (the default, when the job suits
+     * it) one host's sum a clock for all of them ({@code WorkerClients#sumOnHost}).
+     */
+    public TrainingRun withoutHostSum() {
+        return copy(run -> run.hostSum = false);
     }
 
     /** The same run with an orchestrator in this JVM, planning with {@code settings}. */
@@ -259,9 +258,13 @@ public final class TrainingRun {
             final ExecutorService threads = Executors.newFixedThreadPool(spec.getExpectedWorkers() + 1);
             final AtomicBoolean stop = new AtomicBoolean();
             final EpochEvaluator evaluator = new EpochEvaluator(topics(), submitter);
-            // the workers of this process share one producer and one reader of the model
+            // the workers of this process share one producer and one reader of the model, and add up their
+            // gradients here to send one record a shard a clock, exactly (HostSum)
             final WorkerClients workerClients =
                     new WorkerClients(topics(), as(Role.WORKER).client());
+            if (hostSum) {
+                workerClients.sumOnHost(spec.getJob(), spec.getExpectedWorkers());
+            }
             try {
                 final Future<EpochEvaluator.Evaluated> evaluation = threads.submit(() -> {
                     try {

@@ -3,6 +3,7 @@ package io.paramhub.integration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.paramhub.avro.GradientEncoding;
+import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.embedded.RunListener;
 import io.paramhub.embedded.TrainingRun;
@@ -10,8 +11,10 @@ import io.paramhub.ml.Evaluation;
 import io.paramhub.ml.LinearProblem;
 import io.paramhub.ml.LinearRegression;
 import io.paramhub.testing.ClusterTestBase;
+import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,6 +45,19 @@ class BspTrainingIT extends ClusterTestBase {
                 problem.data().train());
         assertThat(rmse).isLessThanOrEqualTo(problem.optimalRmse() * 1.01);
         assertThat(result.deadLetters()).isZero();
+        // the three workers of one process sent their host's sum, one float64 record a shard a clock
+        final List<GradientShard> gradients = TopicContents.values(
+                        kafka.bootstrapServers(),
+                        TopicCatalog.create(TopicCatalog.DEFAULT_PREFIX, SerdeFactory.forRegistry(registry.url()))
+                                .gradients())
+                .stream()
+                .filter(gradient -> gradient.getJob().equals(spec.getJob()))
+                .toList();
+        assertThat(gradients).hasSize((int) result.job().iterations() * spec.getShards());
+        assertThat(gradients).allSatisfy(gradient -> {
+            assertThat(gradient.getEncoding()).isEqualTo(GradientEncoding.FLOAT64);
+            assertThat(gradient.getContributors()).containsExactly("worker-000", "worker-001", "worker-002");
+        });
     }
 
     @Test

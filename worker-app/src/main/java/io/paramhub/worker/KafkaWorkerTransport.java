@@ -119,6 +119,11 @@ final class KafkaWorkerTransport implements WorkerTransport {
     }
 
     @Override
+    public HostSum hostSum(final String job) {
+        return clients.hostSum(job);
+    }
+
+    @Override
     public void publishGradient(final GradientShard gradient) {
         send(clockProducer(), topics.gradients(), ShardKeys.shard(gradient.getJob(), gradient.getShard()), gradient);
     }

@@ -123,39 +123,61 @@ public final class Worker implements Runnable, AutoCloseable {
     @Override
     public void run() {
         try (WorkerTransport transport = transports.get()) {
-            final JobSpec spec = transport.awaitJob(settings.job(), settings.jobTimeout());
-            JobSpecs.requireValid(spec);
-            final JobContext job = JobContext.prepare(spec, settings.index(), dataLoader);
-            final ModelView view = job.newView(transport::refuseModel);
-            final long startClock;
-            final Map<TopicPartition, Long> joinedAt;
-            try (ModelFeed committed = transport.readCommittedModel(job.shardKeys())) {
-                startClock = joinAt(transport, committed, view, job.sync());
-                joinedAt = committed.positions();
-            }
-            // once joined; a job the aggregator never took still fails at the model timeout
-            patient = job.streamed();
-            try (ModelFeed models = transport.readModel(
-                            job.shardKeys(), joinedAt, job.sync().waitsForBarrier(), job.versionBytes());
-                    ClockCompute compute = ClockComputes.forJob(
-                            job,
-                            settings,
-                            transport,
-                            // a topic-mode worker may wait long for examples: it looks for the job's deletion meanwhile
-                            job.streamed() ? () -> deletedWhileWaiting(models, view) : stopping::get,
-                            this::endOfInput)) {
-                train(
-                        new Session(
-                                job,
-                                transport,
-                                models,
-                                view,
-                                compute,
-                                new GradientPublisher(job, settings.workerId(), transport)),
-                        Math.max(startClock, compute.resumeClock()));
+            final HostSum hostSum = transport.hostSum(settings.job());
+            try {
+                runJob(transport, hostSum);
+            } finally {
+                if (hostSum != null) {
+                    // the others of this host wait no more for this worker's gradients
+                    GradientPublisher.leave(hostSum, settings.index());
+                }
             }
         }
         log.info("{} finished job {}", settings.workerId(), settings.job());
+    }
+
+    /** From learning the job to leaving it; {@code hostSum}: the sum this worker may take part in, or null. */
+    private void runJob(final WorkerTransport transport, final HostSum hostSum) {
+        final JobSpec spec = transport.awaitJob(settings.job(), settings.jobTimeout());
+        JobSpecs.requireValid(spec);
+        final JobContext job = JobContext.prepare(spec, settings.index(), dataLoader);
+        final ModelView view = job.newView(transport::refuseModel);
+        final long startClock;
+        final Map<TopicPartition, Long> joinedAt;
+        try (ModelFeed committed = transport.readCommittedModel(job.shardKeys())) {
+            startClock = joinAt(transport, committed, view, job.sync());
+            joinedAt = committed.positions();
+        }
+        // once joined; a job the aggregator never took still fails at the model timeout
+        patient = job.streamed();
+        try (ModelFeed models = transport.readModel(
+                        job.shardKeys(), joinedAt, job.sync().waitsForBarrier(), job.versionBytes());
+                ClockCompute compute = ClockComputes.forJob(
+                        job,
+                        settings,
+                        transport,
+                        // a topic-mode worker may wait long for examples: it looks for the job's deletion meanwhile
+                        job.streamed() ? () -> deletedWhileWaiting(models, view) : stopping::get,
+                        this::endOfInput)) {
+            train(
+                    new Session(
+                            job,
+                            transport,
+                            models,
+                            view,
+                            compute,
+                            publisher(job, transport, hostSum, Math.max(startClock, compute.resumeClock()))),
+                    Math.max(startClock, compute.resumeClock()));
+        }
+    }
+
+    /** Sends this worker's gradients: through its host's sum if the job suits one and it joins it, else on its own. */
+    private GradientPublisher publisher(
+            final JobContext job, final WorkerTransport transport, final HostSum hostSum, final long startClock) {
+        if (hostSum != null && HostSum.suits(job) && hostSum.join(settings.index(), startClock)) {
+            return new GradientPublisher(job, settings.workerId(), settings.index(), transport, hostSum);
+        }
+        return new GradientPublisher(job, settings.workerId(), transport);
     }
 
     /** From joining at {@code startClock} to leaving: the clocks, the heartbeats, the announcements. */

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.TopicPartition;
@@ -24,7 +25,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * ({@code gradients}, {@code telemetry}, {@code membership}, {@code dead-letters}), and one reader of {@code model}
  * per set of partitions they read ({@link SharedModelReader}). Workers that run side by side (the embedded demo's,
  * or several on one host) then cost the broker one produce request and one fetch where each cost one of its own;
- * what each worker sends and reads is the same. Closing it closes the clients; the workers' transports leave them
+ * what each worker sends and reads is the same. Workers of a job declared with {@link #sumOnHost} also add up their
+ * gradients before they send them ({@link HostSum}). Closing it closes the clients; the workers' transports leave them
  * open.
  */
 public final class WorkerClients implements AutoCloseable {
@@ -33,11 +35,25 @@ public final class WorkerClients implements AutoCloseable {
     private final Properties clientProperties;
     private KafkaProducer<String, byte[]> producer;
     private final Map<ReaderKey, SharedModelReader> readers = new HashMap<>();
+    private final Map<String, HostSum> hostSums = new HashMap<>();
     private boolean closed;
 
     public WorkerClients(final TopicCatalog topics, final Properties clientProperties) {
         this.topics = topics;
         this.clientProperties = clientProperties;
+    }
+
+    /**
+     * Declares that this process runs the workers of {@code job} of indexes 0 to {@code workers} - 1, so that they
+     * add up their gradients here and send one record a shard a clock ({@link HostSum}) when the job suits it.
+     */
+    public synchronized void sumOnHost(final String job, final int workers) {
+        hostSums.put(job, new HostSum(IntStream.range(0, workers).boxed().toList()));
+    }
+
+    /** The host's sum declared for {@code job}, or null. */
+    synchronized HostSum hostSum(final String job) {
+        return hostSums.get(job);
     }
 
     /** The topics the workers read and write. */

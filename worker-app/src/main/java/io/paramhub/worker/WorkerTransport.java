@@ -88,6 +88,14 @@ interface WorkerTransport extends AutoCloseable {
      */
     ExampleFeed examples(JobSpec spec, TopicSpec topic, int workerIndex, String group);
 
+    /**
+     * The host's sum ({@link HostSum}) of {@code job}'s workers in this process, if the process declared one
+     * ({@link WorkerClients#sumOnHost}); null by default.
+     */
+    default HostSum hostSum(final String job) {
+        return null;
+    }
+
     /** Throws if an earlier send failed. */
     void failIfSendFailed();
 
