@@ -69,7 +69,8 @@ class BenchRecordReplayIT extends ClusterTestBase {
                 new ObjectMapper().readTree(dir.resolve("replay.json").toFile());
         assertThat(report.get("bit_identical").asBoolean()).isTrue();
         assertThat(report.get("replayed_final_version").asLong()).isEqualTo(2 * 32);
-        assertThat(report.get("gradients").asLong()).isEqualTo(3L * 4 * 2 * 32);
+        // the three workers of one process sent their host's sum: one record a shard a clock
+        assertThat(report.get("gradients").asLong()).isEqualTo(4L * 2 * 32);
         assertThat(report.get("gradient_mb_per_s").asDouble()).isPositive();
         assertThat(report.get("update_latency_count").asInt()).isEqualTo(4 * 2 * 32);
         assertThat(report.get("update_latency_p99_ms").asDouble())

@@ -1,5 +1,6 @@
 package io.paramhub.bench.replay;
 
+import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.embedded.KafkaConnection;
 import io.paramhub.topology.TopicCatalog;
@@ -68,7 +69,7 @@ public final class JobReplay {
                 Recording.of(Recorder.read(topics, client, job, RecordFilter.aggregatorFeed(clocks)));
         final JobSpec spec = recording.job();
         final long wanted = clocks * spec.getExpectedWorkers() * spec.getShards();
-        final int held = recording.records(RecordedTopic.GRADIENTS).size();
+        final long held = workerGradients(recording);
         if (held != wanted) {
             throw new RecordsGone(topics.gradients().name() + " holds " + held + " gradients of the first "
                     + clocks + " clocks of job " + job + ", not " + wanted + " (" + spec.getExpectedWorkers()
@@ -96,5 +97,16 @@ public final class JobReplay {
                 outcome.replayedVersion(),
                 outcome.differingParameters(),
                 kafka);
+    }
+
+    /**
+     * The workers' gradients (of one shard and clock each) that {@code recording} holds: a host's sum counts for each
+     * of its contributors.
+     */
+    private static long workerGradients(final Recording recording) {
+        return recording.records(RecordedTopic.GRADIENTS).stream()
+                .map(record -> RecordedTopic.GRADIENTS.<GradientShard>decode(record.value()))
+                .mapToLong(gradient -> Math.max(1, gradient.getContributors().size()))
+                .sum();
     }
 }

@@ -1,6 +1,8 @@
 package io.paramhub.bench.roundcost;
 
+import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.JobSpec;
+import io.paramhub.avro.SyncMode;
 import io.paramhub.embedded.TrainingRun;
 import java.util.Arrays;
 import java.util.List;
@@ -90,9 +92,16 @@ record ModelCost(
                 .sum();
     }
 
-    /** The float32 values the workers send per round: every worker's gradient of every parameter. */
+    /**
+     * The values the workers send per round. The bench's workers share one process, so a BSP job with float32
+     * gradients and one stage sends their host's sum (float64) of every parameter; any other, every worker's
+     * gradient of every parameter in float32.
+     */
     long gradientPayloadBytesPerRound() {
-        return 4L * spec.getParameters() * spec.getExpectedWorkers();
+        final boolean hostSum = spec.getSyncMode() == SyncMode.BSP
+                && spec.getGradientEncoding() == GradientEncoding.FLOAT32
+                && spec.getStages() <= 1;
+        return hostSum ? 8L * spec.getParameters() : 4L * spec.getParameters() * spec.getExpectedWorkers();
     }
 
     double inProcessRoundsPerSecond() {
