@@ -36,10 +36,12 @@ final class GradientChecks {
     /** As {@link #check(JobSpec, GradientShard)} with the job's shard layout already at hand. */
     static Checked check(final JobSpec spec, final ShardLayout layout, final GradientShard gradient) {
         final GradientEncoding encoding = gradient.getEncoding();
-        if (encoding == GradientEncoding.FLOAT64 && gradient.getContributors().isEmpty()) {
+        // a host's sum of k >= 2 workers in 8 bytes a value stays within their k float32 gradients' memory
+        if (encoding == GradientEncoding.FLOAT64 && gradient.getContributors().size() < 2) {
             return reject(
                     DeadLetterReason.MALFORMED,
-                    "encoding FLOAT64 is for a host's sum only, and this gradient names no contributors");
+                    "encoding FLOAT64 is for a host's sum of two or more workers, and this gradient names "
+                            + gradient.getContributors().size() + " contributors");
         }
         final int expected = layout.length(gradient.getShard());
         final int actual = switch (encoding) {

@@ -169,11 +169,13 @@ class HostSumTest {
             bed.submit(linearJob(JOB, 2));
             bed.models();
 
-            // when: a worker's own gradient as float64, and a sum of the wrong length
-            bed.send(GradientShard.newBuilder(gradient(JOB, 0, "worker-000", 0, 2, 1f, 1f))
+            // when: a worker's own gradient as float64, alone and as a "sum" of itself, and a sum of the wrong length
+            final GradientShard own = GradientShard.newBuilder(gradient(JOB, 0, "worker-000", 0, 2, 1f, 1f))
                     .setValues(FloatPacking.packFloat64(new double[] {1, 1}, 0, 2))
                     .setEncoding(GradientEncoding.FLOAT64)
-                    .build());
+                    .build();
+            bed.send(own);
+            bed.send(hostSum(own, "worker-000"));
             bed.send(GradientShard.newBuilder(
                             hostSum(gradient(JOB, 0, "worker-000", 0, 2, 1f, 1f), "worker-000", "worker-001"))
                     .setEncoding(GradientEncoding.FLOAT64)
@@ -185,8 +187,12 @@ class HostSumTest {
                     .containsExactly(
                             tuple(
                                     DeadLetterReason.MALFORMED,
-                                    "encoding FLOAT64 is for a host's sum only, and this gradient names no"
-                                            + " contributors"),
+                                    "encoding FLOAT64 is for a host's sum of two or more workers, and this"
+                                            + " gradient names 0 contributors"),
+                            tuple(
+                                    DeadLetterReason.MALFORMED,
+                                    "encoding FLOAT64 is for a host's sum of two or more workers, and this"
+                                            + " gradient names 1 contributors"),
                             tuple(
                                     DeadLetterReason.WRONG_LENGTH,
                                     "shard 0 has 2 parameters but the gradient has 1" + " values"));
