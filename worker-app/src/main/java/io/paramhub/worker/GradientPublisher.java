@@ -60,19 +60,10 @@ final class GradientPublisher {
                     true);
             return;
         }
-        final List<HostSum.Part> parts = hostSum.add(
-                clock,
-                new HostSum.Part(
-                        clock,
-                        workerIndex,
-                        workerId,
-                        wire.clone(),
-                        work.samples(),
-                        work.loss(),
-                        baseVersions.clone(),
-                        this));
+        final List<HostSum.Part> parts = hostSum.add(new HostSum.Part(
+                clock, workerIndex, workerId, wire.clone(), work.samples(), work.loss(), baseVersions.clone(), this));
         if (!parts.isEmpty()) {
-            sendSum(clock, parts);
+            sendSum(parts);
         }
     }
 
@@ -84,7 +75,7 @@ final class GradientPublisher {
         final List<List<HostSum.Part>> completed = hostSum.leave(workerIndex);
         for (final List<HostSum.Part> parts : completed) {
             final GradientPublisher first = parts.get(0).publisher();
-            first.sendSum(parts.get(0).clock(), parts);
+            first.sendSum(parts);
             first.transport.flush();
         }
     }
@@ -93,7 +84,8 @@ final class GradientPublisher {
      * Sends one clock's parts: as one host's sum when there are several, all computed on the same versions; else
      * each as its worker's own gradient.
      */
-    private void sendSum(final long clock, final List<HostSum.Part> parts) {
+    private void sendSum(final List<HostSum.Part> parts) {
+        final long clock = parts.get(0).clock();
         final long[] baseVersions = parts.get(0).baseVersions();
         if (parts.size() == 1 || !parts.stream().allMatch(part -> Arrays.equals(part.baseVersions(), baseVersions))) {
             for (final HostSum.Part part : parts) {

@@ -1,7 +1,5 @@
 package io.paramhub.worker;
 
-import io.paramhub.avro.GradientEncoding;
-import io.paramhub.avro.SyncMode;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -51,17 +49,6 @@ final class HostSum {
     }
 
     /**
-     * Whether a job's workers can sum on their host, exactly: BSP (each clock's gradients all computed on one
-     * version), float32 gradients, one pipeline stage, examples from a file rather than a topic.
-     */
-    static boolean suits(final JobContext job) {
-        return job.spec().getSyncMode() == SyncMode.BSP
-                && job.spec().getGradientEncoding() == GradientEncoding.FLOAT32
-                && job.plan().stages() == 1
-                && !job.streamed();
-    }
-
-    /**
      * Worker {@code worker} trains from {@code startClock} on and hands in its part of each clock; false when it
      * cannot take part (not a member, or it left before) and sends its own gradients.
      */
@@ -73,10 +60,10 @@ final class HostSum {
         return true;
     }
 
-    /** Hands in {@code part} of {@code clock}; returns the clock's parts if this completed it, else an empty list. */
-    synchronized List<Part> add(final long clock, final Part part) {
-        clocks.computeIfAbsent(clock, ignored -> new TreeMap<>()).put(part.worker(), part);
-        return complete(clock) ? take(clock) : List.of();
+    /** Hands in {@code part}; returns its clock's parts if this completed the clock, else an empty list. */
+    synchronized List<Part> add(final Part part) {
+        clocks.computeIfAbsent(part.clock(), ignored -> new TreeMap<>()).put(part.worker(), part);
+        return complete(part.clock()) ? take(part.clock()) : List.of();
     }
 
     /**

@@ -159,22 +159,17 @@ public final class Worker implements Runnable, AutoCloseable {
                         // a topic-mode worker may wait long for examples: it looks for the job's deletion meanwhile
                         job.streamed() ? () -> deletedWhileWaiting(models, view) : stopping::get,
                         this::endOfInput)) {
+            final long fromClock = Math.max(startClock, compute.resumeClock());
             train(
-                    new Session(
-                            job,
-                            transport,
-                            models,
-                            view,
-                            compute,
-                            publisher(job, transport, hostSum, Math.max(startClock, compute.resumeClock()))),
-                    Math.max(startClock, compute.resumeClock()));
+                    new Session(job, transport, models, view, compute, publisher(job, transport, hostSum, fromClock)),
+                    fromClock);
         }
     }
 
     /** Sends this worker's gradients: through its host's sum if the job suits one and it joins it, else on its own. */
     private GradientPublisher publisher(
             final JobContext job, final WorkerTransport transport, final HostSum hostSum, final long startClock) {
-        if (hostSum != null && HostSum.suits(job) && hostSum.join(settings.index(), startClock)) {
+        if (hostSum != null && JobSpecs.summableOnHost(job.spec()) && hostSum.join(settings.index(), startClock)) {
             return new GradientPublisher(job, settings.workerId(), settings.index(), transport, hostSum);
         }
         return new GradientPublisher(job, settings.workerId(), transport);

@@ -25,15 +25,15 @@ class HostSumTest {
         sum.join(2, 0);
 
         // when: the parts come in out of order
-        final List<HostSum.Part> afterTwo = sum.add(0, part(0, 2));
-        final List<HostSum.Part> afterThree = sum.add(0, part(0, 1));
-        final List<HostSum.Part> complete = sum.add(0, part(0, 0));
+        final List<HostSum.Part> afterTwo = sum.add(part(0, 2));
+        final List<HostSum.Part> afterThree = sum.add(part(0, 1));
+        final List<HostSum.Part> complete = sum.add(part(0, 0));
 
         // then: a member that has not joined is still waited for
         assertThat(afterTwo).isEmpty();
         assertThat(afterThree).isEmpty();
         assertThat(workersOf(complete)).containsExactly(0, 1, 2);
-        assertThat(sum.add(1, part(1, 0))).isEmpty();
+        assertThat(sum.add(part(1, 0))).isEmpty();
     }
 
     @Test
@@ -41,9 +41,9 @@ class HostSumTest {
         // given: clocks 4 and 5 wait for worker 1
         final HostSum sum = new HostSum(List.of(0, 1, 2));
         List.of(0, 1, 2).forEach(worker -> sum.join(worker, 4));
-        sum.add(4, part(4, 0));
-        sum.add(4, part(4, 2));
-        sum.add(5, part(5, 2));
+        sum.add(part(4, 0));
+        sum.add(part(4, 2));
+        sum.add(part(5, 2));
 
         // when
         final List<List<HostSum.Part>> completed = sum.leave(1);
@@ -52,7 +52,7 @@ class HostSumTest {
         assertThat(completed)
                 .singleElement()
                 .satisfies(parts -> assertThat(workersOf(parts)).containsExactly(0, 2));
-        assertThat(workersOf(sum.add(5, part(5, 0)))).containsExactly(0, 2);
+        assertThat(workersOf(sum.add(part(5, 0)))).containsExactly(0, 2);
         assertThat(sum.join(1, 6))
                 .as("a member that left sends its own gradients")
                 .isFalse();
@@ -67,8 +67,8 @@ class HostSumTest {
         sum.join(1, 3);
 
         // when / then
-        assertThat(workersOf(sum.add(2, part(2, 0)))).containsExactly(0);
-        assertThat(sum.add(3, part(3, 0))).isEmpty();
-        assertThat(workersOf(sum.add(3, part(3, 1)))).containsExactly(0, 1);
+        assertThat(workersOf(sum.add(part(2, 0)))).containsExactly(0);
+        assertThat(sum.add(part(3, 0))).isEmpty();
+        assertThat(workersOf(sum.add(part(3, 1)))).containsExactly(0, 1);
     }
 }

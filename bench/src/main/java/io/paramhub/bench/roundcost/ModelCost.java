@@ -1,9 +1,8 @@
 package io.paramhub.bench.roundcost;
 
-import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.JobSpec;
-import io.paramhub.avro.SyncMode;
 import io.paramhub.embedded.TrainingRun;
+import io.paramhub.topology.jobs.JobSpecs;
 import java.util.Arrays;
 import java.util.List;
 
@@ -98,10 +97,9 @@ record ModelCost(
      * gradient of every parameter in float32.
      */
     long gradientPayloadBytesPerRound() {
-        final boolean hostSum = spec.getSyncMode() == SyncMode.BSP
-                && spec.getGradientEncoding() == GradientEncoding.FLOAT32
-                && spec.getStages() <= 1;
-        return hostSum ? 8L * spec.getParameters() : 4L * spec.getParameters() * spec.getExpectedWorkers();
+        return JobSpecs.summableOnHost(spec)
+                ? 8L * spec.getParameters()
+                : 4L * spec.getParameters() * spec.getExpectedWorkers();
     }
 
     double inProcessRoundsPerSecond() {

@@ -15,6 +15,7 @@ import io.paramhub.ml.Optimizers;
 import io.paramhub.ml.PipelineModel;
 import io.paramhub.ml.ShardLayout;
 import io.paramhub.ml.ShardSizing;
+import io.paramhub.ml.TopicSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -220,6 +221,18 @@ public final class JobSpecs {
     /** How {@code spec}'s workers depart from plain BSP: gradient precision and pipeline depth. */
     public static BspVariant bspVariant(final JobSpec spec) {
         return new BspVariant(gradientPrecision(spec), Math.max(0, spec.getPipelineDepth()));
+    }
+
+    /**
+     * Whether {@code spec}'s workers that share a process send one host's sum a clock, exact to the bit: BSP (each
+     * clock's gradients all computed on one version), float32 gradients, one pipeline stage, examples from a file
+     * rather than a topic.
+     */
+    public static boolean summableOnHost(final JobSpec spec) {
+        return spec.getSyncMode() == SyncMode.BSP
+                && spec.getGradientEncoding() == GradientEncoding.FLOAT32
+                && spec.getStages() <= 1
+                && !TopicSpec.isTopic(spec.getDataset());
     }
 
     /** The precision {@code spec}'s workers ship gradients in. */

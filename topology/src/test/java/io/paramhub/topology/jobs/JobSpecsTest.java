@@ -48,6 +48,27 @@ class JobSpecsTest {
     }
 
     @Test
+    void shouldSumOnTheHostOnlyBspJobsOfFloat32GradientsOneStageAndFileData() {
+        // given
+        final JobSpec bsp = validLinear().setSyncMode(SyncMode.BSP).build();
+
+        // when / then: each other setting sends each worker's own gradients
+        assertThat(JobSpecs.summableOnHost(bsp)).isTrue();
+        assertThat(JobSpecs.summableOnHost(
+                        JobSpec.newBuilder(bsp).setSyncMode(SyncMode.SSP).build()))
+                .isFalse();
+        assertThat(JobSpecs.summableOnHost(JobSpec.newBuilder(bsp)
+                        .setGradientEncoding(GradientEncoding.BFLOAT16)
+                        .build()))
+                .isFalse();
+        assertThat(JobSpecs.summableOnHost(JobSpec.newBuilder(bsp).setStages(2).build()))
+                .isFalse();
+        assertThat(JobSpecs.summableOnHost(
+                        JobSpec.newBuilder(bsp).setDataset("topic:examples").build()))
+                .isFalse();
+    }
+
+    @Test
     void shouldRefuseFloat64AsAJobsGradientEncoding() {
         // given: FLOAT64 is how a host's sum travels, never how a job's workers pack their gradients
         final JobSpec spec =
