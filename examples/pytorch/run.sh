@@ -190,19 +190,25 @@ if stale; then
   touch "${jars[@]}"  # the jar plugin leaves a jar alone when its module did not change
 fi
 
+# Java 25 where there is one (scripts/java-runtime, as ./paramhub); on 24 or later two options that only silence
+# the runtime's warnings about Kafka's use of sun.misc.Unsafe and RocksDB's native library
+read -r java_release _ java < <("$root/scripts/java-runtime")
+java_opts=()
+[ "$java_release" -lt 24 ] || java_opts=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
+
 if [ -z "$bootstrap" ]; then
   read -r kafka_port controller_port registry_port aggregator_port orchestrator_port < <(free_ports 5)
   bootstrap="127.0.0.1:$kafka_port" registry="http://127.0.0.1:$registry_port"
   orchestrator_url="http://127.0.0.1:$orchestrator_port"
   say "starting paramhub up (broker $bootstrap, registry $registry), an aggregator and an orchestrator; logs in $work"
-  start "paramhub-up" "$work/up.log" java ${PARAMHUB_JAVA_OPTS:--Xmx2g} -cp "$root/cli/target/paramhub-cli-0.1.0-SNAPSHOT.jar:$(cat "$root/cli/target/classpath.txt")" \
+  start "paramhub-up" "$work/up.log" "$java" "${java_opts[@]}" ${PARAMHUB_JAVA_OPTS:--Xmx2g} -cp "$root/cli/target/paramhub-cli-0.1.0-SNAPSHOT.jar:$(cat "$root/cli/target/classpath.txt")" \
     io.paramhub.cli.ParamHubCli up --port "$kafka_port" --controller-port "$controller_port" \
     --registry-port "$registry_port" --data-dir "$work/kafka"
   await_http "$registry/subjects" "the schema registry" 120
-  start "aggregator" "$work/aggregator.log" java -jar "$root/aggregator-app/target/paramhub-aggregator.jar" \
+  start "aggregator" "$work/aggregator.log" "$java" "${java_opts[@]}" -jar "$root/aggregator-app/target/paramhub-aggregator.jar" \
     --bootstrap-servers "$bootstrap" --registry-url "$registry" --state-dir "$work/aggregator-state" \
     --http-port "$aggregator_port"
-  start "orchestrator" "$work/orchestrator.log" java -jar "$root/orchestrator-app/target/paramhub-orchestrator.jar" \
+  start "orchestrator" "$work/orchestrator.log" "$java" "${java_opts[@]}" -jar "$root/orchestrator-app/target/paramhub-orchestrator.jar" \
     --bootstrap-servers "$bootstrap" --registry-url "$registry" --state-dir "$work/orchestrator-state" \
     --http-port "$orchestrator_port" $([ -n "$dashboard" ] && echo --dashboard || echo --no-dashboard)
   await_http "http://127.0.0.1:$aggregator_port/health/ready" "the aggregator" 120
@@ -212,7 +218,7 @@ job="pytorch-$(date +%Y%m%d-%H%M%S)-$$"
 [ -z "$dashboard" ] || [ -z "$orchestrator_url" ] || say "dashboard: $orchestrator_url/dashboard (job $job)"
 
 "$python" "$here/train.py" export --network "$network" --seed "$seed" --out "$work/model.json" >/dev/null
-java -cp "$root/worker-app/target/paramhub-worker.jar" io.paramhub.worker.SubmitJobApp \
+"$java" "${java_opts[@]}" -cp "$root/worker-app/target/paramhub-worker.jar" io.paramhub.worker.SubmitJobApp \
   --bootstrap-servers "$bootstrap" --registry-url "$registry" --job "$job" --workers "$workers" \
   --external-model "$work/model.json" --dataset fashion-mnist --batch "$batch" --epochs "$epochs" \
   --optimizer adam --lr "$lr" --lr-schedule "$schedule" --seed "$seed" ${shards:+--shards "$shards"} \
