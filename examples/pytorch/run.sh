@@ -190,11 +190,9 @@ if stale; then
   touch "${jars[@]}"  # the jar plugin leaves a jar alone when its module did not change
 fi
 
-# Java 25 where there is one (scripts/java-runtime, as ./paramhub); on 24 or later two options that only silence
-# the runtime's warnings about Kafka's use of sun.misc.Unsafe and RocksDB's native library
-read -r java_release _ java < <("$root/scripts/java-runtime")
-java_opts=()
-[ "$java_release" -lt 24 ] || java_opts=(--sun-misc-unsafe-memory-access=allow --enable-native-access=ALL-UNNAMED)
+# Java 25 where there is one, with the options that only silence its warnings (scripts/java-runtime, as ./paramhub)
+read -r _ _ java < <("$root/scripts/java-runtime")
+read -r -a java_opts < <("$root/scripts/java-runtime" --options; echo)
 
 if [ -z "$bootstrap" ]; then
   read -r kafka_port controller_port registry_port aggregator_port orchestrator_port < <(free_ports 5)
