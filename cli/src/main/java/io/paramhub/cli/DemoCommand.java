@@ -32,6 +32,8 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -177,11 +179,8 @@ final class DemoCommand implements Callable<Integer> {
         try (DemoData.Allowance allowed = demo.allowFiles();
                 LocalCluster cluster = LocalCluster.startOrConnect(connectionOptions.settings())) {
             out.println(cluster.describe());
-            // as a deployment does once, before its first job: the run's clients then find the ids in this JVM
-            SchemaRegistration.registerValueSchemas(
-                    cluster.connection().topics(connectionOptions.topicPrefix()),
-                    cluster.connection().serdes());
             if (online.enabled()) {
+                registerValueSchemas(cluster);
                 new OnlineDemo(
                                 online,
                                 out,
@@ -202,6 +201,15 @@ final class DemoCommand implements Callable<Integer> {
             final TrainingRun run = orchestrated && aggregators > 1
                     ? configured.withPlacement(PlacementSettings.defaults())
                     : configured;
+            // as a deployment does once, before its first job: ParamHub's topics, created meanwhile, and the value
+            // schemas, whose ids the run's clients then find in this JVM
+            final CompletableFuture<Void> topics = CompletableFuture.runAsync(run::provisionTopics);
+            registerValueSchemas(cluster);
+            try {
+                topics.join();
+            } catch (final CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
             final TrainingRun.Result result = (dashboard ? run.withDashboard(dashboardPort) : run)
                     .run(spec, data, RunListener.both(new ProgressPrinter(out, System.console() != null), tally));
             RunSummary.print(out, result, tally, emulations, computeEmulation.sampleCostMicros());
@@ -233,6 +241,12 @@ final class DemoCommand implements Callable<Integer> {
             Directories.deleteRecursively(stateDir);
         }
         return 0;
+    }
+
+    private void registerValueSchemas(final LocalCluster cluster) {
+        SchemaRegistration.registerValueSchemas(
+                cluster.connection().topics(connectionOptions.topicPrefix()),
+                cluster.connection().serdes());
     }
 
     /** Refuses options that do not go together, as usage errors. */

@@ -10,7 +10,7 @@ import io.paramhub.orchestrator.OrchestratorEndpoint;
 import io.paramhub.orchestrator.OrchestratorRunner;
 import io.paramhub.orchestrator.dashboard.TestSets;
 import io.paramhub.topology.TopicCatalog;
-import io.paramhub.topology.TopicProvisioner;
+import io.paramhub.topology.TopicRetentions;
 import io.paramhub.topology.aggregator.AggregatorInstance;
 import io.paramhub.topology.aggregator.AggregatorMetrics;
 import io.paramhub.topology.client.JobSubmitter;
@@ -322,6 +322,14 @@ public final class TrainingRun {
         }
     }
 
+    /** Creates the topics the aggregators would create in {@link #run}, as a deployment does before its first job. */
+    public void provisionTopics() {
+        final KafkaConnection aggregator = as(Role.AGGREGATOR);
+        try (Admin admin = Admin.create(aggregator.client())) {
+            topicSetup.provision(admin, topics(), TopicRetentions.from(aggregator.streams()));
+        }
+    }
+
     private OrchestratorRunner startOrchestrator() {
         final Properties props = as(Role.ORCHESTRATOR).streams();
         props.put(
@@ -343,13 +351,7 @@ public final class TrainingRun {
     private List<AggregatorRunner> startAggregators(final AggregatorMetrics metrics) throws InterruptedException {
         final List<AggregatorRunner> runners = new ArrayList<>();
         if (aggregators == 0) {
-            try (Admin admin = Admin.create(clientProperties())) {
-                final TopicCatalog topics = topics();
-                new TopicProvisioner(admin)
-                        .ensure(
-                                topics.layouts(topicSetup.shardPartitions(), topicSetup.otherPartitions()),
-                                topicSetup.replication());
-            }
+            provisionTopics();
         }
         for (int instance = 0; instance < aggregators; instance++) {
             final Properties props = as(Role.AGGREGATOR).streams();
@@ -437,10 +439,6 @@ public final class TrainingRun {
 
     private TopicCatalog topics() {
         return connection.topics(topicPrefix);
-    }
-
-    private Properties clientProperties() {
-        return connection.client();
     }
 
     /** The connection of {@code role}'s principal: the run's unless {@link #withRoles} gave one. */

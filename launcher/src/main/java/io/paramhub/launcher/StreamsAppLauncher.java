@@ -74,17 +74,12 @@ public final class StreamsAppLauncher {
         // where Streams' own error handlers (poison pills) write their dead letters
         props.put(DeadLetterSettings.TOPIC, topics.deadLetters().name());
         try (Admin admin = Admin.create(adminConfig(props))) {
-            final TopicProvisioner provisioner = new TopicProvisioner(admin);
-            if (topicSetup.create()) {
-                provisioner.ensure(
-                        topics.layouts(topicSetup.shardPartitions(), topicSetup.otherPartitions(), retentions),
-                        topicSetup.replication());
-            }
+            topicSetup.provision(admin, topics, retentions);
             new TopicCheck(admin, String.valueOf(props.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG)))
                     .enforce(
                             topics.expectations(uses.apply(topics), topicSetup.replication()),
                             topicSetup.acceptTopicDrift());
-            checks.accept(provisioner, topics);
+            checks.accept(new TopicProvisioner(admin), topics);
         }
         return new Prepared(props, serdes, topics);
     }

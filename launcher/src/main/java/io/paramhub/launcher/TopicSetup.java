@@ -1,6 +1,10 @@
 package io.paramhub.launcher;
 
+import io.paramhub.topology.TopicCatalog;
+import io.paramhub.topology.TopicProvisioner;
 import io.paramhub.topology.TopicReplication;
+import io.paramhub.topology.TopicRetentions;
+import org.apache.kafka.clients.admin.Admin;
 
 /**
  * Whether an app creates missing topics, and how: partitions of the shard-keyed topics
@@ -22,6 +26,17 @@ public record TopicSetup(
     /** Created when missing, 8 and 4 partitions, the broker's replication, short retention and drift refused. */
     public static TopicSetup defaults() {
         return new TopicSetup(true, DEFAULT_SHARD_PARTITIONS, 4, TopicReplication.BROKER_DEFAULTS, false, false);
+    }
+
+    /**
+     * Creates what is missing of {@code topics} as this setup lays them out, with {@code retentions}, and waits until
+     * their leaders serve them; nothing when the setup does not create.
+     */
+    public void provision(final Admin admin, final TopicCatalog topics, final TopicRetentions retentions) {
+        if (create) {
+            new TopicProvisioner(admin)
+                    .ensure(topics.layouts(shardPartitions, otherPartitions, retentions), replication);
+        }
     }
 
     /** The same setup with {@code replication}. */
