@@ -9,6 +9,7 @@ import io.paramhub.topology.aggregator.AggregatorInstance;
 import io.paramhub.topology.aggregator.AggregatorMetrics;
 import io.paramhub.topology.aggregator.AggregatorTopology;
 import io.paramhub.topology.aggregator.LineageHistory;
+import io.paramhub.topology.client.SchemaRegistration;
 import io.paramhub.topology.placement.PlacementRebalancer;
 import io.paramhub.topology.placement.PlacementTaskAssignor;
 import io.paramhub.topology.placement.PlacementWatcher;
@@ -19,6 +20,8 @@ import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds and runs the aggregator topology: {@code jobs} and {@code gradients} in, {@code model}
@@ -35,6 +38,8 @@ import org.apache.kafka.streams.Topology;
  * without it, Kafka Streams' own assignor places them.
  */
 public final class AggregatorRunner implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(AggregatorRunner.class);
 
     public static final String DEFAULT_APPLICATION_ID = "paramhub-aggregator";
     /** Port of the HTTP endpoint when none is given. */
@@ -130,6 +135,7 @@ public final class AggregatorRunner implements AutoCloseable {
             // Streams hands its original settings, objects included, to each assignor it creates
             prepared.properties().put(PlacementTaskAssignor.SOURCE_CONFIG, watcher);
         }
+        registerStoreSchemasMeanwhile(prepared);
         try {
             return new AggregatorRunner(
                     StreamsAppLauncher.start(prepared, topology, rebalancer), instance.id(), lineage, watcher);
@@ -139,6 +145,27 @@ public final class AggregatorRunner implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * Registers the stores' changelog subjects on a thread of their own while the first rebalance runs: else the
+     * first records of the first job wait for the registry, one subject after another. A no-op where the serdes do not
+     * register; where it fails, those records register the subjects as before.
+     */
+    private static void registerStoreSchemasMeanwhile(final StreamsAppLauncher.Prepared prepared) {
+        final String applicationId = String.valueOf(prepared.properties().get(StreamsConfig.APPLICATION_ID_CONFIG));
+        final Thread registration = new Thread(
+                () -> {
+                    try {
+                        SchemaRegistration.registerStoreSchemas(
+                                applicationId, AggregatorTopology.STORE_VALUES, prepared.serdes());
+                    } catch (final RuntimeException e) {
+                        log.debug("registering the stores' schemas ahead failed; their first records will", e);
+                    }
+                },
+                "store-schema-registration");
+        registration.setDaemon(true);
+        registration.start();
     }
 
     /** This instance's id, as in {@code server-telemetry} and {@code placements}. */

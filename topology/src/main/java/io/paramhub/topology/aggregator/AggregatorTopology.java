@@ -7,6 +7,7 @@ import io.paramhub.avro.ShardState;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.TopicCatalog;
 import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -49,6 +50,18 @@ public final class AggregatorTopology {
      * changelog; a task that starts fills it from its restored shards.
      */
     public static final String SHARD_MODEL_STORE = "shard-model-store";
+
+    /**
+     * The value type of each store, by name. Each store's serde writes under its changelog topic's subject,
+     * {@code <application.id>-<store>-changelog-value}, the model store's too although it keeps no changelog.
+     */
+    public static final Map<String, Class<? extends SpecificRecord>> STORE_VALUES = Map.of(
+            JOB_SPEC_STORE, JobSpec.class,
+            SHARD_JOB_STORE, JobSpec.class,
+            SHARD_STATE_STORE, ShardState.class,
+            SHARD_MEMBER_STORE, ShardMembers.class,
+            SHARD_SNAPSHOT_STORE, ShardState.class,
+            SHARD_MODEL_STORE, ModelShard.class);
     /**
      * Streams setting: a BSP shard's parameters and optimizer state are stored every this many clocks (and
      * at version 0 and when its workers have all left); in between, each clock stores a small progress
@@ -133,10 +146,7 @@ public final class AggregatorTopology {
         topology.addProcessor(
                 "commands-fanout", () -> new ControlFanout.Commands(topics.commands(), metrics), "commands-source");
         topology.addStateStore(
-                store(JOB_SPEC_STORE, serdes.valueSerde(JobSpec.class)),
-                "job-fanout",
-                "membership-fanout",
-                "commands-fanout");
+                store(JOB_SPEC_STORE, JobSpec.class, serdes), "job-fanout", "membership-fanout", "commands-fanout");
         topology.addSink(
                 SHARD_JOBS_SINK,
                 topics.shardJobs().name(),
@@ -199,13 +209,12 @@ public final class AggregatorTopology {
                 "shard-membership-source",
                 "shard-commands-source",
                 "gradients-source");
-        topology.addStateStore(inMemory(SHARD_JOB_STORE, serdes.valueSerde(JobSpec.class)), SHARD_PROCESSOR);
-        topology.addStateStore(inMemory(SHARD_STATE_STORE, serdes.valueSerde(ShardState.class)), SHARD_PROCESSOR);
-        topology.addStateStore(inMemory(SHARD_MEMBER_STORE, serdes.valueSerde(ShardMembers.class)), SHARD_PROCESSOR);
-        topology.addStateStore(inMemory(SHARD_SNAPSHOT_STORE, serdes.valueSerde(ShardState.class)), SHARD_PROCESSOR);
+        topology.addStateStore(inMemory(SHARD_JOB_STORE, JobSpec.class, serdes), SHARD_PROCESSOR);
+        topology.addStateStore(inMemory(SHARD_STATE_STORE, ShardState.class, serdes), SHARD_PROCESSOR);
+        topology.addStateStore(inMemory(SHARD_MEMBER_STORE, ShardMembers.class, serdes), SHARD_PROCESSOR);
+        topology.addStateStore(inMemory(SHARD_SNAPSHOT_STORE, ShardState.class, serdes), SHARD_PROCESSOR);
         topology.addStateStore(
-                inMemory(SHARD_MODEL_STORE, serdes.valueSerde(ModelShard.class)).withLoggingDisabled(),
-                SHARD_PROCESSOR);
+                inMemory(SHARD_MODEL_STORE, ModelShard.class, serdes).withLoggingDisabled(), SHARD_PROCESSOR);
 
         topology.addSink(
                 MODEL_SINK,
@@ -278,8 +287,10 @@ public final class AggregatorTopology {
         return toleranceMs;
     }
 
-    private static <V> StoreBuilder<KeyValueStore<String, V>> store(final String name, final Serde<V> values) {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values)
+    private static <V extends SpecificRecord> StoreBuilder<KeyValueStore<String, V>> store(
+            final String name, final Class<V> type, final SerdeFactory serdes) {
+        return Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(name), Serdes.String(), values(name, type, serdes))
                 .withCachingDisabled();
     }
 
@@ -287,8 +298,20 @@ public final class AggregatorTopology {
      * A shard store: in memory with a changelog. The shard task keeps its shards decoded in memory
      * anyway; RocksDB would only add a second copy written on every version.
      */
-    private static <V> StoreBuilder<KeyValueStore<String, V>> inMemory(final String name, final Serde<V> values) {
-        return Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), values)
+    private static <V extends SpecificRecord> StoreBuilder<KeyValueStore<String, V>> inMemory(
+            final String name, final Class<V> type, final SerdeFactory serdes) {
+        return Stores.keyValueStoreBuilder(
+                        Stores.inMemoryKeyValueStore(name), Serdes.String(), values(name, type, serdes))
                 .withCachingDisabled();
+    }
+
+    /** The serde of a store's values, whose type must be the one {@link #STORE_VALUES} gives the store. */
+    private static <V extends SpecificRecord> Serde<V> values(
+            final String name, final Class<V> type, final SerdeFactory serdes) {
+        if (STORE_VALUES.get(name) != type) {
+            throw new IllegalStateException(
+                    "store " + name + " holds " + STORE_VALUES.get(name) + " by STORE_VALUES, not " + type);
+        }
+        return serdes.valueSerde(type);
     }
 }

@@ -8,6 +8,9 @@ import io.paramhub.schemas.serde.TopicNameStrategy;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.Topic;
 import io.paramhub.topology.TopicCatalog;
+import java.util.Map;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Registers the value schema of every topic of a {@link TopicCatalog} under its subject ({@code <topic>-value}), as
@@ -40,5 +43,27 @@ public final class SchemaRegistration {
             }
         }
         return registered;
+    }
+
+    /**
+     * Registers the value schemas of an app's stores (their value types by store name) under their changelog topics'
+     * subjects, {@code <applicationId>-<store>-changelog-value}, as the stores' serdes do on their first record;
+     * returns how many: none when the serdes are set not to register.
+     *
+     * @throws io.paramhub.schemas.registry.SchemaRegistryException when the registry refuses a schema or cannot be
+     *     reached
+     */
+    public static int registerStoreSchemas(
+            final String applicationId,
+            final Map<String, Class<? extends SpecificRecord>> stores,
+            final SerdeFactory serdes) {
+        if (!SchemaRegistryConfig.autoRegisters(serdes.config())) {
+            return 0;
+        }
+        final SchemaRegistryClient registry = SchemaRegistryClients.fromConfig(serdes.config());
+        stores.forEach((store, type) -> registry.register(
+                TopicNameStrategy.subject(applicationId + "-" + store + "-changelog", false),
+                SpecificData.get().getSchema(type)));
+        return stores.size();
     }
 }

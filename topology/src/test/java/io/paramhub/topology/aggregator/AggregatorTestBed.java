@@ -11,6 +11,7 @@ import io.paramhub.avro.WorkerState;
 import io.paramhub.avro.WorkerStatus;
 import io.paramhub.schemas.FloatPacking;
 import io.paramhub.schemas.registry.SchemaRegistryClients;
+import io.paramhub.schemas.registry.SchemaRegistryConfig;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.ShardKeys;
 import io.paramhub.topology.StreamsProperties;
@@ -18,7 +19,9 @@ import io.paramhub.topology.TestStateDirs;
 import io.paramhub.topology.TopicCatalog;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -44,6 +47,8 @@ final class AggregatorTestBed implements AutoCloseable {
     final TestOutputTopic<String, DeadLetter> deadLetters;
     private final Path stateDir = TestStateDirs.create("aggregator-test-");
     private final String scope = "aggregator-test-" + UUID.randomUUID();
+    /** The in-memory registry's URL; the aggregator's serdes register schemas unless the settings say otherwise. */
+    final String registryUrl = SchemaRegistryConfig.MOCK_URL_PREFIX + scope;
 
     AggregatorTestBed() {
         this(new Properties());
@@ -51,11 +56,16 @@ final class AggregatorTestBed implements AutoCloseable {
 
     /** A test bed whose aggregator also has the Streams settings {@code given}. */
     AggregatorTestBed(final Properties given) {
-        final SerdeFactory serdes = SerdeFactory.forRegistry("mock://" + scope);
+        final Map<String, Object> registry = new HashMap<>(Map.of("schema.registry.url", registryUrl));
+        if (given.containsKey(SchemaRegistryConfig.AUTO_REGISTER_SCHEMAS)) {
+            registry.put(
+                    SchemaRegistryConfig.AUTO_REGISTER_SCHEMAS, given.get(SchemaRegistryConfig.AUTO_REGISTER_SCHEMAS));
+        }
+        final SerdeFactory serdes = new SerdeFactory(registry);
         topics = TopicCatalog.create(TopicCatalog.DEFAULT_PREFIX, serdes);
         final Properties props = StreamsProperties.withDefaults("aggregator-test", new Properties());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsProperties.SCHEMA_REGISTRY_URL, "mock://" + scope);
+        props.put(StreamsProperties.SCHEMA_REGISTRY_URL, registryUrl);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.putAll(given);
         driver = new TopologyTestDriver(AggregatorTopology.build(topics, serdes, metrics, lineage), props);
