@@ -53,6 +53,11 @@ public final class GradientSum {
         }
     }
 
+    /** The sum so far, in double: this sum's own array, read-only for the caller and valid until the next add. */
+    public double[] values() {
+        return sum;
+    }
+
     /** The total number of samples added so far. */
     public int samples() {
         return samples;

@@ -67,4 +67,19 @@ class GradientSumTest {
         assertThat(whole.mean()).containsExactly(oneByOne.mean());
         assertThatThrownBy(() -> whole.add(new double[3], 1)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void shouldHoldTheUnroundedSumOfItsPartsInDouble() {
+        // given: float32 parts whose sum a float32 accumulator would lose
+        final GradientSum sum = new GradientSum(2);
+
+        // when
+        sum.add(new float[] {1e8f, 0.5f}, 1);
+        sum.add(new float[] {1f, 0.25f}, 2);
+        sum.add(new float[] {-1e8f, 1e-9f}, 3);
+
+        // then: what a host's sum sends as FLOAT64, and the samples it stands for
+        assertThat(sum.values()).containsExactly(1.0, 0.75 + (double) 1e-9f);
+        assertThat(sum.samples()).isEqualTo(6);
+    }
 }

@@ -4,6 +4,7 @@ import io.paramhub.avro.GradientEncoding;
 import io.paramhub.avro.GradientShard;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.avro.OffsetRange;
+import io.paramhub.ml.GradientSum;
 import io.paramhub.ml.ShardLayout;
 import io.paramhub.schemas.FloatPacking;
 import java.util.Arrays;
@@ -102,24 +103,21 @@ final class GradientPublisher {
             }
             return;
         }
-        final double[] sum = new double[parts.get(0).gradient().length];
-        int samples = 0;
+        // in double, in the parts' (the workers') order, by a kernel C2 compiles (scripts/compiler-directives.json)
+        final GradientSum sum = new GradientSum(parts.get(0).gradient().length);
         double loss = 0;
         for (final HostSum.Part part : parts) {
-            final float[] gradient = part.gradient();
-            for (int i = 0; i < sum.length; i++) {
-                sum[i] += gradient[i];
-            }
-            samples += part.samples();
+            sum.add(part.gradient(), part.samples());
             loss += part.loss();
         }
+        final int samples = sum.samples();
         final List<String> contributors =
                 parts.stream().map(HostSum.Part::workerId).toList();
         final ShardLayout layout = job.layout();
         for (final int shard : job.shards()) {
             transport.publishGradient(record(clock, shard, baseVersions[shard], samples, loss)
                     .setWorker(contributors.get(0))
-                    .setValues(FloatPacking.packFloat64(sum, layout.first(shard), layout.length(shard)))
+                    .setValues(FloatPacking.packFloat64(sum.values(), layout.first(shard), layout.length(shard)))
                     .setEncoding(GradientEncoding.FLOAT64)
                     .setContributors(contributors)
                     .build());
