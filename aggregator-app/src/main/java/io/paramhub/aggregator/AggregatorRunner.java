@@ -160,7 +160,7 @@ public final class AggregatorRunner implements AutoCloseable {
                         SchemaRegistration.registerStoreSchemas(
                                 applicationId, AggregatorTopology.STORE_VALUES, prepared.serdes());
                     } catch (final RuntimeException e) {
-                        log.debug("registering the stores' schemas ahead failed; their first records will", e);
+                        log.debug("registering the stores' schemas ahead failed; their first records register them", e);
                     }
                 },
                 "store-schema-registration");
