@@ -126,14 +126,32 @@ public final class Worker implements Runnable, AutoCloseable {
             final HostSum hostSum = transport.hostSum(settings.job());
             try {
                 runJob(transport, hostSum);
-            } finally {
-                if (hostSum != null) {
-                    // the others of this host wait no more for this worker's gradients
-                    GradientPublisher.leave(hostSum, settings.index());
-                }
+            } catch (final RuntimeException | Error e) {
+                leave(hostSum, e);
+                throw e;
             }
+            leave(hostSum, null);
         }
         log.info("{} finished job {}", settings.workerId(), settings.job());
+    }
+
+    /**
+     * Leaves the host's sum, if there is one: the others of this host wait no more for this worker's gradients. Where
+     * the worker failed ({@code failure}), a failure to send the clocks its leaving completed is added to that one
+     * rather than hiding it.
+     */
+    private void leave(final HostSum hostSum, final Throwable failure) {
+        if (hostSum == null) {
+            return;
+        }
+        try {
+            GradientPublisher.leave(hostSum, settings.index());
+        } catch (final RuntimeException e) {
+            if (failure == null) {
+                throw e;
+            }
+            failure.addSuppressed(e);
+        }
     }
 
     /** From learning the job to leaving it; {@code hostSum}: the sum this worker may take part in, or null. */

@@ -44,6 +44,9 @@ final class InMemoryTransport implements WorkerTransport {
     private final List<IterationTelemetry> telemetry = new ArrayList<>();
     private final List<WorkerStatus> announcements = new ArrayList<>();
     private int pollsSincePending;
+    private HostSum hostSum;
+    private RuntimeException sendFailure;
+    private Runnable beforeModelPoll = () -> {};
 
     /** A transport serving {@code spec}, starting from {@code model} (version 0 of every shard). */
     InMemoryTransport(final JobSpec spec, final List<ModelShard> model, final Set<String> contributors) {
@@ -53,6 +56,29 @@ final class InMemoryTransport implements WorkerTransport {
             initial.put(shard.getShard(), shard);
             released.add(shard);
         }
+    }
+
+    /** The same transport declaring {@code sum} its workers' host's sum. */
+    InMemoryTransport summingOn(final HostSum sum) {
+        this.hostSum = sum;
+        return this;
+    }
+
+    /** The same transport refusing every gradient with {@code failure}, as a producer whose broker is gone. */
+    InMemoryTransport failingSends(final RuntimeException failure) {
+        this.sendFailure = failure;
+        return this;
+    }
+
+    /** The same transport running {@code hook} before each poll of the model the worker trains on. */
+    InMemoryTransport beforeModelPoll(final Runnable hook) {
+        this.beforeModelPoll = hook;
+        return this;
+    }
+
+    @Override
+    public HostSum hostSum(final String job) {
+        return hostSum;
     }
 
     @Override
@@ -65,7 +91,7 @@ final class InMemoryTransport implements WorkerTransport {
 
     @Override
     public ModelFeed readCommittedModel(final Collection<String> shardKeys) {
-        return new Feed();
+        return new Feed(() -> {});
     }
 
     @Override
@@ -74,7 +100,7 @@ final class InMemoryTransport implements WorkerTransport {
             final Map<TopicPartition, Long> from,
             final boolean wholeVersions,
             final int versionBytes) {
-        return new Feed();
+        return new Feed(beforeModelPoll);
     }
 
     @Override
@@ -85,6 +111,9 @@ final class InMemoryTransport implements WorkerTransport {
 
     @Override
     public synchronized void publishGradient(final GradientShard sent) {
+        if (sendFailure != null) {
+            throw sendFailure;
+        }
         // as Kafka's serializer does at once: the worker reuses the values' buffer for its next shard
         final ByteBuffer values = sent.getValues().duplicate();
         final byte[] copy = new byte[values.remaining()];
@@ -184,10 +213,16 @@ final class InMemoryTransport implements WorkerTransport {
     /** One reader of the released versions, from the first. */
     private final class Feed implements ModelFeed {
 
+        private final Runnable beforePoll;
         private int position;
+
+        Feed(final Runnable beforePoll) {
+            this.beforePoll = beforePoll;
+        }
 
         @Override
         public void poll(final Duration timeout, final Consumer<ModelShard> sink) {
+            beforePoll.run();
             final List<ModelShard> records = releasedFrom(position);
             position += records.size();
             records.forEach(sink);

@@ -209,4 +209,36 @@ class WorkerTest {
         assertThat(last.getClock()).isEqualTo(CLOCKS);
         assertThat(announcements).allMatch(status -> status.getWorker().equals("worker-000"));
     }
+
+    @Test
+    void shouldFailWithItsOwnErrorWhenTheClocksItsLeavingCompletesCannotBeSent() {
+        // given: a host's sum of workers 0 and 1, and worker 0's part of clock 0 handed in through a transport that can
+        // send nothing; worker 1 (this one) joins the sum, then fails reading the model, so its leaving completes clock
+        // 0
+        final JobSpec spec = job(2);
+        final Set<String> both = Set.of("worker-000", "worker-001");
+        final HostSum hostSum = new HostSum(List.of(0, 1));
+        hostSum.join(0, 0);
+        final InMemoryTransport gone = new InMemoryTransport(spec, versionZero(spec, Map.of(), -1), both)
+                .failingSends(new IllegalStateException("broker gone"));
+        final GradientPublisher first = new GradientPublisher(
+                JobContext.prepare(spec, 0, job -> DataSources.load(job.getDataset())), "worker-000", 0, gone, hostSum);
+        final HostSum.Part part = new HostSum.Part(
+                0, 0, "worker-000", new float[MODEL.parameterCount()], 64, 0.5, new long[] {0, 0}, first);
+        final InMemoryTransport transport = new InMemoryTransport(spec, versionZero(spec, Map.of(), -1), both)
+                .summingOn(hostSum)
+                .beforeModelPoll(() -> {
+                    assertThat(hostSum.add(part))
+                            .as("clock 0 still waits for worker 1")
+                            .isEmpty();
+                    throw new IllegalStateException("model read failed");
+                });
+
+        // when / then: the worker's own failure, with the failed send of the completed clock added to it
+        assertThatThrownBy(() -> worker(spec, 1, transport).run())
+                .hasMessage("model read failed")
+                .satisfies(failure -> assertThat(failure.getSuppressed())
+                        .singleElement()
+                        .satisfies(suppressed -> assertThat(suppressed).hasMessage("broker gone")));
+    }
 }
