@@ -15,7 +15,6 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
@@ -145,8 +144,7 @@ public final class AggregatorTopology {
                 "membership-source");
         topology.addProcessor(
                 "commands-fanout", () -> new ControlFanout.Commands(topics.commands(), metrics), "commands-source");
-        topology.addStateStore(
-                store(JOB_SPEC_STORE, JobSpec.class, serdes), "job-fanout", "membership-fanout", "commands-fanout");
+        topology.addStateStore(store(JOB_SPEC_STORE, serdes), "job-fanout", "membership-fanout", "commands-fanout");
         topology.addSink(
                 SHARD_JOBS_SINK,
                 topics.shardJobs().name(),
@@ -209,12 +207,11 @@ public final class AggregatorTopology {
                 "shard-membership-source",
                 "shard-commands-source",
                 "gradients-source");
-        topology.addStateStore(inMemory(SHARD_JOB_STORE, JobSpec.class, serdes), SHARD_PROCESSOR);
-        topology.addStateStore(inMemory(SHARD_STATE_STORE, ShardState.class, serdes), SHARD_PROCESSOR);
-        topology.addStateStore(inMemory(SHARD_MEMBER_STORE, ShardMembers.class, serdes), SHARD_PROCESSOR);
-        topology.addStateStore(inMemory(SHARD_SNAPSHOT_STORE, ShardState.class, serdes), SHARD_PROCESSOR);
-        topology.addStateStore(
-                inMemory(SHARD_MODEL_STORE, ModelShard.class, serdes).withLoggingDisabled(), SHARD_PROCESSOR);
+        topology.addStateStore(inMemory(SHARD_JOB_STORE, serdes), SHARD_PROCESSOR);
+        topology.addStateStore(inMemory(SHARD_STATE_STORE, serdes), SHARD_PROCESSOR);
+        topology.addStateStore(inMemory(SHARD_MEMBER_STORE, serdes), SHARD_PROCESSOR);
+        topology.addStateStore(inMemory(SHARD_SNAPSHOT_STORE, serdes), SHARD_PROCESSOR);
+        topology.addStateStore(inMemory(SHARD_MODEL_STORE, serdes).withLoggingDisabled(), SHARD_PROCESSOR);
 
         topology.addSink(
                 MODEL_SINK,
@@ -287,10 +284,8 @@ public final class AggregatorTopology {
         return toleranceMs;
     }
 
-    private static <V extends SpecificRecord> StoreBuilder<KeyValueStore<String, V>> store(
-            final String name, final Class<V> type, final SerdeFactory serdes) {
-        return Stores.keyValueStoreBuilder(
-                        Stores.persistentKeyValueStore(name), Serdes.String(), values(name, type, serdes))
+    private static StoreBuilder<?> store(final String name, final SerdeFactory serdes) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), values(name, serdes))
                 .withCachingDisabled();
     }
 
@@ -298,20 +293,13 @@ public final class AggregatorTopology {
      * A shard store: in memory with a changelog. The shard task keeps its shards decoded in memory
      * anyway; RocksDB would only add a second copy written on every version.
      */
-    private static <V extends SpecificRecord> StoreBuilder<KeyValueStore<String, V>> inMemory(
-            final String name, final Class<V> type, final SerdeFactory serdes) {
-        return Stores.keyValueStoreBuilder(
-                        Stores.inMemoryKeyValueStore(name), Serdes.String(), values(name, type, serdes))
+    private static StoreBuilder<?> inMemory(final String name, final SerdeFactory serdes) {
+        return Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), Serdes.String(), values(name, serdes))
                 .withCachingDisabled();
     }
 
-    /** The serde of a store's values, whose type must be the one {@link #STORE_VALUES} gives the store. */
-    private static <V extends SpecificRecord> Serde<V> values(
-            final String name, final Class<V> type, final SerdeFactory serdes) {
-        if (STORE_VALUES.get(name) != type) {
-            throw new IllegalStateException(
-                    "store " + name + " holds " + STORE_VALUES.get(name) + " by STORE_VALUES, not " + type);
-        }
-        return serdes.valueSerde(type);
+    /** The serde of a store's values, of the type {@link #STORE_VALUES} gives the store. */
+    private static Serde<? extends SpecificRecord> values(final String name, final SerdeFactory serdes) {
+        return serdes.valueSerde(STORE_VALUES.get(name));
     }
 }
