@@ -16,6 +16,7 @@ import io.paramhub.embedded.TrainingRun;
 import io.paramhub.embedded.WorkerTally;
 import io.paramhub.launcher.JobRecipeOptions;
 import io.paramhub.launcher.JobSpecOptions;
+import io.paramhub.launcher.RocksDbLibrary;
 import io.paramhub.launcher.TopicSetup;
 import io.paramhub.ml.ShardSizing;
 import io.paramhub.ml.TrainTest;
@@ -162,6 +163,8 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         checkOptions();
+        // while the data set loads and the cluster starts, not in the aggregator's first rebalance
+        RocksDbLibrary.loadInBackground();
         final boolean orchestrated = "paramhub".equals(policy);
         final Map<Integer, ComputeEmulation> emulations = computeEmulation.byWorker(workers);
         final ServerEmulation serverEmulation;

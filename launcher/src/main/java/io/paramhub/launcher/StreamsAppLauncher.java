@@ -66,6 +66,8 @@ public final class StreamsAppLauncher {
             final TopicSetup topicSetup,
             final Function<TopicCatalog, List<Topic<String, ?>>> uses,
             final BiConsumer<TopicProvisioner, TopicCatalog> checks) {
+        // ready before the first rebalance opens the app's first persistent store
+        RocksDbLibrary.loadInBackground();
         final Properties props = settings(defaultApplicationId, given);
         replicateInternalTopics(props, topicSetup.replication());
         final TopicRetentions retentions = TopicRetentions.from(props);

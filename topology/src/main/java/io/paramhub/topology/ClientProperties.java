@@ -19,6 +19,9 @@ public final class ClientProperties {
      */
     public static final int BATCH_BYTES = ShardSizing.RECORD_BUDGET_BYTES + 32 * 1024;
 
+    /** {@code fetch.max.wait.ms} of {@link #briefFetchWaits}. */
+    public static final int BRIEF_FETCH_WAIT_MS = 10;
+
     /** A socket buffer size of -1: the operating system's default, with TCP autotuning on Linux. */
     private static final int KERNEL_DEFAULT = -1;
 
@@ -63,6 +66,18 @@ public final class ClientProperties {
         // marker makes records readable: 500 ms by default, which a worker waited for the committed
         // model it joins at
         props.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50);
+        return props;
+    }
+
+    /**
+     * {@code given} with a {@value #BRIEF_FETCH_WAIT_MS} ms {@code fetch.max.wait.ms} unless it sets one: for a
+     * short-lived reader of committed records that a caller waits on, as a worker joining at the committed model. The
+     * broker answers a waiting read_committed fetch at that wait, not when a commit marker makes records readable;
+     * at {@link #assignedConsumer}'s 50 ms, a worker joined 100 ms after version 0 was committed.
+     */
+    public static Properties briefFetchWaits(final Properties given) {
+        final Properties props = copy(given);
+        props.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, BRIEF_FETCH_WAIT_MS);
         return props;
     }
 

@@ -60,4 +60,24 @@ class ClientPropertiesTest {
                 .containsEntry("isolation.level", "read_uncommitted");
         assertThat(plain).doesNotContainKey("fetch.min.bytes");
     }
+
+    @Test
+    void shouldWaitBrieflyForCommittedRecordsOnlyWhereAskedAndAsTheUserSaysIfTheyDo() {
+        // given
+        final Properties patient = new Properties();
+        patient.put("fetch.max.wait.ms", 250);
+
+        // when
+        final Properties joining =
+                ClientProperties.assignedConsumer(ClientProperties.briefFetchWaits(new Properties()));
+        final Properties reading = ClientProperties.assignedConsumer(new Properties());
+        final Properties users = ClientProperties.assignedConsumer(ClientProperties.briefFetchWaits(patient));
+
+        // then
+        assertThat(joining)
+                .containsEntry("fetch.max.wait.ms", ClientProperties.BRIEF_FETCH_WAIT_MS)
+                .containsEntry("isolation.level", "read_committed");
+        assertThat(reading).containsEntry("fetch.max.wait.ms", 50);
+        assertThat(users).containsEntry("fetch.max.wait.ms", 250);
+    }
 }

@@ -92,7 +92,8 @@ final class KafkaWorkerTransport implements WorkerTransport {
 
     @Override
     public ModelFeed readCommittedModel(final Collection<String> shardKeys) {
-        return new Feed(new TopicReader<>(topics.model(), clientProperties, Map.of(), deadLetters, shardKeys));
+        return new Feed(new TopicReader<>(
+                topics.model(), ClientProperties.briefFetchWaits(clientProperties), Map.of(), deadLetters, shardKeys));
     }
 
     @Override
