@@ -21,7 +21,8 @@ public final class RocksDbLibrary {
 
     /**
      * Starts loading the library, once a JVM, and returns at once. Kafka Streams loads it itself when it opens a
-     * store: it waits there for a load under way, and a load that failed here fails there again, with its message.
+     * store, and waits there for a load under way. A load that fails here is logged with its cause: a store opened
+     * while it was failing finds no library, and fails with an {@code UnsatisfiedLinkError} that does not say why.
      */
     public static void loadInBackground() {
         if (!STARTED.compareAndSet(false, true)) {
@@ -36,7 +37,7 @@ public final class RocksDbLibrary {
         try {
             RocksDB.loadLibrary();
         } catch (final RuntimeException | LinkageError e) {
-            log.debug("could not load RocksDB's native library ahead; Kafka Streams will try again", e);
+            log.warn("could not load RocksDB's native library, which the aggregator's job-spec-store needs", e);
         }
     }
 }
