@@ -7,7 +7,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Loads RocksDB's native library on a thread of its own, so that a Streams app's first persistent store (the
- * aggregator's {@code job-spec-store}) does not wait for it inside the app's first rebalance. Loading unpacks the
+ * aggregator's and the orchestrator's {@code job-spec-store}) does not wait for it inside the app's first rebalance. Loading unpacks the
  * library from its jar into a temporary file and links it: 170-220 ms on the developers' machine
  * (docs/benchmarks-history.md, "The first rebalance: RocksDB's library ahead"), which every start paid while its
  * tasks were being created, before the first job could begin.
@@ -37,7 +37,7 @@ public final class RocksDbLibrary {
         try {
             RocksDB.loadLibrary();
         } catch (final RuntimeException | LinkageError e) {
-            log.warn("could not load RocksDB's native library, which the aggregator's job-spec-store needs", e);
+            log.warn("could not load RocksDB's native library, which the app's job-spec-store needs", e);
         }
     }
 }
