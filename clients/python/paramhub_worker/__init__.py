@@ -6,7 +6,8 @@ Modules, one job each: ``registry`` (schema registry and wire format), ``codec``
 (sample permutation, batch shares, shard layout), ``encoding`` (float32/bfloat16 vectors, partitioner),
 ``sync`` (when a clock may start), ``model`` (reading ``model``), ``jobs`` (finding the job),
 ``publisher`` and ``membership`` (writing), ``host_group``, ``host_leader`` and ``host_wire`` (summing a host's
-gradients, protocol 2), ``worker`` (the loop), ``data`` and ``torch_adapter``.
+gradients, protocol 2), ``host_model`` (one reader of the model a host), ``worker`` (the loop), ``data`` and
+``torch_adapter``.
 """
 
 from .errors import (JobNotFoundError, ModelTimeoutError, ParamHubError, PublishError, RegistryError,

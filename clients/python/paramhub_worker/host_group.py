@@ -14,6 +14,10 @@ answer only when the leader's process is gone (its connection ended), so that it
 can both reach the aggregator only when the leader died between publishing and answering, and then the
 aggregator refuses the second of them as ``DUPLICATE``.
 
+While a member's connection is open its leader also shares each clock's model with it (module ``host_model``): the
+member reads no ``model`` itself (``HostMember.await_model``), and reads it again, from where the leader had
+reached, when the leader is gone or does not share a clock within a session timeout.
+
 The messages on the socket: module ``host_wire``; the leader: module ``host_leader``.
 
 Timing (T: the job's ``sessionTimeoutMs``): the leader waits for the members still connected up to T from the
@@ -35,7 +39,9 @@ import numpy as np
 
 from .errors import ModelTimeoutError, ParamHubError
 from .host_leader import HostLeader
-from .host_wire import ANSWER, HELLO, MAGIC, contribution_header, host_address, peer_uid, receive_exactly
+from .host_model import ModelSlots, shared_model
+from .host_wire import ANSWER, HELLO, MAGIC, MODEL, SHARED, TAG, contribution_header, host_address, peer_uid, \
+    receive_exactly
 from .plan import worker_id
 
 log = logging.getLogger(__name__)
@@ -55,18 +61,101 @@ class HostMember:
         self.parameters = parameters
         self.answer_timeout_s = answer_timeout_s
         self._header = contribution_header(shards)
-        self._answer = bytearray(ANSWER.size)
+        self._slots = None
+        self._announced = None  # a MODEL message read while waiting for an answer
         self._sock = self._connect(address, join_timeout_s)
         if self._sock is not None:
             try:
                 self._sock.sendall(HELLO.pack(MAGIC, index, parameters, shards))
-            except OSError as e:
-                self._go_solo("could not greet its host group's leader (%s)" % e)
+                self._sock.settimeout(join_timeout_s)
+                self._slots = self._receive_shared()
+            except (OSError, EOFError, ValueError) as e:
+                self._go_solo("was not welcomed by its host group's leader (%s)" % (str(e) or type(e).__name__))
 
     @property
     def solo(self):
         """Whether this member publishes its own gradients from now on."""
         return self._sock is None
+
+    @property
+    def shares_model(self):
+        """Whether this member takes the model from its leader (``await_model``) rather than reading it."""
+        return self._sock is not None and self._slots is not None
+
+    def _receive_shared(self):
+        """The leader's first message: the shared model buffer, mapped read-only."""
+        data, fds, _, _ = socket.recv_fds(self._sock, SHARED.size, 1)
+        try:
+            if not data:
+                raise EOFError("the connection was closed")
+            rest = bytearray(SHARED.size - len(data))
+            receive_exactly(self._sock, memoryview(rest))
+            tag, size = SHARED.unpack(data + rest)
+            if tag != b"S" or len(fds) != 1:
+                raise ValueError("its first message is not the shared model buffer")
+            return ModelSlots(fds[0], self.parameters, False)
+        except BaseException:
+            for fd in fds:
+                os.close(fd)
+            raise
+
+    def _receive(self, deadline):
+        """The leader's next message, waiting until ``deadline`` for it to start: ("A", clock, included) or
+        ("M", clock, generation, description). socket.timeout when none starts in time."""
+        self._sock.settimeout(max(0.001, deadline - time.monotonic()))
+        tag = bytearray(TAG.size)
+        receive_exactly(self._sock, memoryview(tag))
+        self._sock.settimeout(self.answer_timeout_s)  # the rest follows at once
+        body = ANSWER if tag == b"A" else MODEL if tag == b"M" else None
+        if body is None:
+            raise EOFError("the leader sent a message of unknown tag %r" % bytes(tag))
+        try:
+            fields = bytearray(body.size - TAG.size)
+            receive_exactly(self._sock, memoryview(fields))
+            _, *values = body.unpack(bytes(tag) + bytes(fields))
+            if body is ANSWER:
+                return ("A", *values)
+            description = bytearray(values[2])
+            receive_exactly(self._sock, memoryview(description))
+            return ("M", values[0], values[1], bytes(description))
+        except socket.timeout:
+            raise EOFError("the leader's message stopped half-way")
+
+    def await_model(self, clock, timeout_s):
+        """The SharedModel of ``clock`` once the leader shares it, or None when this member must read ``model``
+        itself, from now on: it does not share the model, the leader is gone, the leader shared a later clock, its
+        slot was overwritten, or nothing came within ``timeout_s``."""
+        if not self.shares_model:
+            return None
+        deadline = time.monotonic() + timeout_s
+        try:
+            while True:
+                message, self._announced = self._announced, None
+                if message is None:
+                    message = self._receive(deadline)
+                if message[0] != "M" or message[1] < clock:
+                    continue
+                _, announced, generation, description = message
+                if announced > clock:
+                    return self._stop_sharing("was told of clock %d while it waited for clock %d" % (announced, clock))
+                values = self._slots.read(clock, generation)
+                if values is None:
+                    return self._stop_sharing("found the shared model of clock %d overwritten" % clock)
+                return shared_model(clock, description, values)
+        except socket.timeout:
+            return self._stop_sharing("had no model of clock %d from its leader within %.1f s" % (clock, timeout_s))
+        except (OSError, EOFError, ValueError) as e:
+            self._go_solo("lost its host group's leader while waiting for the model of clock %d (%s)"
+                          % (clock, str(e) or type(e).__name__))
+            return None
+
+    def _stop_sharing(self, why):
+        """Reads ``model`` itself from now on (still handing its gradients over), saying ``why``; returns None."""
+        log.warning("host sum: %s %s: it reads the model itself from now on", worker_id(self.index), why)
+        if self._slots is not None:
+            self._slots.close()
+            self._slots = None
+        return None
 
     def _connect(self, address, join_timeout_s):
         """A socket connected to the leader, or None when none listens at ``address`` within ``join_timeout_s``."""
@@ -104,8 +193,11 @@ class HostMember:
             deadline = time.monotonic() + self.answer_timeout_s
             self._sock.sendall(self._header.pack(clock, sample_count, loss, *base_versions))
             self._sock.sendall(gradient.view(np.uint8))
-            self._sock.settimeout(max(0.001, deadline - time.monotonic()))
-            receive_exactly(self._sock, memoryview(self._answer))
+            while True:
+                message = self._receive(deadline)
+                if message[0] == "A":
+                    break
+                self._announced = message  # a clock's model, for await_model
         except socket.timeout:
             raise ModelTimeoutError("%s: its host group's leader did not answer its gradient of clock %d within %.0f s "
                                     "(is the leader stuck?)" % (worker_id(self.index), clock, self.answer_timeout_s))
@@ -113,7 +205,7 @@ class HostMember:
             self._go_solo("had no answer from its host group's leader for clock %d (%s)"
                           % (clock, str(e) or type(e).__name__))
             return False
-        answered, included = ANSWER.unpack(self._answer)
+        _, answered, included = message
         if answered != clock:
             self._go_solo("got the answer for clock %d to its gradient of clock %d" % (answered, clock))
             return False
@@ -129,6 +221,9 @@ class HostMember:
         if self._sock is not None:
             self._sock.close()
             self._sock = None
+        if self._slots is not None:
+            self._slots.close()
+            self._slots = None
 
 
 def join_host_group(group, index, workers, spec, address=None, join_timeout_s=60.0, sums_accepted=True,

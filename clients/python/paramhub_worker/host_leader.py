@@ -1,7 +1,9 @@
-"""A host group's leader (module ``host_group``): gathers the members' gradients each clock and adds them up.
+"""A host group's leader (module ``host_group``): shares each clock's model with the members, gathers their
+gradients and adds them up.
 
 It listens on the group's Unix socket (``host_wire``); an accept thread and one thread a member read what the
-members send, and the worker's own thread gathers, adds up and answers (``gather``, ``add_up``, ``confirm``).
+members send, and the worker's own thread shares the model, gathers, adds up and answers (``share_model``,
+``gather``, ``add_up``, ``confirm``).
 """
 
 import dataclasses
@@ -15,7 +17,8 @@ import time
 import numpy as np
 
 from .errors import ParamHubError
-from .host_wire import ANSWER, HELLO, MAGIC, contribution_header, peer_uid, receive_exactly
+from .host_model import ModelSlots, describe
+from .host_wire import ANSWER, HELLO, MAGIC, MODEL, SHARED, contribution_header, peer_uid, receive_exactly
 from .plan import worker_id
 
 log = logging.getLogger(__name__)
@@ -86,14 +89,21 @@ class _Connection:
         return Contribution(self.index, clock, tuple(base_versions), sample_count, loss, self.gradient, self)
 
     def answer(self, clock, included):
-        """Sends the answer to the member's contribution of ``clock``; a broken connection is left to the
-        thread that reads it, which drops it."""
+        """Sends the answer to the member's contribution of ``clock``."""
         self.unanswered = False
+        self.send(ANSWER.pack(b"A", clock, included))
+
+    def send(self, message, fds=()):
+        """Sends one message (with ``fds`` attached); a broken connection is left to the thread that reads it,
+        which drops it."""
         try:
             with self._send_lock:
-                self.sock.sendall(ANSWER.pack(clock, included))
+                if fds:
+                    sent = socket.send_fds(self.sock, [message], list(fds))
+                    message = message[sent:]
+                self.sock.sendall(message)
         except OSError as e:
-            log.debug("host sum: could not answer worker %s: %s", self.index, e)
+            log.debug("host sum: could not send to worker %s: %s", self.index, e)
 
     def close(self):
         """Ends the connection, also for the thread blocked reading it."""
@@ -125,17 +135,33 @@ class HostLeader:
         self._changed = threading.Condition()
         self._total = np.empty(parameters, dtype=np.float64)
         self._rounded = np.empty(parameters, dtype=np.float32)
+        self._slots = ModelSlots.create(parameters)
+        self._last_model = None
         self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             self._listener.bind(address)
             self._listener.listen(max(1, len(self._expected)))
         except OSError:
             self._listener.close()
+            self._slots.close()
             raise
         self._acceptor = threading.Thread(target=self._accept, name="host-sum-%d-accept" % index, daemon=True)
         self._acceptor.start()
 
     # ------------------------------------------------------------------------------------- the main thread
+
+    def share_model(self, clock, model, parameters, offsets):
+        """Writes ``parameters`` (float32, P), what the leader computes clock ``clock`` on, to the shared buffer
+        and tells every member, with ``model``'s versions and plan (a ModelView) and ``offsets``, its reader's
+        position in ``model``. A member that joins later is told the last clock shared."""
+        generation = self._slots.write(clock, parameters)
+        description = describe(model, offsets)
+        message = MODEL.pack(b"M", clock, generation, len(description)) + description
+        with self._changed:
+            self._last_model = message
+            connections = list(self._connected.values())
+        for connection in connections:
+            connection.send(message)
 
     def gather(self, clock, base_versions, timeout_s):
         """The members' contributions of ``clock`` computed on ``base_versions`` (one int a shard), in index
@@ -187,23 +213,34 @@ class HostLeader:
                      contribution.clock, why)
             contribution.answer(False)
 
-    def add_up(self, own, contributions):
+    def add_up(self, own, contributions, ranges=None, on_range=None):
         """The HostSum of the leader's ``own`` (a HostSum of one) and the members' ``contributions``: the
         gradients added in double in worker order and rounded once to float32, sample counts and losses summed.
-        Its gradient is a buffer of this leader, valid until the next ``add_up``."""
+        Its gradient is a buffer of this leader, valid until the next ``add_up``.
+
+        ``ranges``: [(first, end)] in order, covering the model (the job's shards): the sum is added range by
+        range, each while its double accumulator is in the cache, and ``on_range(host_sum, i)`` is called once
+        range i is in ``gradient``, so that a shard can leave while the next is added."""
         if not contributions:
             return own
         parts = sorted([(own.contributors[0], own.sample_count, own.loss, own.gradient)]
                        + [(c.index, c.sample_count, c.loss, c.gradient) for c in contributions],
                        key=lambda part: part[0])
-        np.copyto(self._total, parts[0][3])
         loss = parts[0][2]
-        for _, _, part_loss, gradient in parts[1:]:
-            np.add(self._total, gradient, out=self._total)
-            loss += part_loss
-        np.copyto(self._rounded, self._total, casting="same_kind")
-        return HostSum([part[0] for part in parts], sum(part[1] for part in parts), loss, self._rounded,
-                       list(contributions))
+        for part in parts[1:]:
+            loss += part[2]
+        host_sum = HostSum([part[0] for part in parts], sum(part[1] for part in parts), loss, self._rounded,
+                           list(contributions))
+        gradients = [part[3] for part in parts]
+        for i, (first, end) in enumerate([(0, self.parameters)] if ranges is None else ranges):
+            total = self._total[first:end]
+            np.copyto(total, gradients[0][first:end])
+            for gradient in gradients[1:]:
+                np.add(total, gradient[first:end], out=total)
+            np.copyto(self._rounded[first:end], total, casting="same_kind")
+            if on_range is not None:
+                on_range(host_sum, i)
+        return host_sum
 
     def confirm(self, host_sum):
         """Answers "included" to each member summed into ``host_sum``, once it is published and flushed."""
@@ -223,6 +260,7 @@ class HostLeader:
         for connection in connections:
             connection.close()
         self._acceptor.join(1.0)
+        self._slots.close()
 
     # ------------------------------------------------------------------------------- the members' threads
 
@@ -266,6 +304,10 @@ class HostLeader:
                        if (parameters, shards) != (self.parameters, self.shards) else
                        "came after the leader closed" if self._closed else None)
             if problem is None:
+                # first the shared buffer, then the last clock shared, before share_model can send to it
+                connection.send(SHARED.pack(b"S", os.fstat(self._slots.fd).st_size), [self._slots.fd])
+                if self._last_model is not None:
+                    connection.send(self._last_model)
                 connection.index = index
                 self._connected[index] = connection
                 self._gone.discard(index)

@@ -5,8 +5,15 @@ One connection a member, the member speaking first, little-endian:
 - hello, once: ``HELLO`` (magic, the member's index, the model's parameter count and shard count); a leader that
   does not take the member closes the connection;
 - a contribution a clock: ``contribution_header(shards)`` (clock, sample count, loss, each shard's base version),
-  then the gradient's P float32 values, sent from and received into NumPy buffers without copies;
-- an answer to each contribution: ``ANSWER`` (its clock, whether it is included).
+  then the gradient's P float32 values, sent from and received into NumPy buffers without copies.
+
+The leader's messages each start with a tag byte:
+
+- ``SHARED`` once, first, with the shared model buffer's file descriptor attached (``SCM_RIGHTS``): b"S" and the
+  buffer's size in bytes (module ``host_model``);
+- ``MODEL`` for each clock the leader computes: b"M", the clock, the generation of its slot in the buffer and the
+  length of the JSON that follows (``host_model.describe``);
+- ``ANSWER`` to each contribution: b"A", its clock, whether it is included.
 """
 
 import hashlib
@@ -14,8 +21,11 @@ import socket
 import struct
 
 HELLO = struct.Struct("<4siqi")
-MAGIC = b"PHS1"
-ANSWER = struct.Struct("<q?")
+MAGIC = b"PHS2"
+SHARED = struct.Struct("<cQ")
+MODEL = struct.Struct("<cqqI")
+ANSWER = struct.Struct("<cq?")
+TAG = struct.Struct("<c")
 _MAX_ABSTRACT_NAME = 107  # sun_path is 108 bytes, the first of them the abstract namespace's NUL
 
 

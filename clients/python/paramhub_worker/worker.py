@@ -122,6 +122,8 @@ class Worker:
         self._host = None
         self._threads = config.threads
         self._left = False
+        self._fetch_min = 1
+        self._model_offsets = None  # where a member that took the model from its host's leader starts reading it
 
     # ----------------------------------------------------------------------------------------------- joining
 
@@ -151,6 +153,7 @@ class Worker:
         self.spec = spec
         self.sync = SyncPolicy.of(spec)
         self.layout = ShardLayout(spec["parameters"], spec["shards"])
+        self._shard_bounds = [self.layout.bounds(shard) for shard in range(spec["shards"])]
         self._host = join_host_group(self.config.host_group, self.config.index, workers, spec,
                                      self.config.host_group_address, self.config.job_timeout_s,
                                      "contributors" in self.codec.field_names(self.topics["gradients"]),
@@ -168,8 +171,12 @@ class Worker:
             joined_at = committed.positions()
         finally:
             committed.close()
-        fetch_min = 4 * spec["parameters"] if self.sync.waits_for_whole_versions else 1
-        self._reader = self._open_reader("read_uncommitted", joined_at, fetch_min)
+        self._fetch_min = 4 * spec["parameters"] if self.sync.waits_for_whole_versions else 1
+        self._model_offsets = joined_at
+        if isinstance(self._host, HostMember) and self._host.shares_model:
+            log.info("%s takes the model from its host group's leader", self.id)
+        else:
+            self._reader = self._open_reader("read_uncommitted", joined_at, self._fetch_min)
         self._membership = Membership(self._publisher, self.topics["membership"], spec["job"], self.id,
                                       spec["sessionTimeoutMs"])
         self._membership.join(self.start_clock)
@@ -200,12 +207,16 @@ class Worker:
         total = self.total_clocks
         for clock in range(self.start_clock, total):
             waited = time.perf_counter()
-            self._await(self._reader, clock, self.start_clock, "clock %d" % clock)
+            model = self._model_from_host(clock)
+            if model is None:
+                self._await(self._reader, clock, self.start_clock, "clock %d" % clock)
+                pinned = self.sync.pinned_version(clock)
+                model = self._view if pinned is None else self._view.at(pinned)
             wait_ms = (time.perf_counter() - waited) * 1000.0
-            pinned = self.sync.pinned_version(clock)
-            model = self._view if pinned is None else self._view.at(pinned)
             parameters = model.assemble(self.spec["parameters"])
             parameters.flags.writeable = False
+            if isinstance(self._host, HostLeader):
+                self._host.share_model(clock, model, parameters, self._reader.positions())
             shares = planned_shares(model.plan_shares(), self.workers) if self.sync.follows_planned_shares else None
             threads = model.plan_threads().get(self.id)
             if threads is not None and threads > 0:
@@ -222,6 +233,19 @@ class Worker:
                 raise ParamHubError("clock %d was not published: call step.publish(...) before the next clock"
                                     % clock)
 
+    def _model_from_host(self, clock):
+        """The model of ``clock`` as this member's host group leader shares it, or None when this worker reads
+        ``model`` itself (from where the leader's reader had reached, when it did not before)."""
+        if self._reader is not None:
+            return None
+        model = self._host.await_model(clock, self.spec["sessionTimeoutMs"] / 1000.0)
+        if model is not None:
+            self._model_offsets = model.offsets
+            return model
+        log.warning("%s reads the model itself from clock %d on (offsets %s)", self.id, clock, self._model_offsets)
+        self._reader = self._open_reader("read_uncommitted", self._model_offsets, self._fetch_min)
+        return None
+
     def _publish(self, step, gradient_sum, loss_sum, evaluation, compute_ms):
         spec = self.spec
         gradient = np.asarray(gradient_sum).reshape(-1)
@@ -233,8 +257,8 @@ class Worker:
             raise ValueError("clock %d: the gradient or loss is not finite (first bad value at %s); the aggregator "
                              "would refuse it" % (step.clock, np.flatnonzero(~finite)[:1].tolist()))
         count = len(step.samples)
-        shipped = self._gradient_to_ship(step, HostSum([self.config.index], count, float(loss_sum), float32))
-        if shipped is not None:
+        shipped, sent = self._gradient_to_ship(step, HostSum([self.config.index], count, float(loss_sum), float32))
+        if shipped is not None and not sent:
             self._send_gradients(step, shipped)
         telemetry = {
             "job": spec["job"], "worker": self.id, "clock": step.clock, "samples": count,
@@ -251,33 +275,44 @@ class Worker:
         self._membership.clock = step.clock + 1
 
     def _gradient_to_ship(self, step, own):
-        """What this worker publishes as the clock's gradient: ``own``, its host group's sum (the group's leader),
-        or None (a member of a group whose leader's sum holds ``own``)."""
+        """What this worker publishes as the clock's gradient, and whether it is sent already: ``own``, its host
+        group's sum (the group's leader; under FLOAT32 each shard of the sum is sent as soon as it is added), or
+        None (a member of a group whose leader's sum holds ``own``)."""
         if isinstance(self._host, HostLeader):
             contributions = self._host.gather(step.clock, step.versions, self.spec["sessionTimeoutMs"] / 1000.0)
-            return self._host.add_up(own, contributions)
+            if contributions and self._rounding is None:
+                return self._host.add_up(own, contributions, self._shard_bounds,
+                                         lambda host_sum, shard: self._send_shard(step, host_sum, shard,
+                                                                                  host_sum.gradient)), True
+            return self._host.add_up(own, contributions), False
         if isinstance(self._host, HostMember) and self._host.hand_over(step.clock, step.versions, own.sample_count,
                                                                         own.loss, own.gradient):
-            return None
-        return own
+            return None, False
+        return own, False
 
     def _send_gradients(self, step, shipped):
         """One GradientShard a shard, in shard order, of ``shipped`` (a HostSum), rounded as the job's encoding
         says: under BFLOAT16 with this worker's error feedback, which a clock without samples leaves alone."""
-        job = self.spec["job"]
         bfloat16 = self._rounding is not None
         wire = self._rounding.round(shipped.gradient) if bfloat16 and shipped.sample_count > 0 else shipped.gradient
-        contributors = shipped.contributor_ids()
         for shard in range(self.layout.shards):
-            first, end = self.layout.bounds(shard)
-            record = {
-                "job": job, "shard": shard, "worker": self.id, "clock": step.clock,
-                "baseVersion": step.versions[shard], "sampleCount": shipped.sample_count, "loss": shipped.loss,
-                "values": pack_bfloat16(wire[first:end]) if bfloat16 else pack_float32(wire[first:end]),
-                "encoding": "BFLOAT16" if bfloat16 else "FLOAT32"}
-            if contributors:  # a protocol-1 record leaves the field out, for a registry that lacks it
-                record["contributors"] = contributors
-            self._publisher.send(self.topics["gradients"], "%s/%d" % (job, shard), record)
+            self._send_shard(step, shipped, shard, wire)
+
+    def _send_shard(self, step, shipped, shard, wire):
+        """The GradientShard of ``shard`` of ``shipped`` (a HostSum), its values taken from ``wire`` (the gradient
+        as the job's encoding rounds it)."""
+        job = self.spec["job"]
+        bfloat16 = self._rounding is not None
+        first, end = self._shard_bounds[shard]
+        record = {
+            "job": job, "shard": shard, "worker": self.id, "clock": step.clock,
+            "baseVersion": step.versions[shard], "sampleCount": shipped.sample_count, "loss": shipped.loss,
+            "values": pack_bfloat16(wire[first:end]) if bfloat16 else pack_float32(wire[first:end]),
+            "encoding": "BFLOAT16" if bfloat16 else "FLOAT32"}
+        contributors = shipped.contributor_ids()
+        if contributors:  # a protocol-1 record leaves the field out, for a registry that lacks it
+            record["contributors"] = contributors
+        self._publisher.send(self.topics["gradients"], "%s/%d" % (job, shard), record)
 
     def _await(self, reader, clock, first_clock, what):
         """Reads ``model`` until every shard is held and the sync mode lets ``clock`` start."""
@@ -317,7 +352,7 @@ class Worker:
         clock), as a float32 array."""
         total = self.total_clocks
         if self._reader is None:
-            self._reader = self._open_reader("read_uncommitted", None)
+            self._reader = self._open_reader("read_uncommitted", self._model_offsets)
         deadline = time.monotonic() + (self.config.model_timeout_s if timeout_s is None else timeout_s)
         view = self._view
         while True:

@@ -16,6 +16,7 @@ from paramhub_worker.errors import ModelTimeoutError, ParamHubError
 from paramhub_worker.host_group import HostMember, join_host_group
 from paramhub_worker.host_leader import HostLeader, HostSum
 from paramhub_worker.host_wire import host_address
+from paramhub_worker.model import ModelView
 
 PARAMETERS = 1000
 SHARDS = 2
@@ -52,6 +53,17 @@ class HandOver:
     def join(self):
         self._thread.join(5.0)
         return self.result
+
+
+def model_view(versions=VERSIONS, shares=None, threads=None, plan_epoch=-1):
+    """A ModelView holding one ModelShard record a shard at ``versions``; shard 0 carries the plan."""
+    view = ModelView("j", len(versions))
+    for shard, version in enumerate(versions):
+        record = {"job": "j", "shard": shard, "version": version, "minClock": version}
+        if shard == 0:
+            record.update(shares=shares or {}, threads=threads or {}, planEpoch=plan_epoch)
+        view.offer(record)
+    return view
 
 
 class HostGroupTest(unittest.TestCase):
@@ -97,6 +109,31 @@ class HostGroupTest(unittest.TestCase):
         self.assertEqual((host_sum.sample_count, host_sum.loss), (12, 1.5))
         self.assertEqual(answered_before_confirming, (None, None))
         self.assertEqual((second_hands_over.join(), third_hands_over.join()), (True, True))
+
+    def test_should_hand_each_range_of_the_sum_over_as_soon_as_it_is_added(self):
+        # given: the same contributions summed whole, then in three ranges
+        leader = self.leader(members=(0, 1))
+        member = self.member(1)
+        values = [gradient(seed) for seed in range(2)]
+        whole = []
+        for ranges in (None, [(0, 300), (300, 301), (301, PARAMETERS)]):
+            hand_over = HandOver(member, len(whole), VERSIONS, 4, 0.5, values[1])
+            contributions = leader.gather(len(whole), VERSIONS, 5.0)
+            seen = []
+
+            # when
+            host_sum = leader.add_up(HostSum([0], 3, 0.25, values[0]), contributions, ranges,
+                                     None if ranges is None else
+                                     lambda summed, i: seen.append((i, summed.gradient[slice(*ranges[i])].copy())))
+            leader.confirm(host_sum)
+            hand_over.join()
+            whole.append(host_sum.gradient.copy())
+
+        # then: each range was complete when handed over, and the sums are the same to the bit
+        np.testing.assert_array_equal(whole[1], whole[0])
+        self.assertEqual([i for i, _ in seen], [0, 1, 2])
+        np.testing.assert_array_equal(np.concatenate([part for _, part in seen]), whole[0])
+        self.assertEqual((host_sum.sample_count, host_sum.loss), (7, 0.75))
 
     def test_should_publish_its_own_gradient_alone_when_no_member_hands_one_over_in_time(self):
         # given
@@ -220,6 +257,111 @@ class HostGroupTest(unittest.TestCase):
         self.assertEqual(contributions, [])
         self.assertLess(time.monotonic() - started, PROMPT_S)
         self.assertFalse(hand_over.join())
+
+
+    def test_should_share_each_clocks_model_with_its_members_through_memory(self):
+        # given
+        leader = self.leader(members=(0, 1))
+        member = self.member(1)
+        parameters = gradient(7)
+        view = model_view(shares={"worker-000": 0.25, "worker-001": 0.75}, threads={"worker-001": 2}, plan_epoch=3)
+
+        # when
+        leader.share_model(4, view, parameters, {0: 120, 3: 98})
+        shared = member.await_model(4, 1.0)
+
+        # then: the leader's parameters, copied out, with its versions, plan and reader's offsets
+        self.assertTrue(member.shares_model)
+        np.testing.assert_array_equal(shared.assemble(PARAMETERS), parameters)
+        self.assertFalse(np.shares_memory(shared.assemble(PARAMETERS), parameters))
+        self.assertEqual(shared.versions(), list(VERSIONS))
+        self.assertEqual(shared.plan_shares(), {"worker-000": 0.25, "worker-001": 0.75})
+        self.assertEqual(shared.plan_threads(), {"worker-001": 2})
+        self.assertEqual(shared.plan_version(), 3)
+        self.assertEqual(shared.offsets, {0: 120, 3: 98})
+
+    def test_should_tell_a_member_that_joins_late_the_last_clock_shared_and_skip_older_ones(self):
+        # given: clocks 0 and 1 shared before the member connects
+        leader = self.leader(members=(0, 1))
+        leader.share_model(0, model_view(), gradient(0), {})
+        leader.share_model(1, model_view((6, 8)), gradient(1), {})
+
+        # when
+        member = self.member(1)
+        shared = member.await_model(1, 1.0)
+
+        # then
+        np.testing.assert_array_equal(shared.assemble(PARAMETERS), gradient(1))
+        self.assertEqual(shared.versions(), [6, 8])
+
+    def test_should_keep_a_model_announced_while_it_waits_for_its_answer(self):
+        # given: the member's gradient of clock 0 is answered only after clock 1's model is shared
+        leader = self.leader(members=(0, 1))
+        member = self.member(1)
+        hand_over = HandOver(member, 0, VERSIONS, 4, 0.5, gradient(1))
+        contributions = leader.gather(0, VERSIONS, 5.0)
+        leader.share_model(1, model_view(), gradient(2), {})
+        leader.confirm(leader.add_up(HostSum([0], 3, 0.25, gradient(0)), contributions))
+
+        # when
+        included = hand_over.join()
+        shared = member.await_model(1, 1.0)
+
+        # then
+        self.assertTrue(included)
+        np.testing.assert_array_equal(shared.assemble(PARAMETERS), gradient(2))
+
+    def test_should_read_the_model_itself_when_its_clocks_slot_was_overwritten(self):
+        # given: clock 2, in clock 0's slot, shared before the member copies clock 0
+        leader = self.leader(members=(0, 1))
+        member = self.member(1)
+        leader.share_model(0, model_view(), gradient(0), {})
+        leader.share_model(2, model_view(), gradient(2), {})
+
+        # when
+        with self.assertLogs("paramhub_worker.host_group", "WARNING"):
+            shared = member.await_model(0, 1.0)
+
+        # then: no torn copy; still summing with its leader
+        self.assertIsNone(shared)
+        self.assertFalse(member.shares_model)
+        self.assertFalse(member.solo)
+
+    def test_should_read_the_model_itself_when_the_leader_is_ahead_or_silent(self):
+        for case in ("ahead", "silent"):
+            with self.subTest(case):
+                # given
+                self.address = ("\0paramhub-test-host-sum/%d/%s" % (os.getpid(), uuid.uuid4().hex)).encode()
+                leader = self.leader(members=(0, 1))
+                member = self.member(1)
+                if case == "ahead":
+                    leader.share_model(1, model_view(), gradient(1), {})
+
+                # when
+                started = time.monotonic()
+                with self.assertLogs("paramhub_worker.host_group", "WARNING"):
+                    shared = member.await_model(0, 0.3)
+
+                # then
+                self.assertIsNone(shared)
+                self.assertFalse(member.shares_model)
+                self.assertFalse(member.solo)
+                self.assertLess(time.monotonic() - started, PROMPT_S)
+                self.assertIsNone(member.await_model(1, 0.3))
+
+    def test_should_read_the_model_itself_and_go_solo_when_the_leader_dies(self):
+        # given
+        leader = self.leader(members=(0, 1))
+        member = self.member(1)
+
+        # when
+        leader.close()
+        shared = member.await_model(0, 5.0)
+
+        # then
+        self.assertIsNone(shared)
+        self.assertTrue(member.solo)
+        self.assertFalse(member.shares_model)
 
 
 class JoinHostGroupTest(unittest.TestCase):

@@ -19,6 +19,7 @@ which then counts in the clock's sum at its lowest index, as the aggregator adds
 
 import argparse
 import json
+import logging
 import os
 import signal
 import sys
@@ -139,6 +140,7 @@ def main():
     parser.add_argument("--epochs", type=int)
     parser.add_argument("--out")
     args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     (work if args.mode == "worker" else reference)(args)
 
 

@@ -8,6 +8,7 @@ import io.paramhub.avro.IterationTelemetry;
 import io.paramhub.avro.JobSpec;
 import io.paramhub.topology.client.JobSubmitter;
 import io.paramhub.topology.client.ModelView;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -38,10 +39,14 @@ class PythonHostSumIT extends PythonClusterTestBase {
                 startWorker(spec, 1, 3, "--host-group", "0,1"),
                 startWorker(spec, 2, 3));
 
-        // then: all train to the end, and the model is the reference's, which rounds the host's sum to float32
+        // then: all train to the end, worker-001 on the model its leader shares, and the model is the reference's,
+        // which rounds the host's sum to float32
         for (int index = 0; index < workers.size(); index++) {
             assertExitsCleanly(workers.get(index), index);
         }
+        assertThat(Files.readString(log(1)))
+                .contains("worker-001 takes the model from its host group's leader")
+                .doesNotContain("reads the model itself");
         final float[] model = finalView(spec).assemble(PythonJobs.PARAMETERS);
         final float[] reference = reference(initial, EPOCHS, 3, "--host-group", "0,1");
         for (int i = 0; i < PythonJobs.PARAMETERS; i++) {
@@ -100,9 +105,10 @@ class PythonHostSumIT extends PythonClusterTestBase {
         // when: the host's first worker, which publishes the sums, SIGKILLs itself after its clock 3
         final Process leader = startWorker(spec, 0, 2, "--host-group", "0,1", "--kill-after-clock", "3");
 
-        // then: the other publishes its own gradients from then on and trains to the last clock
+        // then: the other reads the model and publishes its own gradients from then on, and trains to the last clock
         assertThat(PythonProcesses.awaitExit(leader, TIMEOUT.toSeconds())).isEqualTo(128 + 9);
         assertExitsCleanly(member, 1);
+        assertThat(Files.readString(log(1))).contains("worker-001 reads the model itself from clock");
         final ModelView view = finalView(spec);
         assertThat(view.minClock()).isEqualTo(PythonJobs.clocks(spec));
         assertThat(view.appliedClocks("worker-001")).isEqualTo(PythonJobs.clocks(spec));
