@@ -6,10 +6,22 @@
 - partitions: Kafka's default partitioner, murmur2 of the key's UTF-8 bytes, (hash & 0x7fffffff) mod partitions.
 """
 
+import math
+
 import numpy as np
 
 _LE_F32 = np.dtype("<f4")
 _LE_U16 = np.dtype("<u2")
+
+
+def first_non_finite(values):
+    """The index of the first NaN or infinity in the float array ``values``, or None. The sum is looked at first:
+    a NaN or an infinity anywhere makes it one, so each value is looked at only when the sum is not finite (it
+    also is when finite values overflow it)."""
+    if math.isfinite(float(values.sum())):
+        return None
+    bad = np.flatnonzero(~np.isfinite(values))
+    return int(bad[0]) if bad.size else None
 
 
 def pack_float32(values):

@@ -7,6 +7,7 @@ torch is imported only when a TorchModel is made.
 
 import json
 import os
+import warnings
 
 import numpy as np
 
@@ -42,7 +43,9 @@ class TorchModel:
         flat = np.asarray(flat, dtype=np.float32).reshape(-1)
         if flat.size != self.parameter_count:
             raise ValueError("expected %d values, got %d" % (self.parameter_count, flat.size))
-        source = torch.from_numpy(np.array(flat, copy=True))
+        with warnings.catch_warnings():  # a read-only array (Step.parameters) is only read from here
+            warnings.simplefilter("ignore", UserWarning)
+            source = torch.from_numpy(flat)
         offset = 0
         with torch.no_grad():
             for _, p in self._named:

@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from .codec import AvroCodec
-from .encoding import Bfloat16ErrorFeedback, pack_bfloat16, pack_float32
+from .encoding import Bfloat16ErrorFeedback, first_non_finite, pack_bfloat16, pack_float32
 from .errors import ModelTimeoutError, ParamHubError
 from .host_group import HostMember, join_host_group
 from .host_leader import HostLeader, HostSum
@@ -251,11 +251,11 @@ class Worker:
         gradient = np.asarray(gradient_sum).reshape(-1)
         if gradient.size != spec["parameters"]:
             raise ValueError("the gradient has %d values, the model %d" % (gradient.size, spec["parameters"]))
-        float32 = gradient.astype(np.float32)
-        finite = np.isfinite(float32)
-        if not finite.all() or not math.isfinite(loss_sum):
+        float32 = np.asarray(gradient, dtype=np.float32)  # published before this returns: no copy of its own
+        bad = first_non_finite(float32)
+        if bad is not None or not math.isfinite(loss_sum):
             raise ValueError("clock %d: the gradient or loss is not finite (first bad value at %s); the aggregator "
-                             "would refuse it" % (step.clock, np.flatnonzero(~finite)[:1].tolist()))
+                             "would refuse it" % (step.clock, "none" if bad is None else bad))
         count = len(step.samples)
         shipped, sent = self._gradient_to_ship(step, HostSum([self.config.index], count, float(loss_sum), float32))
         if shipped is not None and not sent:

@@ -7,7 +7,7 @@ from support import REPOSITORY  # noqa: F401
 
 import numpy as np
 
-from paramhub_worker.encoding import (Bfloat16ErrorFeedback, murmur2, pack_bfloat16, pack_float32,
+from paramhub_worker.encoding import (Bfloat16ErrorFeedback, first_non_finite, murmur2, pack_bfloat16, pack_float32,
                                       partition_for, to_bfloat16, unpack_bfloat16, unpack_float32)
 
 # (key, Utils.murmur2 of its UTF-8 bytes, Utils.toPositive(hash) % 8)
@@ -108,6 +108,19 @@ class Float32PackingTest(unittest.TestCase):
     def test_should_refuse_bytes_that_are_no_whole_number_of_values(self):
         with self.assertRaises(ValueError):
             unpack_float32(b"\x00" * 5)
+
+
+class FiniteTest(unittest.TestCase):
+
+    def test_should_find_the_first_nan_or_infinity_and_not_take_an_overflowing_sum_for_one(self):
+        big = np.full(1000, np.finfo(np.float32).max / 4, dtype=np.float32)
+        self.assertFalse(np.isfinite(big.sum()))  # the sum overflows, the values are finite
+        self.assertIsNone(first_non_finite(big))
+        self.assertIsNone(first_non_finite(np.arange(10, dtype=np.float32)))
+        for bad in (np.nan, np.inf, -np.inf):
+            values = np.ones(1000, dtype=np.float32)
+            values[[700, 900]] = bad
+            self.assertEqual(first_non_finite(values), 700, bad)
 
 
 if __name__ == "__main__":

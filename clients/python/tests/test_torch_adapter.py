@@ -4,6 +4,7 @@ import json
 import os
 import tempfile
 import unittest
+import warnings
 
 from support import REPOSITORY  # noqa: F401
 
@@ -43,13 +44,19 @@ class TorchModelTest(unittest.TestCase):
         from paramhub_worker.torch_adapter import TorchModel
         model = TorchModel(self.module())
         wanted = np.arange(model.parameter_count, dtype=np.float32)
+        wanted.flags.writeable = False  # as Step.parameters is
 
         # when
-        model.load(wanted)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            model.load(wanted)
 
-        # then
+        # then: the module holds copies, which training may change
         np.testing.assert_array_equal(model.flat_parameters(), wanted)
         self.assertEqual(model.module[2].weight[1, 0].item(), 20 + 8)
+        with torch.no_grad():
+            model.module[2].bias.add_(1.0)
+        self.assertEqual(wanted[-1], model.parameter_count - 1)
 
     def test_should_flatten_gradients_with_zeros_where_there_are_none(self):
         # given: the conv's bias takes no part in the loss
