@@ -141,7 +141,7 @@ class HostMember:
                 values = self._slots.read(clock, generation)
                 if values is None:
                     return self._stop_sharing("found the shared model of clock %d overwritten" % clock)
-                return shared_model(clock, description, values)
+                return shared_model(description, values)
         except socket.timeout:
             return self._stop_sharing("had no model of clock %d from its leader within %.1f s" % (clock, timeout_s))
         except (OSError, EOFError, ValueError) as e:

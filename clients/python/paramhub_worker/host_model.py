@@ -33,7 +33,6 @@ class ModelSlots:
     """The leader's (writable) or a member's (read-only) mapping of the shared buffer."""
 
     def __init__(self, fd, parameters, writable):
-        self.parameters = parameters
         self.fd = fd
         size = slots_size(parameters)
         if os.fstat(fd).st_size != size:
@@ -86,8 +85,7 @@ class SharedModel:
     """A clock's model as the leader announced it: what ``Worker.clocks`` takes from a ModelView, and the
     ``offsets`` the leader's reader of ``model`` had reached (where a member starts reading when it must)."""
 
-    def __init__(self, clock, versions, shares, threads, plan_epoch, offsets, parameters):
-        self.clock = clock
+    def __init__(self, versions, shares, threads, plan_epoch, offsets, parameters):
         self._versions = list(versions)
         self._shares = shares
         self._threads = threads
@@ -122,8 +120,8 @@ def describe(model, offsets):
                        "offsets": {str(p): o for p, o in offsets.items()}}).encode("utf-8")
 
 
-def shared_model(clock, description, parameters):
-    """The SharedModel of ``clock`` from the JSON ``description`` and the ``parameters`` copied out."""
+def shared_model(description, parameters):
+    """The SharedModel of the JSON ``description`` and the ``parameters`` copied out."""
     fields = json.loads(description.decode("utf-8"))
-    return SharedModel(clock, fields["versions"], fields["shares"], fields["threads"], fields["planEpoch"],
+    return SharedModel(fields["versions"], fields["shares"], fields["threads"], fields["planEpoch"],
                        {int(p): o for p, o in fields["offsets"].items()}, parameters)

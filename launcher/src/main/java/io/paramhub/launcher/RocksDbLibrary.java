@@ -7,10 +7,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Loads RocksDB's native library on a thread of its own, so that a Streams app's first persistent store (the
- * aggregator's and the orchestrator's {@code job-spec-store}) does not wait for it inside the app's first rebalance. Loading unpacks the
- * library from its jar into a temporary file and links it: 170-220 ms on the developers' machine
- * (docs/benchmarks-history.md, "The first rebalance: RocksDB's library ahead"), which every start paid while its
- * tasks were being created, before the first job could begin.
+ * aggregator's and the orchestrator's {@code job-spec-store}) does not wait for it inside the app's first
+ * rebalance. Loading unpacks the library from its jar into a temporary file and links it: 170-220 ms on the
+ * developers' machine (docs/benchmarks-history.md, "The first rebalance: RocksDB's library ahead"), which every
+ * start paid while its tasks were being created, before the first job could begin.
  */
 public final class RocksDbLibrary {
 
