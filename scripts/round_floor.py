@@ -6,13 +6,14 @@ One round, in lockstep, all clients in this process (confluent-kafka):
      RECORD_VALUES each keyed "cnn/0", "cnn/1", ..., to a new `gradients` topic of 8 partitions;
   2. an aggregator (a read_committed consumer in a group) reads them all, then in a transaction sends the same
      records to a new compacted `model` topic of 8 partitions, adds its consumer's offsets to the transaction
-     (send_offsets_to_transaction) and commits;
+     (send_offsets_to_transaction) and commits; with --commit-interval-ms N it commits only once the transaction
+     is N ms old, as the aggregator's Streams app does (commit.interval.ms 100), and later rounds join it;
   3. READERS read_uncommitted consumers, assigned every partition of `model`, each receive all of them.
 After WARMUP rounds it times ROUNDS more, reading the broker's CPU (utime + stime of /proc/PID/stat) before and
 after, and prints one JSON line. Byte counts are keys plus values as produced (in) and as fetched (out).
 
   round_floor.py --bootstrap-servers HOST:PORT --broker-pid PID [--rounds 300] [--warmup 100] [--readers 4]
-      [--values 1150138] [--record-values 65536] [--fetch-wait-ms 5]
+      [--values 1150138] [--record-values 65536] [--fetch-wait-ms 5] [--commit-interval-ms 0]
 """
 
 import argparse
@@ -39,6 +40,9 @@ def parse_args():
     parser.add_argument("--readers", type=int, default=4, help="consumers of the model (default 4)")
     parser.add_argument("--values", type=int, default=1150138, help="float32 values of the model (default 1150138)")
     parser.add_argument("--record-values", type=int, default=65536, help="float32 values a record (default 65536)")
+    parser.add_argument("--commit-interval-ms", type=int, default=0,
+                        help="commit the model's transaction once it is this old, as Streams' commit.interval.ms "
+                             "(default 0: every round)")
     parser.add_argument("--fetch-wait-ms", type=int, default=5, help="consumers' fetch.wait.max.ms (default 5)")
     args = parser.parse_args()
     if args.rounds < 1 or args.warmup < 0 or args.readers < 1 or args.record_values < 2 or args.values < 2:
@@ -148,6 +152,17 @@ def main():
         readers.append(reader)
     sent, committed = Delivery("gradient producer"), Delivery("transactional producer")
 
+    class Transaction:
+        began = None  # when the open transaction began (monotonic seconds), or None
+
+    transaction = Transaction()
+
+    def commit():
+        transactional.send_offsets_to_transaction(
+            aggregator.position(aggregator.assignment()), aggregator.consumer_group_metadata(), TIMEOUT_S)
+        transactional.commit_transaction(TIMEOUT_S)
+        transaction.began = None
+
     def one_round(r):
         prefix = struct.pack("<q", r)
         for key, chunk in zip(keys, chunks):
@@ -168,12 +183,15 @@ def main():
                 raise RuntimeError("round %d: the aggregator read %d of %d gradient records" % (
                     r, len(received), shards))
 
-        transactional.begin_transaction()
+        if transaction.began is None:
+            transactional.begin_transaction()
+            transaction.began = time.monotonic()
         for key in keys:
             transactional.produce(model, key=key, value=received[key], on_delivery=committed)
-        transactional.send_offsets_to_transaction(
-            aggregator.position(aggregator.assignment()), aggregator.consumer_group_metadata(), TIMEOUT_S)
-        transactional.commit_transaction(TIMEOUT_S)
+        if time.monotonic() - transaction.began >= args.commit_interval_ms / 1000:
+            commit()
+        else:
+            transactional.poll(0)
         committed.check()
 
         pending = {i: set() for i in range(len(readers))}  # reader -> the keys of this round it has
@@ -200,6 +218,8 @@ def main():
     for r in range(args.warmup, args.warmup + args.rounds):
         one_round(r)
     wall1, own1, cpu1 = time.perf_counter(), own_cpu_s(), broker_cpu_s(args.broker_pid)
+    if transaction.began is not None:
+        commit()
 
     for reader in readers:
         reader.close()
@@ -214,6 +234,7 @@ def main():
 
     print(json.dumps({
         "readers": args.readers,
+        "commit_interval_ms": args.commit_interval_ms,
         "rounds": args.rounds,
         "bytes_in_per_round": 2 * record_bytes,
         "bytes_out_per_round": (1 + args.readers) * record_bytes,
