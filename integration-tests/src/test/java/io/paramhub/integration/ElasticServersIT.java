@@ -11,6 +11,7 @@ import io.paramhub.embedded.ServerRounds;
 import io.paramhub.embedded.TrainingRun;
 import io.paramhub.ml.LinearProblem;
 import io.paramhub.testing.ClusterTestBase;
+import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.topology.placement.PlacementSettings;
@@ -19,6 +20,10 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,6 +50,14 @@ class ElasticServersIT extends ClusterTestBase {
     private static final Logger log = LoggerFactory.getLogger(ElasticServersIT.class);
 
     private static final int SHARDS = 4;
+
+    /**
+     * 96 rounds a run: the orchestrator moves a shard about 3 s (some 20 rounds) into the slowed run, which leaves
+     * some 70 rounds to measure after the move, and the run without a slow instance about 10 s of placement
+     * evaluations (one a second) to issue none in.
+     */
+    private static final int EPOCHS = 3;
+
     private static final long SAMPLE_COST_US = 1_400;
     private static final long ROUND_COST_US = 10_000;
     private static final double SLOWDOWN = 3.0;
@@ -53,20 +66,23 @@ class ElasticServersIT extends ClusterTestBase {
     void shouldMoveShardsOffASlowAggregatorAndKeepTheModelBitIdentical(@TempDir final Path dir) throws Exception {
         // given
         final LinearProblem problem = LinearJobs.problem();
-        final JobSpec even = LinearJobs.job("elastic-even-9", 3, SHARDS, 8);
-        final JobSpec slowed = LinearJobs.job("elastic-slowed-2", 3, SHARDS, 8);
+        final JobSpec even = LinearJobs.job("elastic-even-9", 3, SHARDS, EPOCHS);
+        final JobSpec slowed = LinearJobs.job("elastic-slowed-2", 3, SHARDS, EPOCHS);
 
         // when
         final Outcome baseline = train(even, problem, dir.resolve("even"), Map.of());
         final Outcome moved = train(slowed, problem, dir.resolve("slowed"), Map.of(1, SLOWDOWN));
 
         log.info(
-                "mean round ms: without a slow instance {}; slowed, before the move {}, after it {}; moves {}; "
-                        + "rebalances after start-up {} and {}",
+                "mean round ms: without a slow instance {}; slowed, before the move {}, after it {}; moves {} "
+                        + "(versions {} to {} of {}); rebalances after start-up {} and {}",
                 baseline.rounds().roundMsBefore(),
                 moved.rounds().roundMsBefore(),
                 moved.rounds().roundMsAfter(),
                 moved.rounds().moves(),
+                moved.rounds().firstMove(),
+                moved.rounds().lastMove(),
+                moved.result().job().iterations(),
                 baseline.result().aggregatorRebalances(),
                 moved.result().aggregatorRebalances());
 
@@ -106,7 +122,13 @@ class ElasticServersIT extends ClusterTestBase {
     private static Outcome train(
             final JobSpec spec, final LinearProblem problem, final Path stateDir, final Map<Integer, Double> slowdowns)
             throws InterruptedException {
-        final KafkaConnection connection = KafkaConnection.plain(kafka.bootstrapServers(), registry.url());
+        final Properties settings = new Properties();
+        settings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        settings.put(StreamsProperties.SCHEMA_REGISTRY_URL, registry.url());
+        // the first aggregator instance hears of the second one joining at its next heartbeat: after 0.5 s
+        // rather than Kafka's 3 s, before the job starts (a placement asks for its rebalance itself)
+        settings.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 500);
+        final KafkaConnection connection = KafkaConnection.of(settings);
         final Map<Integer, ComputeEmulation> workers = new HashMap<>();
         for (int index = 0; index < spec.getExpectedWorkers(); index++) {
             workers.put(index, new ComputeEmulation(1.0, 0, SAMPLE_COST_US));
