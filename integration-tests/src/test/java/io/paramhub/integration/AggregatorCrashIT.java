@@ -16,8 +16,9 @@ import io.paramhub.embedded.TrainingRun;
 import io.paramhub.ml.GradientSum;
 import io.paramhub.ml.LinearProblem;
 import io.paramhub.ml.Optimizer;
+import io.paramhub.registry.SchemaRegistryServer;
 import io.paramhub.schemas.FloatPacking;
-import io.paramhub.testing.ClusterTestBase;
+import io.paramhub.testing.KafkaTestCluster;
 import io.paramhub.topology.ClientProperties;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.ShardKeys;
@@ -33,11 +34,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -49,6 +52,8 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,17 +62,53 @@ import org.junit.jupiter.api.io.TempDir;
  * Exactly once across a crash: the aggregator runs in its own JVM, is killed with SIGKILL and
  * restarted on an empty state directory, so it restores its shards from their changelogs and the
  * gradients waiting for their clock from {@code gradients}. Mid-run, the BSP model at the end is
- * bit-identical to the run without a crash; the outage is longer than the job's session timeout, so
- * this also checks that no worker is taken for dead while the aggregator catches up. Workers read model
+ * bit-identical to the run without a crash; the outage (training stalls) is longer than the job's session
+ * timeout, so this also checks that no worker is taken for dead while the aggregator catches up. Workers read model
  * versions before their commit; the first aggregator never commits a round, so every version the workers
  * trained on before the crash is aborted and produced again. Between a gradient and its round's model,
  * the gradient read (and committed) before the crash still counts.
+ *
+ * <p>The killed aggregator's open transaction holds its successor back until the transaction coordinator
+ * aborts it, at its transaction timeout: the aggregators here run with timeouts of a few seconds, and the
+ * broker looks for timed-out transactions every half second instead of every 10 s.
  */
 @Tag("integration")
-class AggregatorCrashIT extends ClusterTestBase {
+class AggregatorCrashIT {
 
     private static final long KILL_AT_CLOCK = 80;
     private static final long SESSION_TIMEOUT_MS = 3_000;
+    /**
+     * How often the first aggregator of the mid-run crash commits, besides the commits for version 0, joins and
+     * departures: training reaches {@link #KILL_AT_CLOCK} some 3 s after the joins, so the crash aborts every
+     * round it published.
+     */
+    private static final long COMMIT_INTERVAL_MS = 4_500;
+    /**
+     * Its transactions' timeout, 2 s more than a commit interval: the coordinator aborts the transaction open at
+     * the crash some 4 s after it, while its successor is still starting or waiting for the dead member's 6 s
+     * consumer session to expire, so that the abort does not lengthen the outage (Streams' 10 s did).
+     */
+    private static final long TRANSACTION_TIMEOUT_MS = 6_500;
+
+    private static KafkaTestCluster kafka;
+    private static SchemaRegistryServer registry;
+
+    @BeforeAll
+    static void startCluster() {
+        // the coordinator aborts a timed-out transaction within half a second of its timeout, not up to 10 s later
+        kafka = KafkaTestCluster.start(Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "500"));
+        registry = SchemaRegistryServer.start(kafka.bootstrapServers(), "127.0.0.1", 0);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (registry != null) {
+            registry.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
 
     @Test
     void shouldProduceTheSameModelBitForBitWhenTheAggregatorIsKilledMidRun(@TempDir final Path dir) throws Exception {
@@ -80,18 +121,27 @@ class AggregatorCrashIT extends ClusterTestBase {
                 .setSessionTimeoutMs(SESSION_TIMEOUT_MS)
                 .build();
         final CountDownLatch reachedKillClock = new CountDownLatch(1);
+        final AtomicLong lastIteration = new AtomicLong();
+        final AtomicLong longestStall = new AtomicLong();
         final RunListener watch = new RunListener() {
             @Override
             public void onIteration(final IterationTelemetry telemetry) {
+                final long now = System.nanoTime();
+                final long previous = lastIteration.getAndSet(now);
+                if (previous != 0) {
+                    longestStall.accumulateAndGet(now - previous, Math::max);
+                }
                 if (telemetry.getClock() >= KILL_AT_CLOCK) {
                     reachedKillClock.countDown();
                 }
             }
         };
-        // a commit every 8 s (under Streams' 10 s transaction timeout) besides those for version 0, joins and
-        // departures: the versions of the rounds since the last commit are aborted by the crash
+        // the versions of the rounds since the last commit are aborted by the crash
         Process aggregator = startAggregator(
-                dir.resolve("state-1"), Path.of("target", "crash-it-aggregator-1.log"), "-Dcommit.interval.ms=8000");
+                dir.resolve("state-1"),
+                Path.of("target", "crash-it-aggregator-1.log"),
+                "-Dcommit.interval.ms=" + COMMIT_INTERVAL_MS,
+                "-Dtransaction.timeout.ms=" + TRANSACTION_TIMEOUT_MS);
 
         // when
         final CompletableFuture<TrainingRun.Result> run = CompletableFuture.supplyAsync(() -> {
@@ -122,6 +172,9 @@ class AggregatorCrashIT extends ClusterTestBase {
 
         // then
         assertThat(result.finalParameters()).containsExactly(LinearJobs.bspReference(spec, problem));
+        assertThat(Duration.ofNanos(longestStall.get()))
+                .as("training stalled longer than the job's session timeout while the aggregator was down")
+                .isGreaterThan(Duration.ofMillis(SESSION_TIMEOUT_MS));
         final TopicCatalog topics =
                 TopicCatalog.create(TopicCatalog.DEFAULT_PREFIX, SerdeFactory.forRegistry(registry.url()));
         final String shard0 = ShardKeys.shard(spec.getJob(), 0);
@@ -143,7 +196,9 @@ class AggregatorCrashIT extends ClusterTestBase {
         final Properties client = new Properties();
         client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         final String key = ShardKeys.shard(spec.getJob(), 0);
-        Process aggregator = startAggregator(dir.resolve("state-1"), Path.of("target", "crash-it-restore-1.log"));
+        // it commits every 100 ms: a transaction timeout of 3 s is ample, and its successor waits no longer
+        Process aggregator = startAggregator(
+                dir.resolve("state-1"), Path.of("target", "crash-it-restore-1.log"), "-Dtransaction.timeout.ms=3000");
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
                         ClientProperties.producer(client), new StringSerializer(), new ByteArraySerializer());
                 Admin admin = Admin.create(client)) {
@@ -281,7 +336,10 @@ class AggregatorCrashIT extends ClusterTestBase {
         return committed == null ? -1 : committed.offset();
     }
 
-    /** The aggregator app in a JVM of its own, so that it can be killed like a real process. */
+    /**
+     * The aggregator app in a JVM of its own, so that it can be killed like a real process; compiled by C1 alone
+     * and with the serial collector, which start it sooner on a small machine.
+     */
     private static Process startAggregator(final Path stateDir, final Path log, final String... settings)
             throws IOException {
         final String java =
@@ -289,6 +347,8 @@ class AggregatorCrashIT extends ClusterTestBase {
         final List<String> command = new ArrayList<>(List.of(
                 java,
                 "-Xmx512m",
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
                 "-cp",
                 System.getProperty("java.class.path"),
                 AggregatorApp.class.getName(),
