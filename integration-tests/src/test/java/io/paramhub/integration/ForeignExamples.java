@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
+import java.util.concurrent.Future;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
@@ -82,19 +83,29 @@ final class ForeignExamples implements AutoCloseable {
         return json.readTree(response.body()).path("id").asInt();
     }
 
-    /** Writes {@code count} readings to {@code partition}, classes by the rule. */
+    /**
+     * Writes {@code count} readings to {@code partition}, classes by the rule; sent one after another without
+     * waiting for each (the idempotent producer keeps their order), and returns once all are written.
+     */
     List<Written> write(final int partition, final int count) throws Exception {
-        final List<Written> written = new ArrayList<>();
+        final List<float[]> features = new ArrayList<>();
+        final List<Integer> labels = new ArrayList<>();
+        final List<Future<RecordMetadata>> sent = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             final float[] x = new float[INPUTS];
             for (int j = 0; j < INPUTS; j++) {
                 x[j] = (float) random.nextGaussian();
             }
             final int y = classOf(x);
-            final RecordMetadata at = send(partition, encode(x, y));
-            written.add(new Written(partition, at.offset(), x, y));
+            features.add(x);
+            labels.add(y);
+            sent.add(sendAsync(partition, encode(x, y)));
         }
         producer.flush();
+        final List<Written> written = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            written.add(new Written(partition, sent.get(i).get().offset(), features.get(i), labels.get(i)));
+        }
         return written;
     }
 
@@ -109,8 +120,11 @@ final class ForeignExamples implements AutoCloseable {
     }
 
     private RecordMetadata send(final int partition, final byte[] value) throws Exception {
-        return producer.send(new ProducerRecord<>(topic, partition, Long.toString(next++), value))
-                .get();
+        return sendAsync(partition, value).get();
+    }
+
+    private Future<RecordMetadata> sendAsync(final int partition, final byte[] value) {
+        return producer.send(new ProducerRecord<>(topic, partition, Long.toString(next++), value));
     }
 
     private int classOf(final float[] x) {
