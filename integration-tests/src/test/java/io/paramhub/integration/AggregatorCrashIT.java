@@ -16,9 +16,8 @@ import io.paramhub.embedded.TrainingRun;
 import io.paramhub.ml.GradientSum;
 import io.paramhub.ml.LinearProblem;
 import io.paramhub.ml.Optimizer;
-import io.paramhub.registry.SchemaRegistryServer;
 import io.paramhub.schemas.FloatPacking;
-import io.paramhub.testing.KafkaTestCluster;
+import io.paramhub.testing.ClusterTestBase;
 import io.paramhub.topology.ClientProperties;
 import io.paramhub.topology.SerdeFactory;
 import io.paramhub.topology.ShardKeys;
@@ -52,7 +51,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -73,7 +71,7 @@ import org.junit.jupiter.api.io.TempDir;
  * broker looks for timed-out transactions every half second instead of every 10 s.
  */
 @Tag("integration")
-class AggregatorCrashIT {
+class AggregatorCrashIT extends ClusterTestBase {
 
     private static final long KILL_AT_CLOCK = 80;
     private static final long SESSION_TIMEOUT_MS = 3_000;
@@ -90,24 +88,10 @@ class AggregatorCrashIT {
      */
     private static final long TRANSACTION_TIMEOUT_MS = 6_500;
 
-    private static KafkaTestCluster kafka;
-    private static SchemaRegistryServer registry;
-
     @BeforeAll
-    static void startCluster() {
+    public static void startCluster() {
         // the coordinator aborts a timed-out transaction within half a second of its timeout, not up to 10 s later
-        kafka = KafkaTestCluster.start(Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "500"));
-        registry = SchemaRegistryServer.start(kafka.bootstrapServers(), "127.0.0.1", 0);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (registry != null) {
-            registry.close();
-        }
-        if (kafka != null) {
-            kafka.close();
-        }
+        start(Map.of("transaction.abort.timed.out.transaction.cleanup.interval.ms", "500"));
     }
 
     @Test
