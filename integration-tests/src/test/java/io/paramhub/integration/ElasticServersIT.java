@@ -11,7 +11,6 @@ import io.paramhub.embedded.ServerRounds;
 import io.paramhub.embedded.TrainingRun;
 import io.paramhub.ml.LinearProblem;
 import io.paramhub.testing.ClusterTestBase;
-import io.paramhub.topology.StreamsProperties;
 import io.paramhub.topology.TopicCatalog;
 import io.paramhub.topology.orchestrator.OrchestratorSettings;
 import io.paramhub.topology.placement.PlacementSettings;
@@ -21,7 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Tag;
@@ -122,9 +120,8 @@ class ElasticServersIT extends ClusterTestBase {
     private static Outcome train(
             final JobSpec spec, final LinearProblem problem, final Path stateDir, final Map<Integer, Double> slowdowns)
             throws InterruptedException {
-        final Properties settings = new Properties();
-        settings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-        settings.put(StreamsProperties.SCHEMA_REGISTRY_URL, registry.url());
+        final Properties settings =
+                KafkaConnection.plain(kafka.bootstrapServers(), registry.url()).streams();
         // the first aggregator instance hears of the second one joining at its next heartbeat: after 0.5 s
         // rather than Kafka's 3 s, before the job starts (a placement asks for its rebalance itself)
         settings.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 500);
